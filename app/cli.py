@@ -1,0 +1,134 @@
+"""The `reverie` command line: run the app, manage users, inspect the installation."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from app.settings import Settings
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _single_thread_numerics() -> None:
+    # On one vCPU, BLAS/OpenMP thread pools only add contention (STACK-NOTES: 2 threads were
+    # slower). Set before numpy is imported anywhere.
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TOKENIZERS_PARALLELISM"):
+        os.environ.setdefault(var, "false" if var == "TOKENIZERS_PARALLELISM" else "1")
+
+
+def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
+    """Start the web app on the embedded model (or Ollama when it answers)."""
+    from app.credentials import auth_secret, ensure_first_user
+    from app.runtime import open_storage
+
+    store = open_storage(settings)
+    password = ensure_first_user(store.accounts, settings.data_dir)
+    store.close()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    if password:
+        print(
+            f"\n  First run: created user 'admin' with password: {password}\n"
+            f"  (also saved in {settings.data_dir / 'first-run-password.txt'}; change it with "
+            "`reverie users passwd admin`)\n",
+            flush=True,
+        )
+    os.environ["CHAINLIT_AUTH_SECRET"] = auth_secret(settings.data_dir)
+    os.environ["CHAINLIT_APP_ROOT"] = str(REPO_ROOT)
+    os.environ["CHAINLIT_HOST"] = host
+    os.environ["CHAINLIT_PORT"] = str(port)
+    os.environ["REVERIE_DATA_DIR"] = str(settings.data_dir.resolve())
+    print(f"  Reverie is starting on http://{host}:{port}", flush=True)
+    from chainlit.cli import run_chainlit  # noqa: TID251 - starting the server is the CLI's job
+
+    run_chainlit(str(REPO_ROOT / "app" / "ui.py"))
+    return 0
+
+
+def _read_password(args: argparse.Namespace) -> str:
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    first = getpass.getpass("Password: ")
+    if getpass.getpass("Again: ") != first:
+        raise SystemExit("passwords differ")
+    return first
+
+
+def cmd_users(settings: Settings, args: argparse.Namespace) -> int:
+    """Add, list or change users."""
+    from app.runtime import open_storage
+    from memory.accounts import AccountError
+
+    store = open_storage(settings)
+    try:
+        if args.action == "list":
+            for row in store.accounts.list():
+                print(f"{row.id}\t{row.name}\t{row.created_at:%Y-%m-%d}")
+        elif args.action == "add":
+            store.accounts.create(args.name, _read_password(args))
+            print(f"user {args.name!r} created")
+        else:
+            store.accounts.set_password(args.name, _read_password(args))
+            print(f"password of {args.name!r} changed")
+    except AccountError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    return 0
+
+
+def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    """Print what is active and what is missing, with the fix."""
+    from app.doctor import report
+
+    lines, ok = report(settings)
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
+    """List or pull Ollama models."""
+    from app.models_cli import models_command
+
+    return models_command(settings, args.action)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every `reverie` command."""
+    parser = argparse.ArgumentParser(prog="reverie", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="start the web app")
+    run.add_argument("--host")
+    run.add_argument("--port", type=int)
+    run.set_defaults(func=cmd_run)
+    users = sub.add_parser("users", help="manage users")
+    users.add_argument("action", choices=["add", "list", "passwd"])
+    users.add_argument("name", nargs="?")
+    users.add_argument("--password-stdin", action="store_true", help="read the password from stdin")
+    users.set_defaults(func=cmd_users)
+    doctor = sub.add_parser("doctor", help="check the installation")
+    doctor.set_defaults(func=cmd_doctor)
+    models = sub.add_parser("models", help="Ollama models")
+    models.add_argument("action", choices=["list", "pull"])
+    models.set_defaults(func=cmd_models)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `reverie` script."""
+    _single_thread_numerics()
+    args = build_parser().parse_args(argv)
+    if args.command == "users" and args.action != "list" and not args.name:
+        raise SystemExit("reverie users add|passwd NAME")
+    command: Callable[[Settings, argparse.Namespace], int] = args.func
+    return command(Settings(), args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

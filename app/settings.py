@@ -1,0 +1,106 @@
+"""Configuration: one `Settings` read once at start-up from the environment and `.env`.
+
+The seed's resource-range names (`MAX_VECTOR_SEARCH_LIMIT`, …) are the public contract and
+are accepted exactly as written; everything else uses the `REVERIE_` prefix. Lower layers
+receive plain values from here, never this object.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _seed(name: str) -> AliasChoices:
+    # Accept the seed name as written, and the field name for Settings(field=...) in tests.
+    return AliasChoices(name, name.lower())
+
+
+class Settings(BaseSettings):
+    """Every knob of a Reverie installation, each with a default."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="REVERIE_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    data_dir: Path = Path("data")
+    """Everything Reverie stores lives here: backup is a copy, reset is a delete."""
+    host: str = "127.0.0.1"
+    """Interface the web UI binds to. Loopback by default: Reverie is private."""
+    port: int = 8000
+    """Port of the web UI."""
+
+    llm_backend: Literal["auto", "ollama", "embedded"] = "auto"
+    """`auto` uses Ollama when it answers at `OLLAMA_HOST`, else the embedded model."""
+    ollama_host: str = Field(
+        default="http://127.0.0.1:11434", validation_alias=AliasChoices("OLLAMA_HOST", "ollama_host")
+    )
+    """Where Ollama listens (its own variable name, as the ollama CLI uses it)."""
+    ollama_model: str = "qwen2.5:0.5b"
+    """Ollama model tag; see app/ollama_backend.py for why this one fits 2 GB."""
+    embedded_model_path: Path | None = None
+    """A .gguf to serve instead of the packaged SmolLM2-135M-Instruct."""
+    embedded_threads: int = 1
+    """llama.cpp threads; on a busy 2-core box two threads collapsed to 2-12 tokens/s."""
+    embedded_ctx: int = 4096
+    """Context window of the embedded model, in tokens."""
+    llm_timeout_s: float = 120.0
+    """Longest wait for one model call before the turn fails with a clear message."""
+
+    min_episodic_context_turns: int = Field(1, validation_alias=_seed("MIN_EPISODIC_CONTEXT_TURNS"))
+    """Fewest recent turns the agent may ask for."""
+    max_episodic_context_turns: int = Field(20, validation_alias=_seed("MAX_EPISODIC_CONTEXT_TURNS"))
+    """Most recent turns the agent may ask for."""
+    default_episodic_context_turns: int = Field(10, validation_alias=_seed("DEFAULT_EPISODIC_CONTEXT_TURNS"))
+    """Recent turns when the agent does not say."""
+    min_vector_search_limit: int = Field(0, validation_alias=_seed("MIN_VECTOR_SEARCH_LIMIT"))
+    """Fewest semantic memories the agent may ask for."""
+    max_vector_search_limit: int = Field(15, validation_alias=_seed("MAX_VECTOR_SEARCH_LIMIT"))
+    """Most semantic memories the agent may ask for."""
+    default_vector_search_limit: int = Field(5, validation_alias=_seed("DEFAULT_VECTOR_SEARCH_LIMIT"))
+    """Semantic memories when the agent does not say."""
+    min_similarity_threshold: float = Field(0.5, validation_alias=_seed("MIN_SIMILARITY_THRESHOLD"))
+    """Loosest semantic match the agent may ask for."""
+    max_similarity_threshold: float = Field(0.9, validation_alias=_seed("MAX_SIMILARITY_THRESHOLD"))
+    """Strictest semantic match the agent may ask for."""
+    default_similarity_threshold: float = Field(0.7, validation_alias=_seed("DEFAULT_SIMILARITY_THRESHOLD"))
+    """Semantic match strictness when the agent does not say."""
+    min_triple_depth: int = Field(0, validation_alias=_seed("MIN_TRIPLE_DEPTH"))
+    """Fewest knowledge-graph hops the agent may ask for."""
+    max_triple_depth: int = Field(3, validation_alias=_seed("MAX_TRIPLE_DEPTH"))
+    """Most knowledge-graph hops the agent may ask for."""
+    default_triple_depth: int = Field(1, validation_alias=_seed("DEFAULT_TRIPLE_DEPTH"))
+    """Knowledge-graph hops when the agent does not say."""
+    report_constraint_violations: bool = Field(True, validation_alias=_seed("REPORT_CONSTRAINT_VIOLATIONS"))
+    """Tell the agent when and why a request was clamped."""
+    include_execution_report: bool = Field(True, validation_alias=_seed("INCLUDE_EXECUTION_REPORT"))
+    """Put the previous turn's execution report into the agent's next context."""
+
+    memory_limit_mb: int = 2048
+    """Resident-memory budget of the whole installation, reported every turn."""
+    hardware_label: str = "2 GB RAM / 1 vCPU"
+    """How the hardware is named to the agent in its prompt and reports."""
+    context_budget_tokens: int = 1200
+    """Token budget for recalled context (memories, graph) packed into one turn."""
+    max_info_requests: int = 3
+    """Hard cap on mid-answer rounds of asking for more information."""
+
+    dream_time: str = "03:00"
+    """Local time (HH:MM) of the nightly dream."""
+    default_proactive_interval_minutes: int = Field(
+        120, validation_alias=_seed("DEFAULT_PROACTIVE_INTERVAL_MINUTES")
+    )
+    """Failsafe interval for proactive follow-ups when the agent sets none."""
+
+    @property
+    def db_path(self) -> Path:
+        """The one SQLite file."""
+        return self.data_dir / "reverie.db"
+
+    @property
+    def graph_dir(self) -> Path:
+        """The Kuzu graph directory (a projection of SQLite, rebuildable)."""
+        return self.data_dir / "graph"

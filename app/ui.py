@@ -1,0 +1,112 @@
+"""Chainlit handlers: render what app/chat.py does; no business logic here.
+
+Chainlit imports this module itself (`reverie run` points it here), so the runtime is the one
+module-level global: opened at app start-up, closed at shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+
+import chainlit as cl
+from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from chainlit.types import ThreadDict
+
+from app.chat import Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
+from app.runtime import Runtime, open_runtime
+from app.settings import Settings
+
+_settings = Settings()
+_stack = AsyncExitStack()
+_runtime: Runtime | None = None
+
+
+def runtime() -> Runtime:
+    """The running app's runtime (set at start-up)."""
+    if _runtime is None:
+        raise RuntimeError("Reverie is still starting; try again in a moment.")
+    return _runtime
+
+
+@cl.on_app_startup
+async def _startup() -> None:
+    global _runtime
+    _runtime = await _stack.enter_async_context(open_runtime(_settings))
+
+
+@cl.on_app_shutdown
+async def _shutdown() -> None:
+    global _runtime
+    _runtime = None
+    await _stack.aclose()
+
+
+@cl.data_layer
+def _data_layer() -> SQLAlchemyDataLayer:
+    # Same SQLite file; Chainlit's async layer reads and writes only its own tables.
+    return SQLAlchemyDataLayer(conninfo=f"sqlite+aiosqlite:///{_settings.db_path}")
+
+
+@cl.password_auth_callback
+async def _login(username: str, password: str) -> cl.User | None:
+    account = await asyncio.to_thread(runtime().store.accounts.authenticate, username, password)
+    if account is None:
+        return None
+    return cl.User(identifier=account.name, metadata={"account_id": account.id})
+
+
+def _account_id() -> int:
+    user = cl.user_session.get("user")
+    if user is None:
+        raise PermissionError("not logged in")
+    account = runtime().store.accounts.get(user.identifier)
+    if account is None or account.id is None:
+        raise PermissionError(f"account {user.identifier!r} no longer exists")
+    return account.id
+
+
+@cl.on_chat_start
+async def _chat_start() -> None:
+    # Nothing to set up: every turn reads its history from episodic memory by thread id.
+    return None
+
+
+@cl.on_chat_resume
+async def _chat_resume(thread: ThreadDict) -> None:
+    # The thread's turns are already in episodic memory; the next message continues it.
+    return None
+
+
+@cl.on_message
+async def _on_message(message: cl.Message) -> None:
+    rt = runtime()
+    await _render(chat_turn(rt, _account_id(), cl.context.session.thread_id, message.content))
+
+
+@cl.action_callback("retry")
+async def _on_retry(action: cl.Action) -> None:
+    rt = runtime()
+    turn_id = int(action.payload["user_turn_id"])
+    await action.remove()
+    await _render(reply_to(rt, _account_id(), cl.context.session.thread_id, turn_id))
+
+
+async def _render(events: AsyncIterator[TurnEvent]) -> None:
+    reply = cl.Message(content="")
+    async for event in events:
+        await _render_event(event, reply)
+
+
+async def _render_event(event: TurnEvent, reply: cl.Message) -> None:
+    match event:
+        case Rejected(message=text):
+            await cl.ErrorMessage(content=text).send()
+        case Token(text=text):
+            await reply.stream_token(text)
+        case Finished():
+            await reply.send()
+        case Failed(message=text, user_turn_id=turn_id):
+            retry = cl.Action(name="retry", payload={"user_turn_id": turn_id}, label="Retry")
+            await cl.Message(content=text, actions=[retry]).send()

@@ -1,0 +1,1 @@
+"""Everything Reverie stores and retrieves. Knows nothing of Chainlit, pydantic-ai or the scheduler."""

@@ -1,0 +1,109 @@
+"""The one SQLite file: an engine that loads sqlite-vec, WAL mode, and named migrations.
+
+The stdlib `sqlite3` of many CPython builds (pyenv, macOS) cannot load extensions, so the
+engine runs on `sqlean.py`, a drop-in DB-API driver that can, on every CPython.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlean
+import sqlite_vec
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import DatabaseError as SADatabaseError
+from sqlalchemy.exc import OperationalError
+
+Migration = Callable[[Connection], None]
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used as it is; the message names the fix."""
+
+
+def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.enable_load_extension(True)
+    sqlite_vec.load(dbapi_conn)
+    dbapi_conn.enable_load_extension(False)
+    cur = dbapi_conn.cursor()
+    # WAL lets Chainlit's async data layer read while the app writes; busy_timeout makes
+    # a briefly locked file wait instead of failing; mmap halves KNN time (STACK-NOTES).
+    for pragma in (
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA synchronous=NORMAL",
+        "PRAGMA busy_timeout=5000",
+        "PRAGMA foreign_keys=ON",
+        "PRAGMA mmap_size=268435456",
+    ):
+        cur.execute(pragma)
+    cur.close()
+
+
+def open_engine(path: Path) -> Engine:
+    """Open (creating if needed) the SQLite file at `path` with sqlite-vec loaded.
+
+    Raises:
+        StorageError: the directory is not writable, or the file is not a SQLite database.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        f"sqlite:///{path}",
+        module=sqlean,
+        connect_args={"check_same_thread": False, "timeout": 5.0},
+    )
+    event.listen(engine, "connect", _on_connect)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT count(*) FROM sqlite_master")).scalar_one()
+    except (SADatabaseError, OperationalError, sqlite3.Error) as exc:
+        engine.dispose()
+        raise StorageError(_explain(path, exc)) from exc
+    return engine
+
+
+def _explain(path: Path, exc: Exception) -> str:
+    msg = str(exc).lower()
+    if "not a database" in msg or "malformed" in msg:
+        return (
+            f"{path} is not a readable SQLite database ({exc}). Restore it from a backup, or move it "
+            "aside to start fresh: nothing has been deleted."
+        )
+    if "locked" in msg or "busy" in msg:
+        return f"{path} is locked by another process ({exc}). Stop the other Reverie process and retry."
+    if "readonly" in msg or "unable to open" in msg:
+        return f"cannot write {path} ({exc}). Check the permissions of REVERIE_DATA_DIR ({path.parent})."
+    return f"cannot open {path}: {exc}"
+
+
+def migrate(engine: Engine, migrations: list[tuple[str, Migration]]) -> list[str]:
+    """Apply, in order, each named migration not yet recorded; each in its own transaction.
+
+    Returns:
+        The names applied by this call.
+    """
+    applied: list[str] = []
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"))
+        done = {row[0] for row in conn.execute(text("SELECT name FROM _migrations"))}
+    for name, fn in migrations:
+        if name in done:
+            continue
+        with engine.begin() as conn:
+            fn(conn)
+            conn.execute(
+                text("INSERT INTO _migrations (name, applied_at) VALUES (:n, :t)"),
+                {"n": name, "t": datetime.now(UTC).isoformat()},
+            )
+        applied.append(name)
+    return applied
+
+
+def versions(engine: Engine) -> dict[str, str]:
+    """The SQLite and sqlite-vec versions this engine runs (for `reverie doctor`)."""
+    with engine.connect() as conn:
+        sqlite_v, vec_v = conn.execute(text("SELECT sqlite_version(), vec_version()")).one()
+    return {"sqlite": str(sqlite_v), "sqlite-vec": str(vec_v)}

@@ -1,0 +1,122 @@
+"""Named schema migrations, applied in order and recorded in `_migrations` (no Alembic).
+
+Each area of memory/ owns the DDL of its tables; this list is the one order they run in.
+A released migration is never edited: change the schema with a new one.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, text
+
+from memory.db import Migration
+
+
+def _run(conn: Connection, script: str) -> None:
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(text(statement))
+
+
+def m001_core(conn: Connection) -> None:
+    """Accounts, episodic turns, meta, and the tables Chainlit's SQLAlchemy data layer needs.
+
+    Chainlit does not create its own schema (STACK-NOTES); its column names are quoted
+    camelCase and must match chainlit/data/sql_alchemy.py exactly.
+    """
+    _run(
+        conn,
+        """
+        CREATE TABLE accounts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            thread_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+            content TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            tokens INTEGER NOT NULL
+        );
+        CREATE INDEX ix_turns_user_thread ON turns (user_id, thread_id, id);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE users (
+            "id" TEXT PRIMARY KEY,
+            "identifier" TEXT NOT NULL UNIQUE,
+            "metadata" TEXT NOT NULL,
+            "createdAt" TEXT
+        );
+        CREATE TABLE threads (
+            "id" TEXT PRIMARY KEY,
+            "createdAt" TEXT,
+            "name" TEXT,
+            "userId" TEXT,
+            "userIdentifier" TEXT,
+            "tags" TEXT,
+            "metadata" TEXT,
+            FOREIGN KEY ("userId") REFERENCES users("id") ON DELETE CASCADE
+        );
+        CREATE TABLE steps (
+            "id" TEXT PRIMARY KEY,
+            "name" TEXT NOT NULL,
+            "type" TEXT NOT NULL,
+            "threadId" TEXT NOT NULL,
+            "parentId" TEXT,
+            "streaming" BOOLEAN NOT NULL,
+            "waitForAnswer" BOOLEAN,
+            "isError" BOOLEAN,
+            "metadata" TEXT,
+            "tags" TEXT,
+            "input" TEXT,
+            "output" TEXT,
+            "createdAt" TEXT,
+            "command" TEXT,
+            "modes" TEXT,
+            "start" TEXT,
+            "end" TEXT,
+            "generation" TEXT,
+            "showInput" TEXT,
+            "language" TEXT,
+            "indent" INT,
+            "defaultOpen" BOOLEAN,
+            "autoCollapse" BOOLEAN,
+            "icon" TEXT,
+            FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE
+        );
+        CREATE TABLE elements (
+            "id" TEXT PRIMARY KEY,
+            "threadId" TEXT,
+            "type" TEXT,
+            "url" TEXT,
+            "chainlitKey" TEXT,
+            "name" TEXT NOT NULL,
+            "display" TEXT,
+            "objectKey" TEXT,
+            "size" TEXT,
+            "page" INT,
+            "language" TEXT,
+            "forId" TEXT,
+            "mime" TEXT,
+            "props" TEXT,
+            "autoPlay" BOOLEAN,
+            "playerConfig" TEXT,
+            FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE
+        );
+        CREATE TABLE feedbacks (
+            "id" TEXT PRIMARY KEY,
+            "forId" TEXT NOT NULL,
+            "threadId" TEXT NOT NULL,
+            "value" INT NOT NULL,
+            "comment" TEXT,
+            FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE
+        )
+        """,
+    )
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [
+    ("m001_core", m001_core),
+]
