@@ -47,7 +47,7 @@ def llm_config(settings: Settings) -> LLMConfig:
         backend=settings.llm_backend,
         ollama_host=settings.ollama_host,
         ollama_model=settings.ollama_model,
-        embedded_model_path=str(settings.embedded_model_path) if settings.embedded_model_path else None,
+        embedded_model_path=settings.embedded_model_path,
         embedded_threads=settings.embedded_threads,
         embedded_ctx=settings.embedded_ctx,
         timeout_s=settings.llm_timeout_s,

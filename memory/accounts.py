@@ -11,6 +11,8 @@ from sqlmodel import Session, col, func, select
 from memory.models import AccountRow, utcnow
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+# Checked against for unknown names, so a login takes as long whether or not the name exists.
+_DUMMY_HASH = bcrypt.hashpw(b"not-a-password", bcrypt.gensalt())
 
 
 class AccountError(ValueError):
@@ -62,8 +64,7 @@ class AccountStore:
         """The account if `password` is right, else None (same answer for unknown names)."""
         row = self.get(name)
         if row is None:
-            # Spend the same time as a real check so names cannot be probed by timing.
-            bcrypt.checkpw(b"x", b"$2b$12$" + b"a" * 53)
+            bcrypt.checkpw(password.encode(), _DUMMY_HASH)
             return None
         return row if bcrypt.checkpw(password.encode(), row.password_hash.encode()) else None
 

@@ -1,0 +1,36 @@
+"""Shared fixtures: real SQLite files in tmp_path, settings that read no .env."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# One thread for BLAS/tokenizers, as the app runs (set before numpy loads anywhere).
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from app.runtime import Storage, open_storage  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Defaults, everything under tmp_path, the embedded backend (no Ollama probing)."""
+    return Settings(_env_file=None, data_dir=tmp_path / "data", llm_backend="embedded")  # pyright: ignore[reportCallIssue]
+
+
+@pytest.fixture
+def storage(settings: Settings) -> Iterator[Storage]:
+    """A migrated SQLite file with its stores."""
+    store = open_storage(settings)
+    yield store
+    store.close()

@@ -1,0 +1,104 @@
+"""Start the real `reverie run` server in a subprocess and drive it with headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "e2e-password-123"
+
+
+def free_port() -> int:
+    """A free loopback TCP port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def reverie_env(data_dir: Path) -> dict[str, str]:
+    """Environment for a Reverie subprocess on the embedded model, data under `data_dir`."""
+    env = dict(os.environ)
+    env.update({"REVERIE_DATA_DIR": str(data_dir), "REVERIE_LLM_BACKEND": "embedded"})
+    return env
+
+
+def reverie(data_dir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a `reverie` CLI command to completion."""
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        env=reverie_env(data_dir),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@contextmanager
+def running_server(data_dir: Path, port: int, log: Path) -> Iterator[str]:
+    """`reverie run` on 127.0.0.1:`port` until the block ends; yields the base URL."""
+    with log.open("ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "run", "--port", str(port)],
+            env=reverie_env(data_dir),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(url, proc, log)
+            yield url
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"server not ready in 180 s:\n{log.read_text()[-3000:]}")
+
+
+def loopback_only(route: object) -> None:
+    """Playwright route handler: abort every request that is not to loopback (CDN fonts…)."""
+    request = route.request  # type: ignore[attr-defined]
+    host = urlparse(request.url).hostname or ""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        route.continue_()  # type: ignore[attr-defined]
+    else:
+        route.abort()  # type: ignore[attr-defined]
