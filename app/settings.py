@@ -50,33 +50,39 @@ class Settings(BaseSettings):
     llm_timeout_s: float = 120.0
     """Longest wait for one model call before the turn fails with a clear message."""
 
-    min_episodic_context_turns: int = Field(1, validation_alias=_seed("MIN_EPISODIC_CONTEXT_TURNS"))
+    min_episodic_context_turns: int = Field(default=1, validation_alias=_seed("MIN_EPISODIC_CONTEXT_TURNS"))
     """Fewest recent turns the agent may ask for."""
-    max_episodic_context_turns: int = Field(20, validation_alias=_seed("MAX_EPISODIC_CONTEXT_TURNS"))
+    max_episodic_context_turns: int = Field(default=20, validation_alias=_seed("MAX_EPISODIC_CONTEXT_TURNS"))
     """Most recent turns the agent may ask for."""
-    default_episodic_context_turns: int = Field(10, validation_alias=_seed("DEFAULT_EPISODIC_CONTEXT_TURNS"))
+    default_episodic_context_turns: int = Field(
+        default=10, validation_alias=_seed("DEFAULT_EPISODIC_CONTEXT_TURNS")
+    )
     """Recent turns when the agent does not say."""
-    min_vector_search_limit: int = Field(0, validation_alias=_seed("MIN_VECTOR_SEARCH_LIMIT"))
+    min_vector_search_limit: int = Field(default=0, validation_alias=_seed("MIN_VECTOR_SEARCH_LIMIT"))
     """Fewest semantic memories the agent may ask for."""
-    max_vector_search_limit: int = Field(15, validation_alias=_seed("MAX_VECTOR_SEARCH_LIMIT"))
+    max_vector_search_limit: int = Field(default=15, validation_alias=_seed("MAX_VECTOR_SEARCH_LIMIT"))
     """Most semantic memories the agent may ask for."""
-    default_vector_search_limit: int = Field(5, validation_alias=_seed("DEFAULT_VECTOR_SEARCH_LIMIT"))
+    default_vector_search_limit: int = Field(default=5, validation_alias=_seed("DEFAULT_VECTOR_SEARCH_LIMIT"))
     """Semantic memories when the agent does not say."""
-    min_similarity_threshold: float = Field(0.5, validation_alias=_seed("MIN_SIMILARITY_THRESHOLD"))
+    min_similarity_threshold: float = Field(default=0.5, validation_alias=_seed("MIN_SIMILARITY_THRESHOLD"))
     """Loosest semantic match the agent may ask for."""
-    max_similarity_threshold: float = Field(0.9, validation_alias=_seed("MAX_SIMILARITY_THRESHOLD"))
+    max_similarity_threshold: float = Field(default=0.9, validation_alias=_seed("MAX_SIMILARITY_THRESHOLD"))
     """Strictest semantic match the agent may ask for."""
-    default_similarity_threshold: float = Field(0.7, validation_alias=_seed("DEFAULT_SIMILARITY_THRESHOLD"))
+    default_similarity_threshold: float = Field(
+        default=0.7, validation_alias=_seed("DEFAULT_SIMILARITY_THRESHOLD")
+    )
     """Semantic match strictness when the agent does not say."""
-    min_triple_depth: int = Field(0, validation_alias=_seed("MIN_TRIPLE_DEPTH"))
+    min_triple_depth: int = Field(default=0, validation_alias=_seed("MIN_TRIPLE_DEPTH"))
     """Fewest knowledge-graph hops the agent may ask for."""
-    max_triple_depth: int = Field(3, validation_alias=_seed("MAX_TRIPLE_DEPTH"))
+    max_triple_depth: int = Field(default=3, validation_alias=_seed("MAX_TRIPLE_DEPTH"))
     """Most knowledge-graph hops the agent may ask for."""
-    default_triple_depth: int = Field(1, validation_alias=_seed("DEFAULT_TRIPLE_DEPTH"))
+    default_triple_depth: int = Field(default=1, validation_alias=_seed("DEFAULT_TRIPLE_DEPTH"))
     """Knowledge-graph hops when the agent does not say."""
-    report_constraint_violations: bool = Field(True, validation_alias=_seed("REPORT_CONSTRAINT_VIOLATIONS"))
+    report_constraint_violations: bool = Field(
+        default=True, validation_alias=_seed("REPORT_CONSTRAINT_VIOLATIONS")
+    )
     """Tell the agent when and why a request was clamped."""
-    include_execution_report: bool = Field(True, validation_alias=_seed("INCLUDE_EXECUTION_REPORT"))
+    include_execution_report: bool = Field(default=True, validation_alias=_seed("INCLUDE_EXECUTION_REPORT"))
     """Put the previous turn's execution report into the agent's next context."""
 
     memory_limit_mb: int = 2048
@@ -91,7 +97,7 @@ class Settings(BaseSettings):
     dream_time: str = "03:00"
     """Local time (HH:MM) of the nightly dream."""
     default_proactive_interval_minutes: int = Field(
-        120, validation_alias=_seed("DEFAULT_PROACTIVE_INTERVAL_MINUTES")
+        default=120, validation_alias=_seed("DEFAULT_PROACTIVE_INTERVAL_MINUTES")
     )
     """Failsafe interval for proactive follow-ups when the agent sets none."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+
 import bcrypt
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
@@ -36,9 +37,7 @@ class AccountStore:
         if len(password) < 8:
             raise AccountError("a password needs at least 8 characters")
         digest = bcrypt.hashpw(password.encode(), bcrypt.gensalt()).decode()
-        row = AccountRow.model_validate(
-            {"name": name, "password_hash": digest, "created_at": utcnow()}
-        )
+        row = AccountRow.model_validate({"name": name, "password_hash": digest, "created_at": utcnow()})
         try:
             with Session(self._engine) as session:
                 session.add(row)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
+from memory import entities, vectors
 from memory.db import Migration
 
 
@@ -119,4 +120,6 @@ def m001_core(conn: Connection) -> None:
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("m001_core", m001_core),
+    ("m002_memories", vectors.m002_memories),
+    ("m003_entities", entities.m003_entities),
 ]

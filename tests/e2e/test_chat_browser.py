@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, WebSocket, expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    free_port,
+    loopback_only,
+    reverie,
+    running_server,
+)
 
 pytestmark = [pytest.mark.e2e]
 
