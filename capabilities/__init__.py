@@ -1,0 +1,1 @@
+"""What the agent may ask for, declared as data: resource dimensions, limits, clamping and reports."""
