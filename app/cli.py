@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app import cli_documents, cli_dream, cli_memories, cli_queries
 from app.settings import Settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +100,25 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
     return models_command(settings, args.action)
 
 
+def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
+    """Print the effective ranges of the four dimensions and the source of each bound."""
+    from app.runtime import effective_limits, open_storage
+    from capabilities.resources import BOUNDS, format_number
+
+    store = open_storage(settings)
+    try:
+        limits = effective_limits(settings, store)
+    finally:
+        store.close()
+    print(f"{'dimension':<22}{'min':>6}{'max':>6}{'default':>9}  source")
+    for dim, rng in limits.items():
+        sources = {b: rng.source_of(b) for b in BOUNDS}
+        where = "; ".join(f"{b} from {src}" for b, src in sources.items() if src != rng.source) or rng.source
+        values = "".join(f"{format_number(rng.value_of(b)):>{w}}" for b, w in zip(BOUNDS, (6, 6, 9), strict=True))
+        print(f"{dim.name:<22}{values}  {where}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every `reverie` command."""
     parser = argparse.ArgumentParser(prog="reverie", description=__doc__)
@@ -117,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     models = sub.add_parser("models", help="Ollama models")
     models.add_argument("action", choices=["list", "pull"])
     models.set_defaults(func=cmd_models)
+    limits = sub.add_parser("limits", help="the effective resource ranges and where each comes from")
+    limits.set_defaults(func=cmd_limits)
+    for area in (cli_memories, cli_documents, cli_dream, cli_queries):
+        area.register(sub)
     return parser
 
 

@@ -12,34 +12,25 @@ from contextlib import AsyncExitStack
 
 import chainlit as cl
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
-from chainlit.types import ThreadDict
+from chainlit.types import CommandDict, ThreadDict
 
 from app.chat import Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
-from app.runtime import Runtime, open_runtime
+from app.runtime import open_runtime
 from app.settings import Settings
+from app.ui_common import COMMANDS, HOLDER, account_id, runtime
 
 _settings = Settings()
 _stack = AsyncExitStack()
-_runtime: Runtime | None = None
-
-
-def runtime() -> Runtime:
-    """The running app's runtime (set at start-up)."""
-    if _runtime is None:
-        raise RuntimeError("Reverie is still starting; try again in a moment.")
-    return _runtime
 
 
 @cl.on_app_startup
 async def _startup() -> None:
-    global _runtime
-    _runtime = await _stack.enter_async_context(open_runtime(_settings))
+    HOLDER.runtime = await _stack.enter_async_context(open_runtime(_settings))
 
 
 @cl.on_app_shutdown
 async def _shutdown() -> None:
-    global _runtime
-    _runtime = None
+    HOLDER.runtime = None
     await _stack.aclose()
 
 
@@ -57,32 +48,33 @@ async def _login(username: str, password: str) -> cl.User | None:
     return cl.User(identifier=account.name, metadata={"account_id": account.id})
 
 
-def _account_id() -> int:
-    user = cl.user_session.get("user")
-    if user is None:
-        raise PermissionError("not logged in")
-    account = runtime().store.accounts.get(user.identifier)
-    if account is None or account.id is None:
-        raise PermissionError(f"account {user.identifier!r} no longer exists")
-    return account.id
+async def _publish_commands() -> None:
+    commands: list[CommandDict] = [
+        CommandDict(id=c.id, icon=c.icon, description=c.description, button=False, persistent=False, selected=False)
+        for c in COMMANDS.values()
+    ]
+    await cl.context.emitter.set_commands(commands)
 
 
 @cl.on_chat_start
 async def _chat_start() -> None:
-    # Nothing to set up: every turn reads its history from episodic memory by thread id.
-    return None
+    # No per-session state: every turn reads its history from episodic memory by thread id.
+    await _publish_commands()
 
 
 @cl.on_chat_resume
 async def _chat_resume(thread: ThreadDict) -> None:
     # The thread's turns are already in episodic memory; the next message continues it.
-    return None
+    await _publish_commands()
 
 
 @cl.on_message
 async def _on_message(message: cl.Message) -> None:
     rt = runtime()
-    await _render(chat_turn(rt, _account_id(), cl.context.session.thread_id, message.content))
+    if message.command and message.command in COMMANDS:
+        await COMMANDS[message.command].handler(rt, account_id(), cl.context.session.thread_id, message.content)
+        return
+    await _render(chat_turn(rt, account_id(), cl.context.session.thread_id, message.content))
 
 
 @cl.action_callback("retry")
@@ -90,7 +82,7 @@ async def _on_retry(action: cl.Action) -> None:
     rt = runtime()
     turn_id = int(action.payload["user_turn_id"])
     await action.remove()
-    await _render(reply_to(rt, _account_id(), cl.context.session.thread_id, turn_id))
+    await _render(reply_to(rt, account_id(), cl.context.session.thread_id, turn_id))
 
 
 async def _render(events: AsyncIterator[TurnEvent]) -> None:
