@@ -1,21 +1,34 @@
 """One chat turn as a stream of events, independent of any UI.
 
-The Chainlit handlers only render these events; everything a turn does lives here, so the
-same path serves the browser, the CLI and the tests.
+The turn: validate and store the user's message → the agent asks for context (four
+dimensions) → clamp against the effective limits → assemble exactly what was granted →
+stream the answer → store it, log the usage row with the execution report that the next
+turn's context will show. The Chainlit handlers only render these events.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 from pydantic_ai.exceptions import AgentRunError
 
 from app.agent import build_chat_agent, history_messages
-from app.runtime import Runtime
+from app.metrics import rss_mb
+from app.request_step import request_resources
+from app.runtime import Runtime, effective_limits
+from capabilities.report import ExecutionReport, changed_limits_notice, diff_limits
+from capabilities.resources import Limits, Provision, clamp
+from capabilities.signals import followup_signal
+from memory.assembly import AssembledContext, ContextRequest
+from memory.models import UsageRow
 from memory.turns import InvalidMessage, validate_message
+from memory.usage import UsageRecord
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +38,18 @@ class Rejected:
     """The message was not accepted (nothing was stored, nothing sent to the model)."""
 
     message: str
+
+
+@dataclass(frozen=True)
+class ContextPlanned:
+    """What the agent asked for, what it got, and what was loaded (shown as a step)."""
+
+    provision: Provision
+    notes: list[str]
+    telemetry: dict[str, Any]
+    request_ms: float
+    retrieval_ms: float
+    limits_notice: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,6 +65,9 @@ class Finished:
 
     reply: str
     turn_id: int
+    report: str = ""
+    usage_id: int = 0
+    timings_ms: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -50,7 +78,7 @@ class Failed:
     user_turn_id: int
 
 
-TurnEvent = Rejected | Token | Finished | Failed
+TurnEvent = Rejected | ContextPlanned | Token | Finished | Failed
 
 
 def model_failure_message(exc: BaseException) -> str:
@@ -69,30 +97,117 @@ async def chat_turn(rt: Runtime, user_id: int, thread_id: str, text: str) -> Asy
     except InvalidMessage as exc:
         yield Rejected(str(exc))
         return
+    earlier = [t.content for t in rt.store.turns.recent(user_id, thread_id, 20) if t.role == "user"]
+    signal = followup_signal(text, earlier)
     user_turn = rt.store.turns.add(user_id, thread_id, "user", text)
-    async for event in reply_to(rt, user_id, thread_id, user_turn.id or 0):
+    async for event in reply_to(rt, user_id, thread_id, user_turn.id or 0, signal):
         yield event
 
 
-async def reply_to(rt: Runtime, user_id: int, thread_id: str, user_turn_id: int) -> AsyncIterator[TurnEvent]:
-    """Stream the reply to a stored user turn (also the retry path: nothing is stored twice)."""
+def limits_notice(last: UsageRow | None, limits: Limits) -> str:
+    """LIMITS_CHANGED text when the limits differ from those of the user's previous turn."""
+    if last is None:
+        return ""
+    try:
+        before = Limits.from_values(json.loads(last.limits))
+    except (ValueError, TypeError):
+        return ""
+    changes = diff_limits(before, limits)
+    return changed_limits_notice(changes) if changes else ""
+
+
+def _context_request(rt: Runtime, provision: Provision) -> ContextRequest:
+    return ContextRequest(
+        context_turns=provision.context_turns,
+        vector_limit=provision.vector_limit,
+        similarity_threshold=provision.similarity_threshold,
+        triple_depth=provision.triple_depth,
+        budget_tokens=rt.settings.context_budget_tokens,
+    )
+
+
+def answer_prompt(previous_report: str, notice: str, ctx: AssembledContext, message: str) -> str:
+    """The user-role prompt: system reports and recalled context (delimited, never instructions)."""
+    parts = [p for p in (previous_report, notice, ctx.block()) if p]
+    parts.append(f"User message:\n{message}" if len(parts) else message)
+    return "\n\n".join(parts)
+
+
+async def reply_to(
+    rt: Runtime, user_id: int, thread_id: str, user_turn_id: int, signal: str | None = None
+) -> AsyncIterator[TurnEvent]:
+    """Plan the context, stream the reply to a stored user turn, and log the turn's usage.
+
+    Also the retry path: the user's turn is never stored twice.
+    """
     user_turn = rt.store.turns.get(user_id, user_turn_id)
     if user_turn is None:
         yield Rejected("That message no longer exists.")
         return
-    n_turns = rt.settings.default_episodic_context_turns
-    history = rt.store.turns.recent(user_id, thread_id, n_turns, before_id=user_turn_id)
+    settings = rt.settings
+    limits = effective_limits(settings, rt.store)
+    last = rt.store.usage.last(user_id, thread_id)
+    previous_report = last.report if last is not None and settings.include_execution_report else ""
+    notice = limits_notice(rt.store.usage.last_for_user(user_id), limits)
+    request, notes, request_ms = await request_resources(
+        rt.backend, limits, settings.hardware_label, user_turn.content, previous_report
+    )
+    provision = clamp(request, limits)
+    ctx = rt.store.assembler.assemble(
+        user_id, thread_id, user_turn.content, _context_request(rt, provision), before_turn_id=user_turn_id
+    )
+    yield ContextPlanned(provision, notes, ctx.telemetry(), request_ms, ctx.retrieval_ms, notice)
+    record = UsageRecord(
+        user_id=user_id,
+        thread_id=thread_id,
+        turn_id=user_turn_id,
+        message_excerpt=user_turn.content[:500],
+        request=provision.as_dict(),
+        clamped=[g.dimension.name for g in provision.clamped],
+        defaulted=[g.dimension.name for g in provision.defaulted],
+        reason=request.reason,
+        limits={k: float(v) for k, v in limits.as_env().items()},
+        request_ms=request_ms,
+        retrieval_ms=ctx.retrieval_ms,
+        context_tokens=ctx.tokens,
+        followup_signal=signal,
+        telemetry=ctx.telemetry(),
+    )
     agent = build_chat_agent(rt.backend.model)
-    reply = ""
+    prompt = answer_prompt(previous_report, notice, ctx, user_turn.content)
+    reply, started = "", time.perf_counter()
     try:
-        async with agent.run_stream(user_turn.content, message_history=history_messages(history)) as result:
+        async with agent.run_stream(prompt, message_history=history_messages(ctx.history)) as result:
             async for delta in result.stream_text(delta=True, debounce_by=None):
                 reply += delta
                 yield Token(delta)
     except (AgentRunError, httpx.HTTPError, OSError, TimeoutError) as exc:
         log.warning("model failed on turn %s: %r", user_turn_id, exc)
+        _finish_record(rt, record, provision, [*notes, f"generation failed: {type(exc).__name__}"], None)
         yield Failed(model_failure_message(exc), user_turn_id)
         return
+    generation_ms = (time.perf_counter() - started) * 1000
     reply = reply.strip() or "(The model returned an empty reply. Please ask again.)"
     turn = rt.store.turns.add(user_id, thread_id, "assistant", reply)
-    yield Finished(reply, turn.id or 0)
+    row = _finish_record(rt, record, provision, notes, generation_ms)
+    timings = {"request": request_ms, "retrieval": ctx.retrieval_ms, "generation": generation_ms}
+    yield Finished(reply, turn.id or 0, row.report, row.id or 0, timings)
+
+
+def _finish_record(
+    rt: Runtime, record: UsageRecord, provision: Provision, notes: list[str], generation_ms: float | None
+) -> UsageRow:
+    settings = rt.settings
+    report = ExecutionReport(
+        provision=provision,
+        hardware_label=settings.hardware_label,
+        rss_mb=rss_mb(),
+        memory_limit_mb=settings.memory_limit_mb,
+        retrieval_ms=record.retrieval_ms or 0.0,
+        generation_ms=generation_ms,
+        notes=tuple(notes),
+    )
+    record.generation_ms = generation_ms
+    record.rss_mb = report.rss_mb
+    record.report = report.render(settings.report_constraint_violations)
+    return rt.store.usage.record(record)

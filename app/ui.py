@@ -14,9 +14,10 @@ import chainlit as cl
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import CommandDict, ThreadDict
 
-from app.chat import Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
+from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
 from app.runtime import open_runtime
 from app.settings import Settings
+from app.turn_view import plan_markdown, report_markdown
 from app.ui_common import COMMANDS, HOLDER, account_id, runtime
 
 _settings = Settings()
@@ -86,19 +87,29 @@ async def _on_retry(action: cl.Action) -> None:
 
 
 async def _render(events: AsyncIterator[TurnEvent]) -> None:
+    # The step is created first so that it sorts above the reply it explains.
+    step = cl.Step(name="Context", type="retrieval", default_open=False)
     reply = cl.Message(content="")
     async for event in events:
-        await _render_event(event, reply)
+        await _render_event(event, reply, step)
 
 
-async def _render_event(event: TurnEvent, reply: cl.Message) -> None:
+async def _render_event(event: TurnEvent, reply: cl.Message, step: cl.Step) -> None:
     match event:
         case Rejected(message=text):
             await cl.ErrorMessage(content=text).send()
+        case ContextPlanned():
+            step.output = plan_markdown(event.provision, event.notes, event.telemetry, event.request_ms)
+            if event.limits_notice:
+                step.output += f"\n\n**Limits changed**: {event.limits_notice}"
+            await step.send()
         case Token(text=text):
             await reply.stream_token(text)
-        case Finished():
+        case Finished(report=report):
             await reply.send()
+            if report:
+                step.output += report_markdown(report)
+                await step.update()
         case Failed(message=text, user_turn_id=turn_id):
             retry = cl.Action(name="retry", payload={"user_turn_id": turn_id}, label="Retry")
             await cl.Message(content=text, actions=[retry]).send()

@@ -177,13 +177,14 @@ class ContextAssembler:
         history = self._turns.recent(user_id, thread_id, req.context_turns, before_id=before_turn_id)
         timings["turns"] = _ms(t0)
         t0 = time.perf_counter()
-        in_history = {t.id for t in history} | {before_turn_id}
+        # A turn already in the history (or the message itself) is not recalled twice.
+        in_history = {t.id for t in history if t.id is not None} | ({before_turn_id} if before_turn_id else set())
         hits = [
             h
             for h in self._memories.search(
                 user_id, message, req.vector_limit, req.similarity_threshold, document_ids=req.document_ids
             )
-            if h.memory.source_turn_id not in in_history
+            if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history
         ]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()

@@ -69,6 +69,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             _send(page, "Hello! My name is Ana and I live in Porto.", 1)
             assert len(stream_frames) >= 2, "the reply was not streamed token by token"
             _send(page, "What did I just tell you?", 2)
+            _open_context_step(page, tmp_path)
         with running_server(data_dir, port, log) as url:
             page.goto(url)
             _ready(page)
@@ -81,6 +82,16 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             page.screenshot(path=str(tmp_path / "resumed-thread.png"), full_page=True)
         browser.close()
     _assert_turns_stored(data_dir)
+
+
+def _open_context_step(page: Page, tmp_path: Path) -> None:
+    """Each reply has a collapsible step with the request, the provided values and the report."""
+    step = page.locator(".step").filter(has_text="Context").last
+    expect(step).to_be_visible(timeout=30_000)
+    step.get_by_text("Context").first.click()
+    expect(page.get_by_text("CONTEXT_TURNS").last).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("SYSTEM_EXECUTION_REPORT").last).to_be_visible(timeout=30_000)
+    page.screenshot(path=str(tmp_path / "context-step.png"), full_page=True)
 
 
 def _assert_turns_stored(data_dir: Path) -> None:

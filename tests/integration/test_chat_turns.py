@@ -6,17 +6,17 @@ embedded model is exercised end to end in tests/e2e.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models import Model
 from pydantic_ai.models.function import AgentInfo, DeltaToolCalls, FunctionModel
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
 from pydantic_ai.settings import ModelSettings
 
-from app.chat import Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
+from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
 from app.llm import Backend
 from app.runtime import Runtime, Storage
 from app.settings import Settings
@@ -39,6 +39,18 @@ async def _events(stream: AsyncIterator[TurnEvent]) -> list[TurnEvent]:
     return [event async for event in stream]
 
 
+REQUEST_JSON = '{"context_turns": 4, "vector_limit": 2, "similarity_threshold": 0.6, "triple_depth": 1, "reason": "t"}'
+
+
+def _request(reply: str = REQUEST_JSON) -> Callable[[list[ModelMessage], AgentInfo], Awaitable[ModelResponse]]:
+    """The non-streamed call is the resource-request step: answer it with fixed JSON."""
+
+    async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart(reply)])
+
+    return respond
+
+
 def _echo_history() -> FunctionModel:
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
         prompts = [
@@ -51,7 +63,7 @@ def _echo_history() -> FunctionModel:
         for word in f"I have seen {len(prompts)} user messages; last: {prompts[-1]}".split(" "):
             yield word + " "
 
-    return FunctionModel(stream_function=stream)
+    return FunctionModel(_request(), stream_function=stream)
 
 
 async def test_chat_turn_streams_tokens_and_stores_both_turns(settings: Settings, storage: Storage) -> None:
@@ -112,9 +124,9 @@ async def test_chat_turn_failure_mid_stream_stores_no_partial_reply(
         raise ConnectionResetError("server went away")
 
     events = await _events(
-        chat_turn(_runtime(settings, storage, FunctionModel(stream_function=breaks)), uid, "t", "hi")
+        chat_turn(_runtime(settings, storage, FunctionModel(_request(), stream_function=breaks)), uid, "t", "hi")
     )
-    assert isinstance(events[0], Token) and isinstance(events[-1], Failed)
+    assert isinstance(events[0], ContextPlanned) and isinstance(events[1], Token) and isinstance(events[-1], Failed)
     assert [t.role for t in storage.turns.recent(uid, "t", 10)] == ["user"]
 
 
@@ -125,7 +137,7 @@ async def test_chat_turn_empty_model_reply_is_explained(settings: Settings, stor
         yield "  "
 
     events = await _events(
-        chat_turn(_runtime(settings, storage, FunctionModel(stream_function=silent)), uid, "t", "hi")
+        chat_turn(_runtime(settings, storage, FunctionModel(_request(), stream_function=silent)), uid, "t", "hi")
     )
     final = events[-1]
     assert isinstance(final, Finished) and "empty reply" in final.reply

@@ -1,0 +1,90 @@
+"""Context assembly honours each granted dimension exactly (real SQLite, sqlite-vec, Kuzu, embedder)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.runtime import Storage
+from memory.assembly import ContextRequest, pack
+
+
+@pytest.fixture
+def seeded(storage: Storage) -> tuple[Storage, int]:
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    for i in range(6):
+        storage.turns.add(uid, "t", "user" if i % 2 == 0 else "assistant", f"turn {i}")
+    facts = [
+        "The user's sister Ana lives in Porto.",
+        "The user is allergic to peanuts.",
+        "The user works at Acme Robotics as an engineer.",
+        "The user's favourite food is grilled sardines.",
+    ]
+    rows = [storage.memories.add(uid, "fact", f) for f in facts]
+    ana = storage.entities.upsert_entity(uid, "Ana", "Person", summary="the user's sister")
+    porto = storage.entities.upsert_entity(uid, "Porto", "Location", summary="a city in Portugal")
+    portugal = storage.entities.upsert_entity(uid, "Portugal", "Location")
+    assert ana.id and porto.id and portugal.id and rows[0].id
+    storage.entities.add_relation(uid, ana.id, "LIVES_IN", porto.id, source_memory_id=rows[0].id)
+    storage.entities.add_relation(uid, porto.id, "LOCATED_IN", portugal.id)
+    return storage, uid
+
+
+def _req(**kw: float) -> ContextRequest:
+    base = {"context_turns": 10, "vector_limit": 5, "similarity_threshold": 0.5, "triple_depth": 1}
+    return ContextRequest(**{**base, **kw})  # pyright: ignore[reportArgumentType]
+
+
+def test_assembly_context_turns_exact(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    ctx = storage.assembler.assemble(uid, "t", "hello", _req(context_turns=3))
+    assert [t.content for t in ctx.history] == ["turn 3", "turn 4", "turn 5"]
+
+
+def test_assembly_vector_limit_zero_retrieves_no_memories(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    ctx = storage.assembler.assemble(uid, "t", "Where does my sister Ana live?", _req(vector_limit=0, triple_depth=0))
+    assert ctx.hits == [] and ctx.loaded == []
+
+
+def test_assembly_vector_limit_and_threshold_honoured(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    one = storage.assembler.assemble(uid, "t", "Where does my sister live?", _req(vector_limit=1, triple_depth=0))
+    assert len(one.hits) == 1 and "Porto" in one.hits[0].memory.content
+    strict = storage.assembler.assemble(uid, "t", "Where does my sister live?", _req(similarity_threshold=0.99))
+    assert all(h.relevance >= 0.99 for h in strict.hits)
+
+
+def test_assembly_triple_depth_zero_has_no_graph(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    ctx = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=0))
+    assert ctx.entities == {} and not ctx.subgraph.edges
+    assert not any(i.kind in ("entity", "relation") for i in ctx.loaded)
+
+
+def test_assembly_triple_depth_reaches_further_hops(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    one = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=1, vector_limit=0))
+    two = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=2, vector_limit=0))
+    names_one = {e.name for e in one.entities.values()}
+    names_two = {e.name for e in two.entities.values()}
+    assert names_one == {"Ana", "Porto"} and names_two == {"Ana", "Porto", "Portugal"}
+    block = two.block()
+    assert "Ana LIVES_IN Porto" in block and block.startswith("<recalled_context>")
+
+
+def test_assembly_other_user_sees_nothing(seeded: tuple[Storage, int]) -> None:
+    storage, _ = seeded
+    ben = storage.accounts.create("ben", "battery-staple").id
+    assert ben is not None
+    ctx = storage.assembler.assemble(ben, "t", "Where does Ana live? peanuts Porto", _req(triple_depth=3))
+    assert ctx.history == [] and ctx.hits == [] and ctx.entities == {}
+
+
+def test_assembly_pack_uses_summaries_then_skips_under_budget(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    ctx = storage.assembler.assemble(uid, "t", "sister Porto peanuts Acme sardines", _req(vector_limit=4))
+    loaded, skipped = pack(ctx.loaded + ctx.skipped, budget_tokens=20)
+    assert loaded and skipped and all(i.reason == "token budget" for i in skipped)
+    telemetry = ctx.telemetry()
+    assert set(telemetry) >= {"loaded", "skipped", "coverage", "context_tokens", "timings_ms"}

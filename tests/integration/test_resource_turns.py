@@ -1,0 +1,132 @@
+"""Issue 4 on real stores: the agent's request is clamped, reported, logged and honoured.
+
+The model is a scripted FunctionModel (deterministic agent logic); tests/e2e drives the real
+embedded model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
+from app.llm import Backend
+from app.runtime import Runtime, Storage
+from app.settings import Settings
+
+pytestmark = pytest.mark.anyio
+
+
+class Script:
+    """A scripted model: fixed resource-request JSON, and a reply that records what it saw."""
+
+    def __init__(self, request: str) -> None:
+        self.request = request
+        self.prompts: list[str] = []
+        self.history_sizes: list[int] = []
+
+    async def respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart(self.request)])
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        parts = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, UserPromptPart)]
+        self.prompts.append(str(parts[-1].content))
+        self.history_sizes.append(len(messages) - 1)
+        yield "noted."
+
+    def runtime(self, settings: Settings, storage: Storage) -> Runtime:
+        model = FunctionModel(self.respond, stream_function=self.stream)
+        return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
+
+
+async def _turn(rt: Runtime, uid: int, text: str, thread: str = "t") -> list[TurnEvent]:
+    return [e async for e in chat_turn(rt, uid, thread, text)]
+
+
+def _uid(storage: Storage) -> int:
+    row = storage.accounts.create("ana", "correct-horse")
+    assert row.id is not None
+    return row.id
+
+
+async def test_resource_turn_clamps_logs_and_reports_in_next_context(settings: Settings, storage: Storage) -> None:
+    uid = _uid(storage)
+    script = Script('{"context_turns": 25, "vector_limit": 3, "similarity_threshold": 0.85, "reason": "deep"}')
+    rt = script.runtime(settings, storage)
+    events = await _turn(rt, uid, "Let's debug the parser again")
+    planned = next(e for e in events if isinstance(e, ContextPlanned))
+    assert planned.provision.context_turns == 20
+    assert [g.dimension.name for g in planned.provision.clamped] == ["CONTEXT_TURNS"]
+    assert [g.dimension.name for g in planned.provision.defaulted] == ["TRIPLE_DEPTH"]
+    finished = events[-1]
+    assert isinstance(finished, Finished)
+    assert "- CONTEXT_TURNS: 20 (clamped to MAX_EPISODIC_CONTEXT_TURNS)" in finished.report
+    row = storage.usage.last(uid, "t")
+    assert row is not None and json.loads(row.clamped) == ["CONTEXT_TURNS"]
+    assert json.loads(row.request)["CONTEXT_TURNS"] == {"requested": 25, "provided": 20, "status": "clamped_to_max"}
+    assert row.rss_mb and row.rss_mb > 0 and row.retrieval_ms is not None and row.generation_ms is not None
+    await _turn(rt, uid, "and the lexer?")
+    assert script.prompts[0].startswith("and") is False
+    assert script.prompts[1].startswith("SYSTEM_EXECUTION_REPORT")
+    assert "clamped to MAX_EPISODIC_CONTEXT_TURNS" in script.prompts[1]
+
+
+async def test_resource_turn_flags_off_hide_report_and_violations(settings: Settings, storage: Storage) -> None:
+    uid = _uid(storage)
+    quiet = settings.model_copy(update={"include_execution_report": False, "report_constraint_violations": False})
+    script = Script('{"context_turns": 99, "reason": "x"}')
+    rt = script.runtime(quiet, storage)
+    first = await _turn(rt, uid, "one")
+    await _turn(rt, uid, "two")
+    finished = first[-1]
+    assert isinstance(finished, Finished)
+    assert "clamped" not in finished.report and "- CONTEXT_TURNS: 20" in finished.report
+    assert "SYSTEM_EXECUTION_REPORT" not in script.prompts[1]
+
+
+async def test_resource_turn_garbled_request_falls_back_to_defaults(settings: Settings, storage: Storage) -> None:
+    uid = _uid(storage)
+    rt = Script("I think maybe some turns? {{{").runtime(settings, storage)
+    events = await _turn(rt, uid, "hello")
+    planned = next(e for e in events if isinstance(e, ContextPlanned))
+    assert len(planned.provision.defaulted) == 4
+    assert planned.provision.context_turns == settings.default_episodic_context_turns
+    assert planned.notes, "the fallback must be recorded"
+    row = storage.usage.last(uid, "t")
+    assert row is not None and len(json.loads(row.defaulted)) == 4
+
+
+async def test_resource_turn_context_turns_limits_history(settings: Settings, storage: Storage) -> None:
+    uid = _uid(storage)
+    script = Script('{"context_turns": 2, "vector_limit": 0, "triple_depth": 0, "reason": "short"}')
+    rt = script.runtime(settings, storage)
+    for i in range(4):
+        await _turn(rt, uid, f"message number {i}")
+    assert script.history_sizes == [0, 2, 2, 2]
+
+
+async def test_resource_turn_followup_signal_marks_previous_row(settings: Settings, storage: Storage) -> None:
+    uid = _uid(storage)
+    rt = Script('{"context_turns": 1, "reason": "x"}').runtime(settings, storage)
+    await _turn(rt, uid, "My favourite colour is teal")
+    await _turn(rt, uid, "As I said before, what colour do I like?")
+    rows = storage.usage.recent(uid)
+    assert rows[0].followup_signal == "explicit_reference"
+    assert rows[1].followed_by_signal == "explicit_reference"
+
+
+async def test_resource_turn_approved_override_takes_effect_next_turn(settings: Settings, storage: Storage) -> None:
+    uid = _uid(storage)
+    script = Script('{"context_turns": 25, "reason": "long"}')
+    rt = script.runtime(settings, storage)
+    await _turn(rt, uid, "first")
+    storage.overrides.add("CONTEXT_TURNS", max_value=25, proposal_id=7, reason="long threads lost context")
+    events = await _turn(rt, uid, "second")
+    planned = next(e for e in events if isinstance(e, ContextPlanned))
+    assert planned.provision.context_turns == 25 and not planned.provision.clamped
+    assert "LIMITS_CHANGED" in planned.limits_notice and "25" in planned.limits_notice
+    assert "LIMITS_CHANGED" in script.prompts[1]
