@@ -44,3 +44,47 @@ class MetaRow(SQLModel, table=True):
     __tablename__ = "meta"  # pyright: ignore[reportAssignmentType]
     key: str = Field(primary_key=True)
     value: str
+
+
+# -- knowledge graph records (memory/entities.py owns their DDL and writes) -------------------
+from sqlmodel import JSON  # noqa: E402  (appended section: keeps the shared header untouched)
+
+
+class EntityRow(SQLModel, table=True):
+    """A person, place, thing or idea the user talks about; a node of the knowledge graph.
+
+    `type` is one of memory.entity_names.ENTITY_TYPES; `domain` is 'personal' or 'doc:<id>';
+    a merged entity keeps its row (`status='merged'`, `merged_into` the survivor).
+    """
+
+    __tablename__ = "entities"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    name: str
+    type: str
+    aliases: list[str] = Field(default_factory=list, sa_type=JSON)
+    summary: str | None = None
+    mention_count: int = 1
+    domain: str = "personal"
+    created_at: datetime
+    updated_at: datetime
+    status: str = "active"
+    merged_into: int | None = None
+
+
+class RelationRow(SQLModel, table=True):
+    """A (subject, PREDICATE, object) triple; `valid_to` set means superseded, kept as history."""
+
+    __tablename__ = "relations"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    subject_id: int
+    predicate: str
+    object_id: int
+    weight: float = 1.0
+    source_turn_id: int | None = None
+    source_memory_id: int | None = None
+    document_id: int | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    created_at: datetime

@@ -1,0 +1,291 @@
+"""The knowledge graph's system of record (SQLite) and the facade that keeps Kuzu in step.
+
+Every write lands in SQLite first, in one transaction, then in the Kuzu projection. If the
+projection write fails the SQLite record stays, `meta.graph_stale` is set, and the next
+`sync_graph()` (start-up) or graph query rebuilds the projection from SQLite.
+
+Provenance and the forget rule. `entity_sources` and `relation_sources` record, per memory
+id, how many mentions (entities) or how much weight (relations) that memory contributed;
+contributions not tied to a memory are recorded under memory id 0. `forget_source_memory(M)`:
+1. drops M's contributions, subtracting them from `mention_count` and `weight`;
+2. deletes relations left with no contribution at all (they came only from M), history included;
+3. deletes entities left with no contribution and no relation (any, current or superseded).
+Anything also supported by another memory, a turn, a document or a manual edit survives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from functools import partial
+
+from sqlalchemy import Engine, text
+from sqlmodel import Session, col, func, select
+
+from memory import entity_records as rec
+from memory.entity_names import clean_name, name_key, normalize_predicate, normalize_type
+from memory.entity_records import ForgetResult
+from memory.entity_schema import m003_entities
+from memory.graph import Direction, Graph, SharedNeighbour, Subgraph
+from memory.models import EntityRow, RelationRow, utcnow
+from memory.projection import Projection, edge_of, node_of
+
+__all__ = ["EntityNotFound", "EntityStore", "ForgetResult", "Subgraph", "m003_entities"]
+
+
+class EntityNotFound(LookupError):
+    """No active entity or relation with that id belongs to this user."""
+
+
+class EntityStore:
+    """Entities and relations per user: SQLite records plus the Kuzu projection of them.
+
+    Every method takes `user_id` and only reads or changes that user's rows: another user's
+    ids behave exactly like ids that do not exist.
+
+    Entity dedupe is by `name_key` over name and aliases, within user and domain, and only
+    across compatible types (same type, or one side "Concept"). A match gains a mention, the
+    new aliases, the longer summary, and a concrete type in place of "Concept".
+    """
+
+    def __init__(self, engine: Engine, graph: Graph) -> None:
+        self._engine = engine
+        self._projection = Projection(engine, graph)
+
+    @property
+    def graph_stale(self) -> bool:
+        """Whether the projection missed a write and will be rebuilt before the next graph query."""
+        return self._projection.stale
+
+    def rebuild(self, user_id: int | None = None) -> tuple[int, int]:
+        """Regenerate the graph projection from SQLite; returns (nodes, edges)."""
+        return self._projection.rebuild(user_id)
+
+    def sync_graph(self) -> bool:
+        """Start-up check: rebuild if the graph is flagged stale or out of step; True if rebuilt."""
+        return self._projection.sync()
+
+    # -- entities -----------------------------------------------------------------------------
+
+    def upsert_entity(
+        self,
+        user_id: int,
+        name: str,
+        type: str,
+        *,
+        summary: str | None = None,
+        aliases: Sequence[str] = (),
+        domain: str = "personal",
+        source_memory_id: int | None = None,
+        distinct: bool = False,
+    ) -> EntityRow:
+        """Record a mention of an entity, reusing the one with the same name or alias (see class).
+
+        Args:
+            distinct: create a new entity even if the name matches (this "Ana" is another one).
+            source_memory_id: the memory this mention came from (for `forget_source_memory`).
+
+        Raises:
+            ValueError: the name is empty after cleaning.
+        """
+        clean, kind = clean_name(name), normalize_type(type)
+        if not name_key(clean):
+            raise ValueError(f"an entity needs a name, got {name!r}")
+        names = [clean, *(a for a in map(clean_name, aliases) if name_key(a))]
+        with Session(self._engine) as s:
+            conn = s.connection()
+            ids = [] if distinct else rec.ids_by_key(conn, user_id, map(name_key, names), domain)
+            row = rec.pick([r for i in ids if (r := s.get(EntityRow, i))], kind)
+            row = row or rec.new_entity(user_id, clean, kind, domain)
+            rec.absorb(row, names, summary, kind, mentions=1)
+            s.add(row)
+            s.flush()
+            assert row.id is not None
+            rec.add_keys(conn, user_id, row.id, names)
+            rec.credit(conn, "entity_sources", row.id, source_memory_id, 1)
+            s.commit()
+            s.refresh(row)
+        self._projection.apply(partial(self._projection.graph.upsert_node, node_of(row)))
+        return row
+
+    def get(self, user_id: int, entity_id: int) -> EntityRow | None:
+        """One of this user's entities (merged ones included, see `merged_into`), or None."""
+        with Session(self._engine) as s:
+            row = s.get(EntityRow, entity_id)
+        return row if row is not None and row.user_id == user_id else None
+
+    def _active(self, user_id: int, entity_id: int) -> EntityRow:
+        row = self.get(user_id, entity_id)
+        if row is None or row.status != "active":
+            raise EntityNotFound(f"no active entity {entity_id} for this user")
+        return row
+
+    def find_by_name(
+        self, user_id: int, name: str, fuzzy: bool = True, limit: int = 5, domain: str | None = None
+    ) -> list[EntityRow]:
+        """Active entities called `name`: every exact name/alias match first (two "Ana"s both come
+        back), then, if `fuzzy`, names it prefixes or resembles (difflib ratio ≥ 0.8)."""
+        with self._engine.connect() as conn:
+            limit, ids = max(limit, 0), rec.ids_by_key(conn, user_id, [name_key(clean_name(name))], domain)
+            if fuzzy and len(ids) < limit:
+                ids += [i for i in rec.fuzzy_ids(conn, user_id, name, domain) if i not in ids]
+        with Session(self._engine) as s:
+            by_id = {r.id: r for r in s.exec(select(EntityRow).where(col(EntityRow.id).in_(ids[:limit])))}
+        return [by_id[i] for i in ids[:limit]]
+
+    def by_type(self, user_id: int, type: str, limit: int = 50) -> list[EntityRow]:
+        """Active entities of a (normalized) type, most mentioned first."""
+        query = select(EntityRow).where(
+            EntityRow.user_id == user_id, EntityRow.status == "active", EntityRow.type == normalize_type(type)
+        )
+        with Session(self._engine) as s:
+            return list(s.exec(query.order_by(col(EntityRow.mention_count).desc(), col(EntityRow.id)).limit(limit)))
+
+    def types(self, user_id: int) -> dict[str, int]:
+        """How many active entities this user has of each type."""
+        query = (
+            select(EntityRow.type, func.count())
+            .where(EntityRow.user_id == user_id, EntityRow.status == "active")
+            .group_by(col(EntityRow.type))
+        )
+        with Session(self._engine) as s:
+            return {t: n for t, n in s.exec(query)}
+
+    # -- relations ----------------------------------------------------------------------------
+
+    def add_relation(
+        self,
+        user_id: int,
+        subject_id: int,
+        predicate: str,
+        object_id: int,
+        *,
+        weight: float = 1.0,
+        source_turn_id: int | None = None,
+        source_memory_id: int | None = None,
+        document_id: int | None = None,
+        valid_from: datetime | None = None,
+    ) -> RelationRow:
+        """Record (subject, PREDICATE, object); an identical current triple gains `weight` instead.
+
+        Raises:
+            EntityNotFound: either end is not an active entity of this user.
+        """
+        self._active(user_id, subject_id)
+        self._active(user_id, object_id)
+        pred = normalize_predicate(predicate)
+        ids = {"user_id": user_id, "subject_id": subject_id, "object_id": object_id, "document_id": document_id}
+        sources = {"source_turn_id": source_turn_id, "source_memory_id": source_memory_id}
+        dates = {"valid_from": valid_from or utcnow(), "created_at": utcnow()}
+        with Session(self._engine) as s:
+            row = rec.live_relation(s, user_id, subject_id, pred, object_id)
+            is_new = row is None
+            row = row or RelationRow.model_validate({**ids, **sources, **dates, "predicate": pred, "weight": 0.0})
+            row.weight += weight
+            s.add(row)
+            s.flush()
+            assert row.id is not None
+            rec.credit(s.connection(), "relation_sources", row.id, source_memory_id, weight)
+            s.commit()
+            s.refresh(row)
+        graph = self._projection.graph
+        self._projection.apply(partial(graph.add_edge if is_new else graph.update_edge, edge_of(row)))
+        return row
+
+    def supersede_relation(self, user_id: int, relation_id: int, valid_to: datetime | None = None) -> RelationRow:
+        """End a relation's validity (default now); the row stays as history.
+
+        Raises:
+            EntityNotFound: no such relation for this user.
+        """
+        with Session(self._engine) as s:
+            row = s.get(RelationRow, relation_id)
+            if row is None or row.user_id != user_id:
+                raise EntityNotFound(f"no relation {relation_id} for this user")
+            row.valid_to = valid_to or utcnow()
+            s.add(row)
+            s.commit()
+            s.refresh(row)
+        self._projection.apply(partial(self._projection.graph.update_edge, edge_of(row)))
+        return row
+
+    def current_relations(self, user_id: int, subject_id: int, predicate: str | None = None) -> list[RelationRow]:
+        """The subject's relations still valid (`valid_to IS NULL`), optionally of one predicate."""
+        query = select(RelationRow).where(
+            RelationRow.user_id == user_id,
+            RelationRow.subject_id == subject_id,
+            col(RelationRow.valid_to).is_(None),
+        )
+        if predicate is not None:
+            query = query.where(RelationRow.predicate == normalize_predicate(predicate))
+        with Session(self._engine) as s:
+            return list(s.exec(query.order_by(col(RelationRow.id))))
+
+    # -- removal and merging ------------------------------------------------------------------
+
+    def forget_source_memory(self, user_id: int, memory_id: int) -> ForgetResult:
+        """Remove what only `memory_id` supported (the rule is in this module's docstring)."""
+        with self._engine.begin() as conn:
+            result = rec.forget(conn, user_id, memory_id)
+        with Session(self._engine) as s:
+            changed = [edge_of(r) for i in result.reweighted_ids if (r := s.get(RelationRow, i))]
+        graph = self._projection.graph
+        self._projection.apply(
+            partial(graph.delete_edges, list(result.relation_ids)),
+            *(partial(graph.update_edge, e) for e in changed),
+            partial(graph.delete_nodes, list(result.entity_ids)),
+        )
+        return result
+
+    def merge(self, user_id: int, keep_id: int, drop_id: int) -> EntityRow:
+        """Fold `drop_id` into `keep_id`: relations, aliases, mentions, provenance; drop is marked merged.
+
+        Raises:
+            EntityNotFound: either is not an active entity of this user.
+            ValueError: they are the same entity.
+        """
+        keep, drop = self._active(user_id, keep_id), self._active(user_id, drop_id)
+        if keep_id == drop_id:
+            raise ValueError("cannot merge an entity into itself")
+        with Session(self._engine) as s:
+            _, moved = rec.move_entity(s.connection(), user_id, keep_id, drop_id)
+            rec.absorb(keep, [drop.name, *drop.aliases], drop.summary, drop.type, drop.mention_count)
+            drop.updated_at = utcnow()
+            drop.status, drop.merged_into = "merged", keep_id
+            s.add_all([keep, drop])
+            s.commit()
+            s.refresh(keep)
+            edges = [edge_of(r) for i in moved if (r := s.get(RelationRow, i))]
+        graph = self._projection.graph
+        self._projection.apply(
+            partial(graph.delete_nodes, [drop_id]),
+            partial(graph.upsert_node, node_of(keep)),
+            *(partial(graph.add_edge, e) for e in edges),
+        )
+        return keep
+
+    def delete_domain(self, user_id: int, domain: str) -> int:
+        """Delete every entity of a domain (e.g. 'doc:7') with its relations; returns how many."""
+        with self._engine.begin() as conn:
+            sql = text("DELETE FROM entities WHERE user_id = :u AND domain = :d RETURNING id")
+            ids = [r[0] for r in conn.execute(sql, {"u": user_id, "d": domain})]
+        self._projection.apply(partial(self._projection.graph.delete_nodes, ids))
+        return len(ids)
+
+    # -- graph queries (answered by the projection) -------------------------------------------
+
+    def expand(self, user_id: int, seed_ids: Sequence[int], depth: int = 1, *, history: bool = False) -> Subgraph:
+        """Seeds plus everything within `depth` (0-3) hops; current relations only unless `history`."""
+        return self._projection.fresh().expand(user_id, seed_ids, depth, history)
+
+    def relationships(self, user_id: int, entity_id: int, direction: Direction = "both") -> Subgraph:
+        """The entity, its current neighbours in `direction`, and the relations to them."""
+        return self._projection.fresh().relationships(user_id, entity_id, direction)
+
+    def shortest_path(self, user_id: int, a_id: int, b_id: int, max_hops: int = 4) -> Subgraph | None:
+        """A shortest chain of current relations between two entities (any direction), or None."""
+        return self._projection.fresh().shortest_path(user_id, a_id, b_id, max_hops)
+
+    def shared_neighbours(self, user_id: int, entity_id: int, limit: int = 10) -> list[SharedNeighbour]:
+        """Entities linked to the same neighbours as `entity_id`, most shared first."""
+        return self._projection.fresh().shared_neighbours(user_id, entity_id, limit)

@@ -1,0 +1,218 @@
+"""The Kuzu projection: traversal answers, rebuild from SQLite, locking, and the one-Database rule."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from memory.entities import EntityStore
+from memory.graph import Graph, GraphCorruptError, GraphNode
+from memory.models import EntityRow
+from tests.integration.test_entities import make_engine
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    engine = make_engine(tmp_path / "reverie.db")
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def graph(tmp_path: Path) -> Iterator[Graph]:
+    graph = Graph.open(tmp_path / "graph")
+    yield graph
+    graph.close()
+
+
+def add(store: EntityStore, name: str, type_: str = "person", user_id: int = 1) -> int:
+    row: EntityRow = store.upsert_entity(user_id, name, type_)
+    assert row.id is not None
+    return row.id
+
+
+@pytest.fixture
+def chain(engine: Engine, graph: Graph) -> tuple[EntityStore, dict[str, int]]:
+    """S -> A -> B -> C -> D, plus A -> S (a cycle back to the seed) and X -> A (incoming to A)."""
+    store = EntityStore(engine, graph)
+    ids = {n: add(store, n) for n in "SABCDX"}
+    for subj, obj in ("SA", "AB", "BC", "CD", "AS", "XA"):
+        store.add_relation(1, ids[subj], "knows", ids[obj])
+    return store, ids
+
+
+def names(ids: dict[str, int], found: set[int]) -> str:
+    return "".join(sorted(n for n, i in ids.items() if i in found))
+
+
+def test_expand_returns_exact_nodes_per_depth(chain: tuple[EntityStore, dict[str, int]]) -> None:
+    store, ids = chain
+    expected = {0: "S", 1: "AS", 2: "ABSX", 3: "ABCSX"}
+    for depth, want in expected.items():
+        sub = store.expand(1, [ids["S"]], depth)
+        assert names(ids, sub.node_ids) == want, depth
+        assert len(sub.nodes) == len(sub.node_ids), "a node came back twice"
+    assert store.expand(1, [ids["S"]], 0).edges == ()
+    edges = {(e.subject_id, e.object_id) for e in store.expand(1, [ids["S"]], 1).edges}
+    assert edges == {(ids["S"], ids["A"]), (ids["A"], ids["S"])}
+    assert len(store.expand(1, [ids["S"]], 3).edges) == 5  # all but C -> D
+
+
+def test_expand_from_several_seeds_lists_each_once(chain: tuple[EntityStore, dict[str, int]]) -> None:
+    store, ids = chain
+    sub = store.expand(1, [ids["S"], ids["D"], ids["S"]], 1)
+    assert [n.id for n in sub.nodes][:2] == sorted([ids["S"], ids["D"]])
+    assert names(ids, sub.node_ids) == "ACDS" and len(sub.nodes) == 4
+
+
+def test_relationships_filters_by_direction(chain: tuple[EntityStore, dict[str, int]]) -> None:
+    store, ids = chain
+    out = store.relationships(1, ids["A"], "outgoing")
+    inc = store.relationships(1, ids["A"], "incoming")
+    both = store.relationships(1, ids["A"], "both")
+    assert {(e.subject_id, e.object_id) for e in out.edges} == {(ids["A"], ids["B"]), (ids["A"], ids["S"])}
+    assert {e.subject_id for e in inc.edges} == {ids["S"], ids["X"]}
+    assert len(both.edges) == 4 and names(ids, both.node_ids) == "ABSX"
+    assert both.nodes[0].id == ids["A"]
+
+
+def test_shortest_path_follows_relations_either_way(chain: tuple[EntityStore, dict[str, int]]) -> None:
+    store, ids = chain
+    path = store.shortest_path(1, ids["X"], ids["D"])
+    assert path is not None
+    assert [n.id for n in path.nodes] == [ids[c] for c in "XABCD"]
+    assert (path.edges[0].subject_id, path.edges[0].object_id) == (ids["X"], ids["A"])
+    assert store.shortest_path(1, ids["X"], ids["D"], max_hops=3) is None
+    lonely = add(store, "Lonely")
+    assert store.shortest_path(1, ids["S"], lonely) is None
+
+
+def test_shared_neighbours_ranks_by_shared_count(engine: Engine, graph: Graph) -> None:
+    store = EntityStore(engine, graph)
+    ids = {n: add(store, n) for n in ("Ana", "Rui", "Eva", "Lisbon", "Acme", "Tom")}
+    for a, b in (("Ana", "Lisbon"), ("Ana", "Acme"), ("Rui", "Lisbon"), ("Rui", "Acme"), ("Eva", "Acme")):
+        store.add_relation(1, ids[a], "linked to", ids[b])
+    shared = store.shared_neighbours(1, ids["Ana"], limit=5)
+    assert [(s.node.name, s.shared) for s in shared] == [("Rui", 2), ("Eva", 1)]
+    assert shared[0].via == tuple(sorted([ids["Lisbon"], ids["Acme"]]))
+    assert store.shared_neighbours(1, ids["Tom"], 5) == []
+
+
+def test_rebuild_reproduces_answers_after_deleting_the_graph(
+    tmp_path: Path, chain: tuple[EntityStore, dict[str, int]], engine: Engine, graph: Graph
+) -> None:
+    store, ids = chain
+    before = [store.expand(1, [ids["S"]], d) for d in range(4)], store.shortest_path(1, ids["X"], ids["D"])
+    graph.close()
+    shutil.rmtree(tmp_path / "graph")
+    fresh = Graph.open(tmp_path / "graph")
+    try:
+        store2 = EntityStore(engine, fresh)
+        assert store2.sync_graph() is True
+        after = [store2.expand(1, [ids["S"]], d) for d in range(4)], store2.shortest_path(1, ids["X"], ids["D"])
+        assert after == before
+        assert store2.sync_graph() is False
+    finally:
+        fresh.close()
+    Graph.open(tmp_path / "graph")  # the fixture's close() balances this open
+
+
+def test_failed_graph_write_keeps_sqlite_and_marks_stale(tmp_path: Path, engine: Engine) -> None:
+    graph = Graph.open(tmp_path / "g")
+    store = EntityStore(engine, graph)
+    ana = add(store, "Ana")
+    graph.close()
+    rui = add(store, "Rui")  # the projection is closed: SQLite must still take the write
+    store.add_relation(1, ana, "knows", rui)
+    assert store.graph_stale and store.get(1, rui) is not None
+    reopened = Graph.open(tmp_path / "g")
+    try:
+        restarted = EntityStore(engine, reopened)
+        assert restarted.graph_stale
+        assert restarted.sync_graph() is True and not restarted.graph_stale
+        assert restarted.expand(1, [ana], 1).node_ids == {ana, rui}
+    finally:
+        reopened.close()
+
+
+def test_graph_open_same_path_returns_same_database(tmp_path: Path) -> None:
+    first = Graph.open(tmp_path / "g")
+    second = Graph.open(tmp_path / "x" / ".." / "g")
+    try:
+        assert second is first and second.database is first.database
+    finally:
+        second.close()
+    first.upsert_node(GraphNode(1, 1, "still open", "Person", "personal"))
+    assert first.count() == (1, 0)
+    first.close()
+
+
+def test_graph_open_from_second_process_is_locked(chain: tuple[EntityStore, dict[str, int]], graph: Graph) -> None:
+    store, ids = chain
+    code = "import sys; from pathlib import Path; from memory.graph import Graph; Graph.open(Path(sys.argv[1]))"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(graph.directory)], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode != 0
+    assert "GraphLockedError" in proc.stderr and "another Reverie process owns" in proc.stderr
+    assert graph.count() == (6, 6)
+    assert names(ids, store.expand(1, [ids["S"]], 1).node_ids) == "AS"
+
+
+def test_graph_open_corrupt_file_names_the_fix(tmp_path: Path) -> None:
+    directory = tmp_path / "bad"
+    directory.mkdir()
+    (directory / "graph.kuzu").write_bytes(b"not a kuzu file" * 100)
+    with pytest.raises(GraphCorruptError, match="reverie graph rebuild"):
+        Graph.open(directory)
+    Graph.open(tmp_path / "other").close()  # a failed open must not poison the registry
+
+
+def test_graph_latency_on_10k_entities_30k_relations(engine: Engine, graph: Graph) -> None:
+    """Measure (print, don't assert): rebuild, expand 1-3 hops from 5 seeds, shortest path."""
+    n, m, rng = 10_000, 30_000, random.Random(7)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO entities (id, user_id, name, type, domain, created_at, updated_at) "
+                "VALUES (:i, 1, :n, 'Concept', 'personal', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+            ),
+            [{"i": i, "n": f"e{i}"} for i in range(1, n + 1)],
+        )
+        conn.execute(
+            text(
+                "INSERT INTO relations (user_id, subject_id, predicate, object_id, weight, created_at) "
+                "VALUES (1, :s, 'LINKED_TO', :o, 1.0, '2026-01-01 00:00:00')"
+            ),
+            [{"s": rng.randint(1, n), "o": rng.randint(1, n)} for _ in range(m)],
+        )
+    store = EntityStore(engine, graph)
+    started = time.perf_counter()
+    assert store.rebuild() == (n, m)
+    report = [f"rebuild {n} nodes/{m} edges: {time.perf_counter() - started:.2f} s"]
+    seeds = rng.sample(range(1, n + 1), 5)
+    for depth in (1, 2, 3):
+        times, size = [], 0
+        for _ in range(5):
+            t = time.perf_counter()
+            size = len(store.expand(1, seeds, depth).nodes)
+            times.append(time.perf_counter() - t)
+        report.append(f"expand depth {depth} from 5 seeds: {min(times) * 1e3:.1f} ms ({size} nodes)")
+    times = []
+    for a, b in zip(seeds, reversed(seeds), strict=True):
+        t = time.perf_counter()
+        store.shortest_path(1, a, b, max_hops=6)
+        times.append(time.perf_counter() - t)
+    report.append(f"shortest path (5 pairs, <=6 hops): median {sorted(times)[2] * 1e3:.1f} ms")
+    print("\n" + "\n".join(report))
+    assert graph.count() == (n, m)
