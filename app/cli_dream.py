@@ -1,10 +1,148 @@
-"""`reverie` subcommands for dream (registered into the main parser by app/cli.py)."""
+"""`reverie dream …`: run a dream now, list proposals, approve or reject them.
+
+`--now` runs the dream in this process when the app is stopped. When the app is running it
+holds the graph (Kuzu admits one process), so opening it here fails with GraphLockedError:
+the command then leaves a request file that the app's minute tick turns into an immediate run
+of its own dream job, and with `--wait` follows the run in SQLite. Listing and deciding
+proposals touch only SQLite (WAL admits other processes), so they work either way.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from datetime import UTC, datetime
+
+from app.settings import Settings
+from capabilities.limits import apply_overrides
+from capabilities.resources import Limits
+from dreaming import proposals
+from dreaming.consolidation import aware
+from memory.dreams import DreamStore, ProposalError, loads
+from memory.usage import OverrideStore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
     """Add this area's subcommands; each sets `func(settings, args) -> int`."""
-    return None
+    dream = sub.add_parser("dream", help="the nightly dream: run it now, review its proposals")
+    dream.add_argument("--now", action="store_true", help="dream now (directly, or through the running app)")
+    dream.add_argument("--wait", type=float, default=0, metavar="S", help="with the app running: wait S seconds")
+    dream.set_defaults(func=cmd_dream_now)
+    actions = dream.add_subparsers(dest="dream_action")
+    listing = actions.add_parser("proposals", help="list proposals (pending first)")
+    listing.add_argument("--all", action="store_true", help="include decided ones")
+    listing.set_defaults(func=cmd_proposals)
+    for name in ("approve", "reject"):
+        decide = actions.add_parser(name, help=f"{name} a pending proposal, with a written reason")
+        decide.add_argument("id", type=int)
+        decide.add_argument("--reason", required=True)
+        decide.set_defaults(func=cmd_decide)
+    history = actions.add_parser("history", help="every decision and dream run")
+    history.set_defaults(func=cmd_history)
+
+
+def _sqlite_only(settings: Settings) -> tuple[DreamStore, OverrideStore, Limits]:
+    from app.runtime import base_limits
+    from memory.db import migrate, open_engine
+    from memory.migrations import MIGRATIONS
+
+    engine = open_engine(settings.db_path)
+    migrate(engine, MIGRATIONS)
+    overrides = OverrideStore(engine)
+    return DreamStore(engine), overrides, apply_overrides(base_limits(settings), overrides.active())
+
+
+def cmd_dream_now(settings: Settings, args: argparse.Namespace) -> int:
+    """Run one dream now: here if the app is stopped, else through the running app."""
+    if not args.now:
+        print("usage: reverie dream --now | proposals | approve ID --reason … | reject ID --reason … | history")
+        return 2
+    from app.runtime import effective_limits, open_storage
+    from dreaming.dream import DreamConfig, run_dream
+    from memory.graph import GraphLockedError
+
+    try:
+        store = open_storage(settings)
+    except GraphLockedError:
+        return _through_app(settings, args.wait)
+    try:
+        config = DreamConfig(
+            limits=effective_limits(settings, store), memory_limit_mb=settings.memory_limit_mb,
+            budget_tokens=settings.context_budget_tokens, trigger="cli",
+        )  # fmt: skip
+        print(run_dream(store, config).summary())
+    finally:
+        store.close()
+    return 0
+
+
+def _through_app(settings: Settings, wait_s: float) -> int:
+    from app.scheduler import request_dream_now
+
+    asked = datetime.now(UTC)
+    path = request_dream_now(settings.data_dir)
+    print(
+        "Reverie is running and holds the graph, so the dream cannot run in this process.\n"
+        f"Asked the running app to dream now ({path.name}); its scheduler picks it up within a minute."
+    )
+    if wait_s <= 0:
+        return 0
+    dreams, _, _ = _sqlite_only(settings)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        run = next(iter(dreams.runs(limit=1)), None)
+        started = aware(run.started_at) if run is not None else None
+        if run is not None and started is not None and started >= asked and run.status in ("completed", "failed"):
+            print(f"dream #{run.id} {run.status}: {run.proposals_created} proposal(s); {run.error or ''}".rstrip())
+            return 0 if run.status == "completed" else 1
+        time.sleep(2)
+    print(
+        f"error: no dream finished within {wait_s:g} s. If the app is not running, another process holds "
+        f"{settings.graph_dir}: stop it and run `reverie dream --now` again.",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def cmd_proposals(settings: Settings, args: argparse.Namespace) -> int:
+    """List proposals with rationale, risk and the chart of requested values."""
+    dreams, _, _ = _sqlite_only(settings)
+    rows = dreams.proposals(None if args.all else ["pending"])
+    if not rows:
+        print("no proposals" if args.all else "no pending proposals (use --all for decided ones)")
+    for row in rows:
+        sim = loads(row.simulation)
+        print(proposals.headline(row))
+        print(f"  {row.rationale}")
+        print(
+            f"  measured: +{sim.get('extra_memory_mb', 0)} MB, p95 retrieval +{sim.get('extra_p95_ms', 0)} ms, "
+            f"projected peak {sim.get('projected_peak_mb', 0)} MB of {sim.get('memory_limit_mb', 0)} MB"
+        )
+        print("  " + proposals.requested_chart(row).replace("\n", "\n  ") + "\n")
+    return 0
+
+
+def cmd_decide(settings: Settings, args: argparse.Namespace) -> int:
+    """Approve or reject one pending proposal."""
+    dreams, _, limits = _sqlite_only(settings)
+    decision = "approved" if args.dream_action == "approve" else "rejected"
+    try:
+        row, override = proposals.decide(dreams, limits, args.id, decision, args.reason, "cli")
+    except ProposalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(proposals.headline(row))
+    if override is not None:
+        print(f"override #{override.id} is active from the next turn (see `reverie limits`)")
+    return 0
+
+
+def cmd_history(settings: Settings, args: argparse.Namespace) -> int:
+    """Every dream run and every decision, oldest decision first."""
+    dreams, _, _ = _sqlite_only(settings)
+    for run in dreams.runs(limit=20):
+        print(f"run #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.trigger} {run.status} {run.consolidation}")
+    for d in dreams.decisions():
+        print(f"{d.created_at:%Y-%m-%d %H:%M} proposal #{d.proposal_id} {d.decision} by {d.decided_by}: {d.reason}")
+    return 0

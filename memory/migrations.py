@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import entities, vectors
+from memory import dreams, entities, vectors
 from memory.db import Migration
 
 
@@ -122,4 +122,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m001_core", m001_core),
     ("m002_memories", vectors.m002_memories),
     ("m003_entities", entities.m003_entities),
+    ("m006_dreams", dreams.m006_dreams),
 ]

@@ -88,3 +88,77 @@ class RelationRow(SQLModel, table=True):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     created_at: datetime
+
+
+# -- dreaming records (memory/dreams.py owns their DDL) ---------------------------------------
+
+
+class DreamRunRow(SQLModel, table=True):
+    """One nightly dream: `running` → `committed` (proposals written) → `completed`, or `failed`."""
+
+    __tablename__ = "dream_runs"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    started_at: datetime
+    finished_at: datetime | None = None
+    status: str = "running"
+    trigger: str = "schedule"
+    analyzed_from: datetime | None = None
+    analyzed_until: datetime | None = None
+    usage_rows: int = 0
+    proposals_created: int = 0
+    consolidation: str = "{}"
+    error: str | None = None
+
+
+class ProposalRow(SQLModel, table=True):
+    """A proposed change of one bound of one dimension, with its evidence and measured simulation.
+
+    `evidence`, `simulation` and `alternative` are JSON text; `evidence_count` (clamped turns in
+    the direction of the change) decides whether a rejected proposal may come back.
+    """
+
+    __tablename__ = "proposals"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int | None = None
+    created_at: datetime
+    dimension: str
+    bound: str
+    current_value: float
+    proposed_value: float
+    status: str = "pending"
+    rationale: str
+    evidence: str = "{}"
+    evidence_count: int = 0
+    simulation: str = "{}"
+    risk: str = "LOW"
+    alternative: str = "{}"
+    trial: str = ""
+    decided_at: datetime | None = None
+
+
+class ProposalDecisionRow(SQLModel, table=True):
+    """One decision on a proposal (approve, reject, supersede), kept forever as history."""
+
+    __tablename__ = "proposal_decisions"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    proposal_id: int
+    decision: str
+    reason: str
+    decided_by: str = ""
+    override_id: int | None = None
+    created_at: datetime
+
+
+class ReminderRow(SQLModel, table=True):
+    """Something the user asked to be reminded of, and when to follow up in its thread."""
+
+    __tablename__ = "reminders"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    thread_id: str
+    text: str
+    created_at: datetime
+    due_at: datetime
+    interval_source: str = "failsafe"
+    status: str = "pending"
+    sent_at: datetime | None = None

@@ -1,0 +1,97 @@
+"""The dream channel in the browser: `/dreams` lists proposals with their evidence and a chart of
+requested values against the limit; Approve / Reject ask for a written reason; the morning
+summary tells a person what the last dream proposed, once.
+
+Rendering only: the decisions themselves are dreaming.proposals.decide (one transaction with
+the override), and the effective limits are read fresh every turn, so an approval applies to
+the next message with no restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+
+import chainlit as cl
+
+from app.runtime import Runtime, effective_limits
+from app.ui_common import account_id, command, runtime
+from dreaming import proposals
+from dreaming.dream import morning_text
+from memory.dreams import DreamStore, ProposalError
+from memory.models import ProposalRow
+
+PAST_SHOWN = 10
+REASON_TIMEOUT_S = 600
+
+
+def _actions(row: ProposalRow) -> list[cl.Action]:
+    if row.status != "pending":
+        return []
+    payload = {"proposal_id": row.id}
+    return [
+        cl.Action(name="dream_approve", payload=payload, label="Approve", icon="check"),
+        cl.Action(name="dream_reject", payload=payload, label="Reject", icon="x"),
+    ]
+
+
+@command("dreams", "Review what the nightly dream proposed", icon="moon")
+async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> None:
+    """List pending proposals (with buttons) and past ones (with their decision)."""
+    dreams = DreamStore(rt.store.engine)
+    rows = await asyncio.to_thread(dreams.proposals, None, 50)
+    pending = [r for r in rows if r.status == "pending"]
+    past = [r for r in rows if r.status != "pending"][:PAST_SHOWN]
+    if not rows:
+        await cl.Message(content="The dream has not proposed anything yet.").send()
+        return
+    await cl.Message(content=f"**Dream proposals**: {len(pending)} pending, {len(past)} past shown.").send()
+    for row in pending + past:
+        content = proposals.proposal_markdown(row)
+        if row.status != "pending":
+            decided = await asyncio.to_thread(dreams.decisions, row.id)
+            content += "\n\n" + "\n".join(f"- {d.decision} by {d.decided_by or '?'}: {d.reason}" for d in decided)
+        await cl.Message(content=content, actions=_actions(row)).send()
+
+
+async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) -> None:
+    rt = runtime()
+    proposal_id = int(action.payload["proposal_id"])
+    verb = "approve" if decision == "approved" else "reject"
+    answer = await cl.AskUserMessage(
+        content=f"Why {verb} proposal #{proposal_id}? Your reason is kept in the decision history.",
+        timeout=REASON_TIMEOUT_S,
+    ).send()
+    reason = str(answer.get("output", "")).strip() if answer else ""
+    if not reason:
+        await cl.Message(content=f"No reason given, so proposal #{proposal_id} is unchanged.").send()
+        return
+    user = cl.user_session.get("user")
+    who = user.identifier if user is not None else str(account_id())
+    dreams = DreamStore(rt.store.engine)
+    limits = effective_limits(rt.settings, rt.store)
+    try:
+        row, override = await asyncio.to_thread(proposals.decide, dreams, limits, proposal_id, decision, reason, who)
+    except ProposalError as exc:
+        await cl.ErrorMessage(content=str(exc)).send()
+        return
+    await action.remove()
+    note = f"Proposal {proposals.headline(row)}."
+    if override is not None:
+        note += " It applies from your next message; `reverie limits` shows it."
+    await cl.Message(content=note).send()
+
+
+@cl.action_callback("dream_approve")
+async def _on_approve(action: cl.Action) -> None:
+    await _decide(action, "approved")
+
+
+@cl.action_callback("dream_reject")
+async def _on_reject(action: cl.Action) -> None:
+    await _decide(action, "rejected")
+
+
+async def morning_summary(rt: Runtime, account_id: int) -> str | None:
+    """A short summary of the latest dream this account has not yet been told about (shown once), or None."""
+    return await asyncio.to_thread(morning_text, DreamStore(rt.store.engine), account_id)

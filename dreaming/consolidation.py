@@ -1,0 +1,183 @@
+"""Memory consolidation: merge duplicates, archive stale low-value memories, summarise long threads.
+
+Planning reads only. The memory status changes go into the dream's single commit; entity
+merges and new session summaries run after it, each atomic on its own and safe to redo
+(the next plan finds only what is still to do), so a crash never leaves half a merge.
+Nothing is deleted: duplicates become `superseded`, stale ones `archived`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from memory.dreams import MemoryChange
+from memory.entities import EntityNotFound, EntityStore
+from memory.entity_names import name_key
+from memory.models import EntityRow, MemoryRow, TurnRow
+from memory.turns import TurnStore
+from memory.vectors import MemoryIndex, NewMemory
+
+LONG_THREAD_TURNS = 20
+MIN_SESSION_TURNS = 2
+STALE_DAYS = 90
+SHORT_WORDS = 6  # "thanks!", "ok see you": a raw turn this short carries nothing worth recalling
+MAX_MEMORIES = 5000
+_SENTENCE = re.compile(r"(?<=[.!?])\s")
+
+
+def aware(value: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were stored as UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+@dataclass
+class ConsolidationPlan:
+    """What one dream will change in memory."""
+
+    changes: list[MemoryChange] = field(default_factory=list[MemoryChange])
+    merges: list[tuple[int, int, int]] = field(default_factory=list[tuple[int, int, int]])  # user, keep, drop
+    summaries: list[tuple[int, NewMemory]] = field(default_factory=list[tuple[int, NewMemory]])
+
+    def counts(self) -> dict[str, int]:
+        """Planned counts by kind of change."""
+        return {
+            "duplicate_memories": sum(1 for c in self.changes if c.status == "superseded"),
+            "archived_memories": sum(1 for c in self.changes if c.status == "archived"),
+            "merged_entities": len(self.merges),
+            "session_summaries": len(self.summaries),
+        }
+
+
+def _summary_keys(rows: Sequence[MemoryRow]) -> set[tuple[str, str]]:
+    keys: set[tuple[str, str]] = set()
+    for row in rows:
+        try:
+            meta = json.loads(row.meta or "{}")
+        except ValueError:
+            continue
+        if isinstance(meta, dict) and meta.get("source") == "dream":
+            keys.add((str(meta.get("thread_id")), str(meta.get("date"))))
+    return keys
+
+
+def duplicate_changes(user_id: int, active: Sequence[MemoryRow]) -> list[MemoryChange]:
+    """Same text (case and spacing aside) stored twice: the oldest stays, the others are superseded."""
+    by_hash: dict[str, list[MemoryRow]] = defaultdict(list)
+    for row in active:
+        by_hash[row.content_hash].append(row)
+    changes: list[MemoryChange] = []
+    for rows in by_hash.values():
+        keep, *dupes = sorted(rows, key=lambda r: r.id or 0)
+        changes += [MemoryChange(user_id, d.id, "superseded", keep.id) for d in dupes if d.id is not None]
+    return changes
+
+
+def stale_changes(
+    user_id: int, active: Sequence[MemoryRow], summarised: set[tuple[str, str]], now: datetime, stale_days: int
+) -> list[MemoryChange]:
+    """Raw turns older than `stale_days` that are very short or already covered by a session summary."""
+    cutoff = now - timedelta(days=stale_days)
+    changes: list[MemoryChange] = []
+    for row in active:
+        if row.kind != "turn" or row.id is None or aware(row.created_at) >= cutoff:
+            continue
+        covered = (str(row.thread_id), aware(row.created_at).date().isoformat()) in summarised
+        if covered or len(row.content.split()) < SHORT_WORDS:
+            changes.append(MemoryChange(user_id, row.id, "archived"))
+    return changes
+
+
+def entity_merges(user_id: int, entities: Sequence[EntityRow]) -> list[tuple[int, int, int]]:
+    """Active entities with the same name key and domain and compatible types (equal, or one a Concept)."""
+    groups: dict[tuple[str, str], list[EntityRow]] = defaultdict(list)
+    for row in entities:
+        groups[(name_key(row.name), row.domain)].append(row)
+    merges: list[tuple[int, int, int]] = []
+    for rows in groups.values():
+        rows.sort(key=lambda r: (-r.mention_count, r.id or 0))
+        keep = rows[0]
+        for drop in rows[1:]:
+            compatible = drop.type == keep.type or "Concept" in (drop.type, keep.type)
+            if compatible and keep.id is not None and drop.id is not None:
+                merges.append((user_id, keep.id, drop.id))
+    return merges
+
+
+def session_summary(thread_id: str, day: date, turns: Sequence[TurnRow]) -> str:
+    """An extractive summary of one day of a thread: the first sentence of each user message."""
+    asked = [_SENTENCE.split(t.content.strip(), maxsplit=1)[0][:100] for t in turns if t.role == "user"]
+    said = [_SENTENCE.split(t.content.strip(), maxsplit=1)[0][:80] for t in turns if t.role == "assistant"]
+    text = f"Session summary for {day.isoformat()} ({len(turns)} messages): the user talked about "
+    text += "; ".join(asked[:8]) or "nothing in particular"
+    if said:
+        text += ". The assistant covered: " + "; ".join(said[:4])
+    return text[:1200]
+
+
+def summaries(
+    user_id: int, turns_store: TurnStore, thread_ids: Sequence[str], summarised: set[tuple[str, str]], today: date
+) -> list[tuple[int, NewMemory]]:
+    """Dated session summaries for long threads, one per past day not yet summarised."""
+    planned: list[tuple[int, NewMemory]] = []
+    for thread_id in thread_ids:
+        turns = turns_store.recent(user_id, thread_id, 100_000)
+        if len(turns) < LONG_THREAD_TURNS:
+            continue
+        by_day: dict[date, list[TurnRow]] = defaultdict(list)
+        for turn in turns:
+            by_day[aware(turn.created_at).date()].append(turn)
+        for day, rows in sorted(by_day.items()):
+            # Today's session may still be going on: it is summarised by the next dream.
+            if day >= today or len(rows) < MIN_SESSION_TURNS or (thread_id, day.isoformat()) in summarised:
+                continue
+            meta = {"source": "dream", "thread_id": thread_id, "date": day.isoformat(),
+                    "turn_ids": [rows[0].id, rows[-1].id]}  # fmt: skip
+            when = datetime.combine(day, datetime.min.time(), UTC)
+            memory = NewMemory("summary", session_summary(thread_id, day, rows), when, thread_id, meta=meta)
+            planned.append((user_id, memory))
+    return planned
+
+
+def plan(
+    engine: Engine, memories: MemoryIndex, turns: TurnStore, user_ids: Sequence[int], now: datetime,
+    stale_days: int = STALE_DAYS,
+) -> ConsolidationPlan:  # fmt: skip
+    """Read everything and decide what to change; writes nothing."""
+    result = ConsolidationPlan()
+    for user_id in user_ids:
+        active = memories.list(user_id, status="active", limit=MAX_MEMORIES)
+        summary_rows = memories.list(user_id, kinds=["summary"], status=None, limit=MAX_MEMORIES)
+        summarised = _summary_keys(summary_rows)
+        dupes = duplicate_changes(user_id, active)
+        gone = {c.memory_id for c in dupes}
+        stale = stale_changes(user_id, [r for r in active if r.id not in gone], summarised, now, stale_days)
+        result.changes += dupes + stale
+        with Session(engine) as s:
+            query = select(EntityRow).where(EntityRow.user_id == user_id, EntityRow.status == "active")
+            result.merges += entity_merges(user_id, list(s.exec(query)))
+        result.summaries += summaries(user_id, turns, turns.threads(user_id), summarised, now.date())
+    return result
+
+
+def apply_after_commit(plan: ConsolidationPlan, memories: MemoryIndex, entities: EntityStore) -> dict[str, int]:
+    """Entity merges and new session summaries (each its own transaction); returns what was done."""
+    merged = 0
+    for user_id, keep, drop in plan.merges:
+        try:
+            entities.merge(user_id, keep, drop)
+            merged += 1
+        except EntityNotFound:  # merged or deleted since planning: nothing left to do
+            continue
+    by_user: dict[int, list[NewMemory]] = defaultdict(list)
+    for user_id, memory in plan.summaries:
+        by_user[user_id].append(memory)
+    written = sum(len(memories.add_many(user_id, items)) for user_id, items in by_user.items())
+    return {**plan.counts(), "merged_entities": merged, "session_summaries": written}

@@ -1,0 +1,172 @@
+"""One dream: analysis → simulation → proposals → consolidation, crash-safe.
+
+Everything is computed before anything is written. One transaction then stores the
+proposals and the memory status changes and marks the run `committed`; entity merges and
+session summaries follow, each atomic and redoable. A crash before the commit leaves the
+previous state exactly as it was, and the run row says `failed` with the error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy import Engine
+
+from capabilities.resources import Dimension, Limits, Number
+from dreaming import consolidation, proposals
+from dreaming.analysis import ClampedTurn, UsageAnalysis, analyze
+from dreaming.consolidation import STALE_DAYS, aware
+from dreaming.simulation import SimulationResult, simulate
+from memory.accounts import AccountStore
+from memory.assembly import ContextAssembler
+from memory.dreams import DreamStore, loads
+from memory.entities import EntityStore
+from memory.models import ProposalRow, UsageRow, utcnow
+from memory.turns import TurnStore
+from memory.usage import UsageLog
+from memory.vectors import MemoryIndex
+
+log = logging.getLogger(__name__)
+Checkpoint = Callable[[str], None]
+
+
+class DreamStores(Protocol):
+    """The stores a dream reads and writes (app.runtime.Storage has them all)."""
+
+    engine: Engine
+    accounts: AccountStore
+    turns: TurnStore
+    memories: MemoryIndex
+    entities: EntityStore
+    usage: UsageLog
+    assembler: ContextAssembler
+
+
+@dataclass(frozen=True)
+class DreamConfig:
+    """Plain values a dream needs from the settings."""
+
+    limits: Limits
+    memory_limit_mb: float = 2048
+    budget_tokens: int = 1200
+    stale_days: int = STALE_DAYS
+    trigger: str = "schedule"
+
+
+@dataclass
+class DreamReport:
+    """What one dream did."""
+
+    run_id: int
+    usage_rows: int
+    proposals: list[ProposalRow]
+    consolidation: dict[str, int]
+    analysis: dict[str, Any] = field(default_factory=dict[str, Any])
+
+    def summary(self) -> str:
+        """A few lines for the CLI and the log."""
+        lines = [f"dream #{self.run_id}: {self.usage_rows} usage rows analysed, {len(self.proposals)} proposal(s)"]
+        lines += [f"  {proposals.headline(p)}" for p in self.proposals]
+        done = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.consolidation.items())
+        lines.append(f"  consolidation: {done}")
+        return "\n".join(lines)
+
+
+def _noop(_: str) -> None:
+    return None
+
+
+def _close_interrupted(dreams: DreamStore) -> None:
+    # A run still `running` at start belongs to a process that died mid-dream.
+    for run in dreams.runs(limit=5):
+        if run.status == "running" and run.id is not None:
+            dreams.update_run(run.id, status="failed", error="interrupted: the process ended during the dream")
+
+
+def _simulator(
+    stores: DreamStores, analysis: UsageAnalysis, rows: list[UsageRow], config: DreamConfig
+) -> proposals.Simulator:
+    by_id = {r.id: r for r in rows if r.id is not None}
+
+    def run(turns: list[ClampedTurn], dim: Dimension, value: Number) -> SimulationResult:
+        return simulate(
+            stores.assembler, turns, by_id, dim, value,
+            memory_limit_mb=config.memory_limit_mb, log_peak_rss_mb=analysis.peak_rss_mb,
+            budget_tokens=config.budget_tokens,
+        )  # fmt: skip
+
+    return run
+
+
+def run_dream(
+    stores: DreamStores, config: DreamConfig, *, checkpoint: Checkpoint = _noop, now: datetime | None = None
+) -> DreamReport:
+    """Run one dream over the usage logged since the last committed dream.
+
+    Args:
+        stores: the real stores (the simulation replays queries through `stores.assembler`).
+        config: the effective limits and the memory budget.
+        checkpoint: called with each phase name ("analysis", "simulation", "consolidation",
+            "commit" — inside the transaction, "after_commit"); a test makes it raise to crash there.
+        now: the time to judge staleness against (default: now).
+
+    Raises:
+        Whatever a phase raised, after the run row was marked `failed` with the error.
+    """
+    dreams = DreamStore(stores.engine)
+    _close_interrupted(dreams)
+    previous = dreams.last_committed()
+    since = aware(previous.analyzed_until) if previous and previous.analyzed_until else None
+    run = dreams.start_run(config.trigger)
+    assert run.id is not None
+    try:
+        return _phases(stores, config, dreams, run.id, since, checkpoint, now or utcnow())
+    except Exception as exc:
+        dreams.update_run(run.id, status="failed", finished_at=utcnow(), error=f"{type(exc).__name__}: {exc}")
+        log.exception("dream #%s failed; the previous state is unchanged up to its last commit", run.id)
+        raise
+
+
+def _phases(
+    stores: DreamStores, config: DreamConfig, dreams: DreamStore, run_id: int, since: datetime | None,
+    checkpoint: Checkpoint, now: datetime,
+) -> DreamReport:  # fmt: skip
+    rows = stores.usage.since(since)
+    checkpoint("analysis")
+    analysis = analyze(rows)
+    checkpoint("simulation")
+    new = proposals.build_proposals(dreams, analysis, config.limits, _simulator(stores, analysis, rows, config))
+    checkpoint("consolidation")
+    user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
+    planned = consolidation.plan(stores.engine, stores.memories, stores.turns, user_ids, now, config.stale_days)
+    until = max((aware(r.created_at) for r in rows), default=since)
+    dreams.update_run(run_id, analyzed_from=since, analyzed_until=until, usage_rows=len(rows))
+    saved = dreams.commit(run_id, new, planned.changes, before_commit=lambda: checkpoint("commit"))
+    checkpoint("after_commit")
+    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities)
+    dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
+    return DreamReport(run_id, len(rows), saved, counts, analysis.as_dict())
+
+
+def morning_text(dreams: DreamStore, user_id: int) -> str | None:
+    """What the latest dream proposed, for an account not yet told about it (then marked seen), or None."""
+    runs = [r for r in dreams.runs(limit=5) if r.status in ("committed", "completed") and r.id]
+    if not runs or (last := runs[0]).id is None or last.id <= dreams.seen(user_id):
+        return None
+    dreams.mark_seen(user_id, last.id)
+    new = [p for p in dreams.proposals(None, 50) if p.run_id == last.id]
+    counts = loads(last.consolidation)
+    done = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in counts.items() if v)
+    text = f"While you were away I dreamt (dream #{last.id}, {last.started_at:%Y-%m-%d %H:%M} UTC). "
+    if new:
+        text += "I propose: " + "; ".join(proposals.headline(p) for p in new) + ". Type /dreams to review."
+    else:
+        text += "No limit changes to propose."
+    if done:
+        text += f" Memory tidy-up — {done}."
+    return text

@@ -1,0 +1,257 @@
+"""Proposals in the seed's format, built from the analysis and measured by simulation; the
+approval workflow that turns an approved one into a limit override.
+
+A dimension with fewer than MIN_EVIDENCE clamped turns at a bound gets no proposal, and a
+rejected proposal comes back only when the new window holds more evidence than it had.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from capabilities.resources import Dimension, Limits, LimitsError, Number, format_number
+from dreaming.analysis import ClampedTurn, DimensionStats, UsageAnalysis, percentile
+from dreaming.simulation import SimulationResult
+from memory.dreams import DreamStore, ProposalError, loads
+from memory.models import LimitOverrideRow, ProposalRow, utcnow
+
+MIN_EVIDENCE = 3
+MAX_LINKS = 10
+Bound = Literal["min", "max"]
+# Simulate one candidate; dream.py binds the assembler, the rows and the memory limit.
+Simulator = Callable[[list[ClampedTurn], Dimension, Number], SimulationResult]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A value worth simulating for one bound, and how many clamped requests it would satisfy."""
+
+    value: Number
+    covers: int
+
+
+def _fit(dim: Dimension, value: float) -> Number:
+    spec = dim.value
+    value = max(value, spec.floor)
+    if spec.ceiling is not None:
+        value = min(value, spec.ceiling)
+    return math.ceil(value) if spec.kind is int else round(value, 2)
+
+
+def candidates(dim: Dimension, bound: Bound, current: Number, turns: list[ClampedTurn]) -> list[Candidate]:
+    """The main candidate (covers three quarters of the clamped requests) and a cautious half step."""
+    asked = [float(t.requested) for t in turns]
+    target = percentile(asked, 75 if bound == "max" else 25)
+    if target is None:
+        return []
+    main = _fit(dim, target)
+    half = _fit(dim, (float(current) + float(main)) / 2)
+    found: list[Candidate] = []
+    for value in dict.fromkeys((main, half)):
+        if value != current:
+            covers = sum(1 for a in asked if (a <= value if bound == "max" else a >= value))
+            found.append(Candidate(value, covers))
+    return found
+
+
+def _may_propose(dreams: DreamStore, dim: Dimension, bound: Bound, evidence: int) -> bool:
+    if evidence < MIN_EVIDENCE:
+        return False
+    rejected = dreams.latest(dim.name, bound, "rejected")
+    return rejected is None or evidence > rejected.evidence_count
+
+
+def build_proposals(
+    dreams: DreamStore, analysis: UsageAnalysis, limits: Limits, simulate: Simulator
+) -> list[ProposalRow]:
+    """One unsaved proposal per dimension and bound that has enough (new) evidence."""
+    proposals: list[ProposalRow] = []
+    for dim, stats in analysis.dimensions.items():
+        for bound in ("max", "min"):
+            turns = stats.clamped(bound)
+            if not _may_propose(dreams, dim, bound, len(turns)):
+                continue
+            current = limits[dim].value_of(bound)
+            options = candidates(dim, bound, current, turns)
+            if not options:
+                continue
+            results = [(c, simulate(turns, dim, c.value)) for c in options]
+            proposals.append(_proposal(dim, bound, current, stats, analysis, results))
+    return proposals
+
+
+def _proposal(
+    dim: Dimension, bound: Bound, current: Number, stats: DimensionStats, analysis: UsageAnalysis,
+    results: list[tuple[Candidate, SimulationResult]],
+) -> ProposalRow:  # fmt: skip
+    (main, sim), alt = results[0], (results[1] if len(results) > 1 else None)
+    turns = stats.clamped(bound)
+    evidence = _evidence(dim, bound, current, stats, analysis)
+    alternative: dict[str, Any] = {}
+    if alt is not None:
+        alternative = {"value": alt[0].value, "covers": alt[0].covers, "of": len(turns), **alt[1].as_dict()}
+    return ProposalRow.model_validate(
+        {
+            "created_at": utcnow(),
+            "dimension": dim.name,
+            "bound": bound,
+            "current_value": float(current),
+            "proposed_value": float(main.value),
+            "rationale": _rationale(dim, bound, current, stats, analysis, main, len(turns)),
+            "evidence": json.dumps(evidence),
+            "evidence_count": len(turns),
+            "simulation": json.dumps({**sim.as_dict(), "covers": main.covers, "of": len(turns)}),
+            "risk": sim.risk,
+            "alternative": json.dumps(alternative),
+            "trial": _trial(dim, bound, main.value, stats, bound_rate=stats.followup_rate_clamped(bound)),
+        }
+    )
+
+
+def _threads(turns: list[ClampedTurn], followed: bool = False) -> int:
+    return len({(t.user_id, t.thread_id) for t in turns if t.followed_by_signal or not followed})
+
+
+def _pct(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{rate * 100:.0f}%"
+
+
+def _rationale(
+    dim: Dimension, bound: Bound, current: Number, stats: DimensionStats, analysis: UsageAnalysis,
+    main: Candidate, n: int,
+) -> str:  # fmt: skip
+    turns = stats.clamped(bound)
+    name, cur = dim.env_name(bound), format_number(current)
+    return (
+        f"{_threads(turns)} of {analysis.threads} conversations hit the {name}={cur} limit ({n} turns); "
+        f"in {_threads(turns, followed=True)} the user asked a follow-up that suggests missing context "
+        f"(follow-up rate {_pct(stats.followup_rate_clamped(bound))} after clamped turns vs "
+        f"{_pct(stats.followup_rate_unclamped)} otherwise). {format_number(main.value)} would have granted "
+        f"{main.covers} of the {n} clamped requests."
+    )
+
+
+def _evidence(
+    dim: Dimension, bound: Bound, current: Number, stats: DimensionStats, analysis: UsageAnalysis
+) -> dict[str, Any]:
+    turns = stats.clamped(bound)
+    links = [
+        {"thread_id": t.thread_id, "turn_id": t.turn_id, "usage_id": t.usage_id, "requested": t.requested,
+         "followup": t.followed_by_signal, "excerpt": t.excerpt[:80]}
+        for t in turns[-MAX_LINKS:]
+    ]  # fmt: skip
+    return {
+        "clamped_turns": len(turns),
+        "threads_hit": _threads(turns),
+        "threads_total": analysis.threads,
+        "threads_with_followup": _threads(turns, followed=True),
+        "turns_total": stats.turns,
+        "followup_rate_clamped": stats.followup_rate_clamped(bound),
+        "followup_rate_unclamped": stats.followup_rate_unclamped,
+        "requested": {format_number(k): v for k, v in sorted(stats.requested.items())},
+        "limit": current,
+        "links": links,
+        "percentiles": analysis.percentiles,
+    }
+
+
+def _trial(dim: Dimension, bound: Bound, value: Number, stats: DimensionStats, bound_rate: float | None) -> str:
+    return (
+        f"Apply {dim.env_name(bound)}={format_number(value)} for 7 days. The next dream compares the "
+        f"follow-up rate after clamped turns (now {_pct(bound_rate)}) and p95 retrieval time and RSS "
+        "with this window; if RSS nears the memory limit or nothing improves, revoke the override."
+    )
+
+
+def check_fits(limits: Limits, row: ProposalRow) -> None:
+    """Raise ProposalError when the proposed value no longer fits the current limits (e.g. .env moved)."""
+    dim = Dimension[row.dimension]
+    value: Number = int(row.proposed_value) if dim.value.kind is int else row.proposed_value
+    try:
+        limits.with_override(dim, **{row.bound: value}, source=f"proposal #{row.id}")
+    except LimitsError as exc:
+        raise ProposalError(f"proposal #{row.id} no longer fits the limits: {exc}") from exc
+
+
+def decide(
+    dreams: DreamStore, limits: Limits, proposal_id: int, decision: Literal["approved", "rejected"],
+    reason: str, decided_by: str,
+) -> tuple[ProposalRow, LimitOverrideRow | None]:  # fmt: skip
+    """Approve (the override applies from the next turn) or reject a pending proposal, with a reason.
+
+    Raises:
+        ProposalError: unknown or already decided proposal, empty reason, or a value that no longer fits.
+    """
+    row = dreams.proposal(proposal_id)
+    if row is None:
+        raise ProposalError(f"no proposal #{proposal_id}")
+    if decision == "approved":
+        check_fits(limits, row)
+    return dreams.decide(proposal_id, decision, reason, decided_by)
+
+
+def headline(row: ProposalRow) -> str:
+    """One line: `#3 MAX_EPISODIC_CONTEXT_TURNS 20 → 30 (risk LOW, pending)`."""
+    dim = Dimension[row.dimension]
+    cur, new = (format_number(_typed(dim, v)) for v in (row.current_value, row.proposed_value))
+    return f"#{row.id} {dim.env_name(row.bound)} {cur} → {new} (risk {row.risk}, {row.status})"  # pyright: ignore[reportArgumentType]
+
+
+def _typed(dim: Dimension, value: float) -> Number:
+    return int(value) if dim.value.kind is int else value
+
+
+def requested_chart(row: ProposalRow, width: int = 24) -> str:
+    """A text bar chart of the requested values, with the current limit and the proposal marked."""
+    evidence = loads(row.evidence)
+    counts: dict[str, int] = evidence.get("requested", {})
+    if not counts:
+        return "(no requested values recorded)"
+    top = max(counts.values())
+    label = max(len(k) for k in counts)
+    cur, new = (format_number(_typed(Dimension[row.dimension], v)) for v in (row.current_value, row.proposed_value))
+    lines = [f"requested {row.dimension} (limit {cur}, proposed {new})"]
+    for value, n in sorted(counts.items(), key=lambda kv: float(kv[0])):
+        bar = "█" * max(1, round(n / top * width))
+        mark = "  ← limit" if value == cur else "  ← proposed" if value == new else ""
+        lines.append(f"{value:>{label}} │{bar} {n}{mark}")
+    return "\n".join(lines)
+
+
+def proposal_markdown(row: ProposalRow) -> str:
+    """A proposal in the seed's format: resource, current → proposed, rationale, risk, evidence,
+    alternative, trial, and a bar chart of the requested values."""
+    sim, alt, evidence = loads(row.simulation), loads(row.alternative), loads(row.evidence)
+    lines = [
+        f"### {headline(row)}",
+        f"**Rationale**: {row.rationale}",
+        "**Risk assessment** (measured by replaying {replays} recorded queries): memory impact "
+        "+{extra_memory_mb} MB (heap peak {heap_peak_candidate_mb} MB vs {heap_peak_baseline_mb} MB); "
+        "performance impact p95 retrieval {baseline_p95_ms} → {candidate_p95_ms} ms; projected peak "
+        "{projected_peak_mb} MB of {memory_limit_mb} MB; crash risk **{risk}**.".format_map(_Missing(sim)),
+    ]
+    if alt:
+        lines.append(
+            f"**Alternative considered**: {alt.get('value')} — would grant {alt.get('covers')} of "
+            f"{alt.get('of')} clamped requests, +{alt.get('extra_memory_mb')} MB, p95 "
+            f"{alt.get('candidate_p95_ms')} ms, risk {alt.get('risk')}."
+        )
+    lines.append(f"**Proposed trial**: {row.trial}")
+    links = [
+        f"[thread {str(link.get('thread_id'))[:8]} turn {link.get('turn_id')}](/thread/{link.get('thread_id')})"
+        f" asked {link.get('requested')}" + (" ↩ follow-up" if link.get("followup") else "")
+        for link in evidence.get("links", [])
+    ]
+    if links:
+        lines.append("**Evidence**: " + "; ".join(links))
+    lines.append("```\n" + requested_chart(row) + "\n```")
+    return "\n\n".join(lines)
+
+
+class _Missing(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return "?"

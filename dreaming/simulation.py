@@ -1,0 +1,196 @@
+"""Simulation, not guesses: replay recorded clamped queries through the real context assembly.
+
+For a candidate value of one dimension, every replayed query is assembled twice against the
+real stores — with the value the turn got and with the candidate — and the difference in
+retrieval time (p50/p95), Python heap peak (tracemalloc) and process RSS is measured. The
+projected peak adds the larger memory delta to the peak RSS the usage log recorded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import json
+import time
+import tracemalloc
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import psutil
+
+from capabilities.resources import Dimension, Number
+from dreaming.analysis import ClampedTurn, percentile
+from memory.assembly import AssembledContext, ContextRequest
+from memory.models import UsageRow
+
+Risk = Literal["LOW", "MEDIUM", "HIGH"]
+# Replays are bounded: a dream shares one vCPU with anything the user does at night.
+MAX_REPLAYS = 30
+_MB = 1024 * 1024
+
+
+class Assembler(Protocol):
+    """The one method of memory.assembly.ContextAssembler a simulation needs."""
+
+    def assemble(
+        self, user_id: int, thread_id: str, message: str, req: ContextRequest, before_turn_id: int | None = None
+    ) -> AssembledContext: ...
+
+
+def crash_risk(projected_peak_mb: float, memory_limit_mb: float) -> Risk:
+    """LOW below 70% of the memory limit, MEDIUM below 90%, HIGH from 90%."""
+    share = projected_peak_mb / memory_limit_mb if memory_limit_mb > 0 else 1.0
+    return "LOW" if share < 0.7 else "MEDIUM" if share < 0.9 else "HIGH"
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Measured cost of one candidate value against the value the turns actually got."""
+
+    dimension: str
+    candidate: float
+    replays: int
+    baseline_p50_ms: float
+    baseline_p95_ms: float
+    candidate_p50_ms: float
+    candidate_p95_ms: float
+    extra_p95_ms: float
+    heap_peak_baseline_mb: float
+    heap_peak_candidate_mb: float
+    rss_delta_mb: float
+    extra_memory_mb: float
+    log_peak_rss_mb: float
+    projected_peak_mb: float
+    memory_limit_mb: float
+    risk: Risk
+    baseline_tokens: float
+    candidate_tokens: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready numbers, rounded for display."""
+        return {k: round(v, 2) if isinstance(v, float) else v for k, v in dataclasses.asdict(self).items()}
+
+
+@dataclass
+class _Pass:
+    times_ms: list[float]
+    heap_peak_mb: float
+    tokens: list[int]
+
+
+def _provided(row: UsageRow | None) -> dict[str, Number]:
+    try:
+        grants = json.loads(row.request) if row is not None else {}
+    except ValueError:
+        grants = {}
+    out: dict[str, Number] = {}
+    for dim in Dimension:
+        grant = grants.get(dim.name) if isinstance(grants, dict) else None
+        if isinstance(grant, dict) and isinstance(grant.get("provided"), int | float):
+            out[dim.value.field] = grant["provided"]
+    return out
+
+
+def _request(base: dict[str, Number], dim: Dimension, value: Number, budget_tokens: int) -> ContextRequest:
+    values: dict[str, Any] = {
+        "context_turns": 10, "vector_limit": 5, "similarity_threshold": 0.7, "triple_depth": 1,
+        **base, dim.value.field: value,
+    }  # fmt: skip
+    return ContextRequest(
+        context_turns=int(values["context_turns"]),
+        vector_limit=int(values["vector_limit"]),
+        similarity_threshold=float(values["similarity_threshold"]),
+        triple_depth=int(values["triple_depth"]),
+        budget_tokens=budget_tokens,
+    )
+
+
+def _replay(
+    assembler: Assembler, turns: Sequence[ClampedTurn], bases: dict[int, dict[str, Number]],
+    dim: Dimension, value: Number | None, budget_tokens: int,
+) -> _Pass:  # fmt: skip
+    """Assemble each turn's query once; `value` None replays what the turn was given."""
+    times: list[float] = []
+    tokens: list[int] = []
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for t in turns:
+            req = _request(bases.get(t.usage_id, {}), dim, t.provided if value is None else value, budget_tokens)
+            start = time.perf_counter()
+            ctx = assembler.assemble(t.user_id, t.thread_id, t.excerpt, req, before_turn_id=t.turn_id)
+            times.append((time.perf_counter() - start) * 1000)
+            tokens.append(ctx.tokens + sum(h.tokens for h in ctx.history))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return _Pass(times, peak / _MB, tokens)
+
+
+def simulate(
+    assembler: Assembler,
+    turns: Sequence[ClampedTurn],
+    rows_by_id: dict[int, UsageRow],
+    dim: Dimension,
+    candidate: Number,
+    *,
+    memory_limit_mb: float,
+    log_peak_rss_mb: float | None,
+    budget_tokens: int = 1200,
+) -> SimulationResult:
+    """Replay up to MAX_REPLAYS clamped turns with their granted value and with `candidate`.
+
+    Args:
+        assembler: the real ContextAssembler (real SQLite, vectors, graph).
+        turns: the clamped turns to replay (their message excerpts are the queries).
+        rows_by_id: usage rows by id, for the other dimensions' provided values.
+        dim: the dimension under study; candidate: its proposed value.
+        memory_limit_mb: the budget the projected peak is judged against.
+        log_peak_rss_mb: the highest RSS the usage log recorded (None: the current RSS).
+    """
+    sample = [t for t in turns if t.excerpt.strip()][-MAX_REPLAYS:]
+    bases = {t.usage_id: _provided(rows_by_id.get(t.usage_id)) for t in sample}
+    proc = psutil.Process()
+    baseline = _replay(assembler, sample, bases, dim, None, budget_tokens)
+    rss_before = proc.memory_info().rss / _MB
+    trial = _replay(assembler, sample, bases, dim, candidate, budget_tokens)
+    rss_delta = max(0.0, proc.memory_info().rss / _MB - rss_before)
+    peak_now = log_peak_rss_mb if log_peak_rss_mb is not None else rss_before
+    return _result(dim, float(candidate), len(sample), baseline, trial, rss_delta, peak_now, memory_limit_mb)
+
+
+def _result(
+    dim: Dimension, candidate: float, replays: int, baseline: _Pass, trial: _Pass, rss_delta: float,
+    peak_now: float, memory_limit_mb: float,
+) -> SimulationResult:  # fmt: skip
+    # Python-heap growth misses native buffers and RSS misses reuse of freed pages: take the larger.
+    extra = max(rss_delta, trial.heap_peak_mb - baseline.heap_peak_mb, 0.0)
+    projected = peak_now + extra
+    p = {name: percentile(ps.times_ms, q) or 0.0 for name, ps, q in _quantiles(baseline, trial)}
+    return SimulationResult(
+        dimension=dim.name,
+        candidate=candidate,
+        replays=replays,
+        baseline_p50_ms=p["b50"], baseline_p95_ms=p["b95"],
+        candidate_p50_ms=p["c50"], candidate_p95_ms=p["c95"],
+        extra_p95_ms=max(0.0, p["c95"] - p["b95"]),
+        heap_peak_baseline_mb=baseline.heap_peak_mb,
+        heap_peak_candidate_mb=trial.heap_peak_mb,
+        rss_delta_mb=rss_delta,
+        extra_memory_mb=extra,
+        log_peak_rss_mb=peak_now,
+        projected_peak_mb=projected,
+        memory_limit_mb=memory_limit_mb,
+        risk=crash_risk(projected, memory_limit_mb),
+        baseline_tokens=_mean(baseline.tokens),
+        candidate_tokens=_mean(trial.tokens),
+    )  # fmt: skip
+
+
+def _quantiles(baseline: _Pass, trial: _Pass) -> list[tuple[str, _Pass, float]]:
+    return [("b50", baseline, 50), ("b95", baseline, 95), ("c50", trial, 50), ("c95", trial, 95)]
+
+
+def _mean(values: Sequence[int]) -> float:
+    return sum(values) / len(values) if values else 0.0

@@ -1,0 +1,98 @@
+"""The dream channel end to end: a pending proposal, `/dreams` in the real UI, Approve with a written
+reason in headless Chromium, then the override row and `reverie limits` show the new limit."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+
+pytestmark = [pytest.mark.e2e]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _seed_pending_proposal(data_dir: Path) -> int:
+    """Written before the server starts, the way a dream commits one (the graph is free then)."""
+    from app.runtime import open_storage
+    from app.settings import Settings
+    from memory.dreams import DreamStore
+    from memory.models import ProposalRow, utcnow
+
+    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
+    try:
+        dreams = DreamStore(store.engine)
+        run = dreams.start_run("e2e")
+        assert run.id is not None
+        row = ProposalRow.model_validate(
+            {"created_at": utcnow(), "dimension": "CONTEXT_TURNS", "bound": "max", "current_value": 20,
+             "proposed_value": 25, "rationale": "3 of 9 conversations hit the MAX_EPISODIC_CONTEXT_TURNS=20 limit",
+             "evidence_count": 3, "evidence": '{"requested": {"10": 6, "20": 1, "25": 3}}',
+             "simulation": '{"replays": 3, "extra_memory_mb": 0.4, "projected_peak_mb": 420, '
+             '"memory_limit_mb": 2048, "risk": "LOW"}', "trial": "Apply for 7 days."}
+        )  # fmt: skip
+        dreams.commit(run.id, [row], [])
+        dreams.update_run(run.id, status="completed")
+        assert row.id is not None
+        return row.id
+    finally:
+        store.close()
+
+
+def _login(page: Page, url: str) -> None:
+    page.goto(url + "/login")
+    page.fill("#email", "tester")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
+
+
+def _send(page: Page, text: str) -> None:
+    page.fill("#chat-input", text)
+    expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
+    page.click("#chat-submit")
+
+
+def _run_dreams_command(page: Page) -> None:
+    # Commands are picked from the composer's command menu; the message then carries the command id.
+    page.locator("#command-button").click()
+    page.locator("#command-popover").get_by_text("dreams", exact=True).first.click()
+    _send(page, "show")
+
+
+@pytest.mark.skipif(
+    "ui_dreams" not in (REPO / "app" / "ui.py").read_text(), reason="app/ui.py does not import app.ui_dreams yet"
+)
+def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    pid = _seed_pending_proposal(data_dir)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.route("**/*", loopback_only)
+        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+            _login(page, url)
+            _run_dreams_command(page)
+            expect(page.get_by_text(f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25").first).to_be_visible(timeout=60_000)
+            expect(page.get_by_text("← proposed").first).to_be_visible()
+            page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
+            page.get_by_role("button", name="Approve").first.click()
+            expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
+            _send(page, "the follow-ups show it misses context")
+            expect(page.get_by_text("It applies from your next message").first).to_be_visible(timeout=30_000)
+            page.screenshot(path=str(tmp_path / "approved.png"), full_page=True)
+        browser.close()
+    with sqlite3.connect(data_dir / "reverie.db") as db:
+        override = db.execute("SELECT dimension, max_value, proposal_id, reason FROM limit_overrides").fetchall()
+        decision = db.execute("SELECT decision, decided_by, reason FROM proposal_decisions").fetchall()
+    assert override == [("CONTEXT_TURNS", 25.0, pid, "the follow-ups show it misses context")]
+    assert decision == [("approved", "tester", "the follow-ups show it misses context")]
+    limits = reverie(data_dir, "limits")
+    assert limits.returncode == 0, limits.stderr
+    line = next(x for x in limits.stdout.splitlines() if x.startswith("CONTEXT_TURNS"))
+    assert line.split()[1:4] == ["1", "25", "10"] and f"max from proposal #{pid} approved" in line

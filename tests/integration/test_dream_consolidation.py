@@ -1,0 +1,73 @@
+"""Consolidation and reminders on real stores: merge, archive, summarise, count; follow-up timing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import text
+
+from app.runtime import Storage, effective_limits
+from app.settings import Settings
+from dreaming.dream import DreamConfig, run_dream
+from dreaming.reminders import ReminderStore
+from memory.models import MemoryRow
+
+
+def _backdate_thread(storage: Storage, thread: str, when: datetime) -> None:
+    with storage.engine.begin() as conn:
+        stamp = when.strftime("%Y-%m-%d %H:%M:%S.%f")  # SQLAlchemy's own DateTime format
+        conn.execute(text("UPDATE turns SET created_at = :t WHERE thread_id = :th"), {"t": stamp, "th": thread})
+
+
+def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Settings, storage: Storage) -> None:
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    old = datetime.now(UTC) - timedelta(days=200)
+    keep = storage.memories.add(uid, "fact", "Ana's sister Eva lives in Lisbon.")
+    dup = storage.memories.add(uid, "fact", "ana's sister eva lives in  lisbon.")
+    short = storage.memories.add(uid, "turn", "ok thanks!", created_at=old, thread_id="x")
+    fresh = storage.memories.add(uid, "turn", "ok thanks!!")  # short but recent: kept
+    eva = storage.entities.upsert_entity(uid, "Eva", "Person")
+    eva2 = storage.entities.upsert_entity(uid, "Eva", "Concept", distinct=True)
+    for i in range(12):
+        storage.turns.add(uid, "long", "user", f"Plan step {i}: repaint the fence. Then rest.")
+        storage.turns.add(uid, "long", "assistant", f"Step {i} noted. Anything else?")
+    _backdate_thread(storage, "long", old)
+
+    config = DreamConfig(limits=effective_limits(settings, storage), stale_days=90)
+    report = run_dream(storage, config)
+    assert report.consolidation == {
+        "duplicate_memories": 1, "archived_memories": 1, "merged_entities": 1, "session_summaries": 1,
+    }  # fmt: skip
+    statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
+    assert statuses[dup.id] == "superseded" and statuses[keep.id] == "active"
+    assert statuses[short.id] == "archived" and statuses[fresh.id] == "active"
+    assert storage.memories.get(uid, short.id or 0) is not None, "archived, never deleted"
+    merged = storage.entities.get(uid, eva2.id or 0)
+    assert merged is not None and merged.status == "merged" and merged.merged_into == eva.id
+    summary: MemoryRow = storage.memories.list(uid, kinds=["summary"])[0]
+    assert summary.content.startswith(f"Session summary for {old.date().isoformat()} (24 messages)")
+    assert "Plan step 0: repaint the fence." in summary.content and summary.thread_id == "long"
+    hits = storage.memories.search(uid, "what did I plan for the fence?", 5, 0.3)
+    assert any(h.memory.id == summary.id for h in hits), "the summary is a searchable memory"
+
+    again = run_dream(storage, config)
+    assert set(again.consolidation.values()) == {0}, "a second dream finds nothing left to do"
+
+
+def test_dream_reminders_failsafe_interval_due_and_sent(settings: Settings, storage: Storage) -> None:
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    store = ReminderStore(storage.engine, settings.default_proactive_interval_minutes)
+    now = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+    failsafe = store.add(uid, "t1", "call the plumber", now=now)
+    chosen = store.add(uid, "t2", "water the basil", interval_minutes=30, now=now)
+    assert failsafe.interval_source == "failsafe" and chosen.interval_source == "agent_interval"
+    assert store.due(now + timedelta(minutes=29)) == []
+    assert [r.id for r in store.due(now + timedelta(minutes=30))] == [chosen.id]
+    assert [r.id for r in store.due(now + timedelta(minutes=120))] == [chosen.id, failsafe.id]
+    store.mark_sent(chosen.id or 0)
+    assert [r.id for r in store.due(now + timedelta(days=1))] == [failsafe.id]
+    later = store.reschedule(failsafe.id or 0, interval_minutes=600, now=now)
+    assert later.interval_source == "agent_interval" and store.due(now + timedelta(minutes=121)) == []
+    assert [r.thread_id for r in store.pending(uid)] == ["t1"]

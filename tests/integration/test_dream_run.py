@@ -1,0 +1,169 @@
+"""Issue 6 on real stores: usage from real (scripted-model) turns → dream → proposal → approval → next turn.
+
+The usage log is written by app/chat.py itself; the simulation replays it through the real
+context assembly (SQLite + sqlite-vec + Kuzu + the real embedder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from app.chat import ContextPlanned, TurnEvent, chat_turn
+from app.llm import Backend
+from app.runtime import Runtime, Storage, effective_limits
+from app.settings import Settings
+from capabilities.resources import Dimension, GrantStatus
+from dreaming import proposals
+from dreaming.dream import DreamConfig, DreamReport, run_dream
+from memory.dreams import DreamStore, ProposalError, loads
+
+pytestmark = pytest.mark.anyio
+
+
+class Scripted:
+    """A model that always asks for the same resources and answers "noted."."""
+
+    def __init__(self, request: str) -> None:
+        self.request = request
+
+    async def respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart(self.request)])
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        yield "noted."
+
+    def runtime(self, settings: Settings, storage: Storage) -> Runtime:
+        model = FunctionModel(self.respond, stream_function=self.stream)
+        return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
+
+
+async def turns(rt: Runtime, uid: int, thread: str, texts: list[str]) -> list[list[TurnEvent]]:
+    return [[e async for e in chat_turn(rt, uid, thread, t)] for t in texts]
+
+
+def dream(settings: Settings, storage: Storage) -> DreamReport:
+    config = DreamConfig(limits=effective_limits(settings, storage), memory_limit_mb=settings.memory_limit_mb)
+    return run_dream(storage, config)
+
+
+GREEDY = '{"context_turns": 30, "vector_limit": 5, "similarity_threshold": 0.6, "triple_depth": 1, "reason": "deep"}'
+MODEST = '{"context_turns": 5, "vector_limit": 5, "similarity_threshold": 0.6, "triple_depth": 1, "reason": "short"}'
+
+
+async def seed_history(settings: Settings, storage: Storage, n_clamped: int = 4) -> int:
+    """A long thread (so 30 turns load more than 20) and `n_clamped` greedy turns, one followed up."""
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    modest = Scripted(MODEST).runtime(settings, storage)
+    await turns(modest, uid, "long", [f"Note {i}: the garden bed {i} gets tomatoes and basil." for i in range(14)])
+    greedy = Scripted(GREEDY).runtime(settings, storage)
+    await turns(greedy, uid, "long", [f"What did I plant in bed {i}?" for i in range(n_clamped)])
+    await turns(modest, uid, "long", ["As I said before, which bed has basil?"])
+    return uid
+
+
+async def test_dream_proposes_from_real_usage_with_measured_simulation(settings: Settings, storage: Storage) -> None:
+    await seed_history(settings, storage)
+    report = dream(settings, storage)
+    assert report.usage_rows == 19
+    assert [p.dimension for p in report.proposals] == ["CONTEXT_TURNS"], "no evidence, no proposal elsewhere"
+    p = report.proposals[0]
+    assert (p.bound, p.current_value, p.proposed_value, p.status) == ("max", 20, 30, "pending")
+    assert p.rationale.startswith("1 of 1 conversations hit the MAX_EPISODIC_CONTEXT_TURNS=20 limit (4 turns)")
+    assert "in 1 the user asked a follow-up" in p.rationale
+    sim = loads(p.simulation)
+    assert sim["replays"] == 4 and sim["candidate"] == 30
+    assert sim["candidate_p50_ms"] > 0 and sim["baseline_p50_ms"] > 0
+    assert sim["candidate_tokens"] > sim["baseline_tokens"], "30 turns of a 37-turn thread load more than 20"
+    assert sim["projected_peak_mb"] >= sim["log_peak_rss_mb"] > 0
+    assert p.risk == "LOW" and sim["memory_limit_mb"] == 2048
+    evidence = loads(p.evidence)
+    assert evidence["requested"] == {"5": 15, "30": 4}
+    assert {link["thread_id"] for link in evidence["links"]} == {"long"} and len(evidence["links"]) == 4
+    assert loads(p.alternative)["value"] == 25
+    assert "7 days" in p.trial
+    chart = proposals.requested_chart(p)
+    assert "30 │" in chart and "← proposed" in chart and "limit 20" in chart
+
+
+async def test_dream_window_starts_after_the_last_dream(settings: Settings, storage: Storage) -> None:
+    await seed_history(settings, storage)
+    dream(settings, storage)
+    second = dream(settings, storage)
+    assert second.usage_rows == 0 and second.proposals == []
+    assert DreamStore(storage.engine).proposals(["pending"])[0].id == 1, "the pending proposal is kept"
+
+
+async def test_dream_rejected_is_not_reproposed_without_more_evidence(settings: Settings, storage: Storage) -> None:
+    uid = await seed_history(settings, storage)
+    first = dream(settings, storage).proposals[0]
+    dreams = DreamStore(storage.engine)
+    assert first.id is not None
+    proposals.decide(dreams, effective_limits(settings, storage), first.id, "rejected", "too slow for me", "ana")
+    greedy = Scripted(GREEDY).runtime(settings, storage)
+    await turns(greedy, uid, "long", [f"again {i}" for i in range(4)])  # 4 = the rejected one's evidence
+    assert dream(settings, storage).proposals == []
+    await turns(greedy, uid, "long", [f"more {i}" for i in range(5)])  # 5 > 4: new evidence exceeds it
+    again = dream(settings, storage).proposals
+    assert [(p.dimension, p.evidence_count) for p in again] == [("CONTEXT_TURNS", 5)]
+    assert [d.decision for d in dreams.decisions(first.id)] == ["rejected"]
+
+
+async def test_dream_approval_changes_limits_for_the_next_turn(settings: Settings, storage: Storage) -> None:
+    uid = await seed_history(settings, storage)
+    p = dream(settings, storage).proposals[0]
+    assert p.id is not None
+    dreams = DreamStore(storage.engine)
+    with pytest.raises(ProposalError, match="reason"):
+        proposals.decide(dreams, effective_limits(settings, storage), p.id, "approved", "  ", "ana")
+    row, override = proposals.decide(
+        dreams, effective_limits(settings, storage), p.id, "approved", "follow-ups keep missing context", "ana"
+    )
+    assert row.status == "approved" and override is not None and override.proposal_id == p.id
+    limits = effective_limits(settings, storage)
+    assert limits[Dimension.CONTEXT_TURNS].max == 30
+    assert limits[Dimension.CONTEXT_TURNS].source_of("max").startswith(f"proposal #{p.id} approved")
+    events = (await turns(Scripted(GREEDY).runtime(settings, storage), uid, "long", ["bed 3 again?"]))[0]
+    planned = next(e for e in events if isinstance(e, ContextPlanned))
+    assert planned.provision.grant(Dimension.CONTEXT_TURNS).status is GrantStatus.AS_REQUESTED
+    assert planned.provision.context_turns == 30
+    assert "MAX_EPISODIC_CONTEXT_TURNS 20 → 30" in planned.limits_notice
+    history = dreams.decisions(p.id)
+    assert [(d.decision, d.reason, d.override_id) for d in history] == [
+        ("approved", "follow-ups keep missing context", override.id)
+    ]
+    with pytest.raises(ProposalError, match="already approved"):
+        proposals.decide(dreams, limits, p.id, "rejected", "changed my mind", "ana")
+
+
+async def test_dream_crash_leaves_previous_state_intact(settings: Settings, storage: Storage) -> None:
+    uid = await seed_history(settings, storage)
+    first = dream(settings, storage).proposals[0]
+    storage.memories.add(uid, "fact", "Ana keeps bees.")
+    dup = storage.memories.add(uid, "fact", "ana keeps   bees.")
+    greedy = Scripted(GREEDY).runtime(settings, storage)
+    await turns(greedy, uid, "long", [f"bees {i}?" for i in range(6)])
+    dreams = DreamStore(storage.engine)
+    before = [(p.id, p.status) for p in dreams.proposals()]
+
+    def crash(phase: str) -> None:
+        if phase == "commit":
+            raise OSError("disk full (simulated)")
+
+    config = DreamConfig(limits=effective_limits(settings, storage))
+    with pytest.raises(OSError, match="disk full"):
+        run_dream(storage, config, checkpoint=crash)
+    assert [(p.id, p.status) for p in dreams.proposals()] == before == [(first.id, "pending")]
+    assert storage.memories.get(uid, dup.id or 0).status == "active"  # pyright: ignore[reportOptionalMemberAccess]
+    failed = dreams.runs(limit=1)[0]
+    assert failed.status == "failed" and failed.error and "disk full" in failed.error
+    report = run_dream(storage, config)  # the same window again: nothing was lost
+    assert report.usage_rows == 6 and report.consolidation["duplicate_memories"] == 1
+    assert {p.status for p in dreams.proposals()} == {"pending", "superseded"}
+    assert [d.decision for d in dreams.decisions(first.id)] == ["superseded"]
+    assert json.loads(dreams.runs(limit=1)[0].consolidation)["duplicate_memories"] == 1

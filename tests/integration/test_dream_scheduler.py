@@ -1,0 +1,123 @@
+"""Scheduler wiring without waiting for 03:00: the job, its settings, misfire catch-up, dream --now."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+from app.scheduler import (
+    DREAM_JOB_ID,
+    TICK_JOB_ID,
+    next_dream_at,
+    parse_dream_time,
+    request_dream_now,
+    start_scheduler,
+    stop_scheduler,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+class Calls:
+    """Counts calls of the two callables the app registers."""
+
+    def __init__(self) -> None:
+        self.dreams = 0
+        self.ticks = 0
+        self.dreamt = asyncio.Event()
+
+    async def run_dream(self) -> None:
+        self.dreams += 1
+        self.dreamt.set()
+
+    async def send_due(self) -> None:
+        self.ticks += 1
+
+
+def _start(
+    data_dir: Path, calls: Calls, tick_seconds: int = 60, dream_time: str = "03:00", grace_h: float = 6
+) -> AsyncIOScheduler:
+    return start_scheduler(
+        data_dir=data_dir, dream_time=dream_time, run_dream=calls.run_dream,
+        send_due_reminders=calls.send_due, tick_seconds=tick_seconds, misfire_grace_s=int(grace_h * 3600),
+    )  # fmt: skip
+
+
+async def test_dream_scheduler_registers_nightly_job_persistently(tmp_path: Path) -> None:
+    calls = Calls()
+    sched = _start(tmp_path, calls, dream_time="03:30")
+    try:
+        job = sched.get_job(DREAM_JOB_ID, jobstore="persistent")
+        assert job is not None and isinstance(job.trigger, CronTrigger)
+        assert str(job.trigger) == "cron[hour='3', minute='30']"
+        assert (job.coalesce, job.max_instances, job.misfire_grace_time) == (True, 1, 6 * 3600)
+        assert sched.get_job(TICK_JOB_ID) is not None
+        when = next_dream_at(sched)
+        assert when is not None and (when.hour, when.minute) == (3, 30)
+    finally:
+        stop_scheduler(sched)
+    assert (tmp_path / "scheduler.db").exists()
+    calls2 = Calls()
+    sched = _start(tmp_path, calls2, dream_time="04:15")  # a new time replaces the stored job
+    try:
+        job = sched.get_job(DREAM_JOB_ID, jobstore="persistent")
+        assert job is not None and str(job.trigger) == "cron[hour='4', minute='15']"
+        assert len(sched.get_jobs(jobstore="persistent")) == 1
+    finally:
+        stop_scheduler(sched)
+
+
+async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float) -> Calls:
+    """Store a nightly job that should have run `late` ago (the laptop slept), then start again.
+
+    The dream time is 12 h away, so no other scheduled time falls inside the missed window.
+    """
+    at = f"{(datetime.now() + timedelta(hours=12)):%H:%M}"
+    sched = _start(tmp_path, Calls(), dream_time=at, grace_h=grace_h)
+    sched.pause()  # as if the process stopped: nothing runs until the next start
+    sched.modify_job(DREAM_JOB_ID, jobstore="persistent", next_run_time=datetime.now(sched.timezone) - late)
+    stop_scheduler(sched)
+    calls = Calls()
+    sched = _start(tmp_path, calls, dream_time=at, grace_h=grace_h)
+    try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(calls.dreamt.wait(), timeout=5)
+        await asyncio.sleep(0.5)  # a second (wrong) run would show up here
+        job = sched.get_job(DREAM_JOB_ID, jobstore="persistent")
+        assert job is not None and job.next_run_time > datetime.now(sched.timezone)
+    finally:
+        stop_scheduler(sched)
+    return calls
+
+
+async def test_dream_scheduler_catches_up_once_within_grace(tmp_path: Path) -> None:
+    assert (await _missed_by(tmp_path, timedelta(hours=2), grace_h=6)).dreams == 1
+
+
+async def test_dream_scheduler_skips_a_run_missed_beyond_grace(tmp_path: Path) -> None:
+    assert (await _missed_by(tmp_path, timedelta(hours=2), grace_h=1)).dreams == 0
+
+
+async def test_dream_scheduler_runs_on_dream_now_request_and_ticks(tmp_path: Path) -> None:
+    calls = Calls()
+    sched = _start(tmp_path, calls, tick_seconds=1)
+    try:
+        request_dream_now(tmp_path)
+        await asyncio.wait_for(calls.dreamt.wait(), timeout=10)
+        assert calls.dreams == 1 and calls.ticks >= 1
+        assert not (tmp_path / "dream-now.request").exists()
+    finally:
+        stop_scheduler(sched)
+
+
+def test_dream_scheduler_rejects_a_bad_dream_time() -> None:
+    assert parse_dream_time("03:00") == (3, 0)
+    for bad in ("3am", "24:00", "12:60", ""):
+        with pytest.raises(ValueError, match="REVERIE_DREAM_TIME"):
+            parse_dream_time(bad)

@@ -1,0 +1,93 @@
+"""Usage analysis, candidate values, crash risk and reminder timing on synthetic data (no database)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
+from dreaming.analysis import analyze, percentile
+from dreaming.proposals import candidates
+from dreaming.reminders import ReminderError, due_time
+from dreaming.simulation import crash_risk
+from memory.models import UsageRow
+
+LIMITS = Limits.from_values()
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def row(i: int, thread: str, turns: int | None, *, followed: bool = False, rss: float = 400.0) -> UsageRow:
+    """A usage row as app/chat.py writes it: the Provision's as_dict() form."""
+    provision = clamp(ResourceRequest(context_turns=turns, reason="test"), LIMITS)
+    return UsageRow.model_validate(
+        {
+            "id": i, "user_id": 1, "thread_id": thread, "turn_id": 100 + i, "created_at": NOW,
+            "message_excerpt": f"message {i}", "request": json.dumps(provision.as_dict()),
+            "clamped": json.dumps([g.dimension.name for g in provision.clamped]),
+            "retrieval_ms": float(i), "rss_mb": rss, "followed_by_signal": "explicit_reference" if followed else None,
+        }
+    )  # fmt: skip
+
+
+def test_dream_analysis_counts_clamps_distribution_and_followups() -> None:
+    rows = [row(i, f"t{i % 4}", 30, followed=i < 3) for i in range(1, 6)]  # 5 clamped at max, 2 followed
+    rows += [row(i, f"t{i}", 10, followed=i == 6) for i in range(6, 11)]  # 5 as requested, 1 followed
+    rows += [row(11, "t9", None)]  # defaulted: no requested value
+    result = analyze(rows)
+    stats = result.dimensions[Dimension.CONTEXT_TURNS]
+    assert (len(stats.at_max), len(stats.at_min), stats.turns) == (5, 0, 11)
+    assert dict(stats.requested) == {30: 5, 10: 5}
+    assert stats.followup_rate_clamped("max") == pytest.approx(2 / 5)
+    assert stats.followup_rate_unclamped == pytest.approx(1 / 6)
+    assert result.threads == len({r.thread_id for r in rows})
+    assert result.percentiles["retrieval_ms"] == {"p50": 6.0, "p95": 11.0, "max": 11.0}
+    assert result.peak_rss_mb == 400.0
+    assert result.dimensions[Dimension.VECTOR_LIMIT].at_max == []
+
+
+def test_dream_analysis_empty_log_has_no_evidence() -> None:
+    result = analyze([])
+    assert result.rows == 0 and result.peak_rss_mb is None
+    assert all(not s.at_max and not s.at_min for s in result.dimensions.values())
+
+
+def test_dream_percentile_nearest_rank() -> None:
+    assert percentile([], 50) is None
+    assert percentile([5, 1, 3], 50) == 3
+    assert percentile(list(range(1, 101)), 95) == 95
+
+
+def test_dream_candidates_cover_most_requests_and_offer_a_half_step() -> None:
+    rows = [row(i, "t", v) for i, v in enumerate([25, 25, 30, 30, 40], start=1)]
+    turns = analyze(rows).dimensions[Dimension.CONTEXT_TURNS].at_max
+    main, half = candidates(Dimension.CONTEXT_TURNS, "max", 20, turns)
+    assert (main.value, main.covers) == (30, 4)
+    assert (half.value, half.covers) == (25, 2)
+
+
+def test_dream_candidates_respect_the_dimension_ceiling() -> None:
+    provision = clamp(ResourceRequest(triple_depth=9), LIMITS)
+    assert provision.grant(Dimension.TRIPLE_DEPTH).provided == 3
+    rows = [row(i, "t", None) for i in range(1, 4)]
+    for r in rows:
+        r.request = json.dumps(provision.as_dict())
+    turns = analyze(rows).dimensions[Dimension.TRIPLE_DEPTH].at_max
+    assert [c.value for c in candidates(Dimension.TRIPLE_DEPTH, "max", 3, turns)] == [5, 4]
+    assert candidates(Dimension.TRIPLE_DEPTH, "max", 5, turns) == []
+
+
+@pytest.mark.parametrize(("peak", "risk"), [(1000, "LOW"), (1433, "LOW"), (1434, "MEDIUM"), (1844, "HIGH")])
+def test_dream_crash_risk_against_the_memory_limit(peak: float, risk: str) -> None:
+    assert crash_risk(peak, 2048) == risk
+
+
+def test_dream_reminder_due_time_failsafe_and_agent_choice() -> None:
+    assert due_time(NOW, 120) == (NOW + timedelta(minutes=120), "failsafe")
+    assert due_time(NOW, 120, interval_minutes=15) == (NOW + timedelta(minutes=15), "agent_interval")
+    at = NOW + timedelta(days=1)
+    assert due_time(NOW, 120, due_at=at) == (at, "agent_time")
+    assert due_time(NOW, 120, due_at=NOW - timedelta(hours=1)) == (NOW, "agent_time")
+    with pytest.raises(ReminderError):
+        due_time(NOW, 120, interval_minutes=0)
