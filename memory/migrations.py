@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import dreams, entities, vectors
+from memory import documents, dreams, entities, vectors
 from memory.db import Migration
 
 
@@ -123,4 +123,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m002_memories", vectors.m002_memories),
     ("m003_entities", entities.m003_entities),
     ("m006_dreams", dreams.m006_dreams),
+    ("m008_documents", documents.m008_documents),
 ]

@@ -162,3 +162,44 @@ class ReminderRow(SQLModel, table=True):
     interval_source: str = "failsafe"
     status: str = "pending"
     sent_at: datetime | None = None
+
+
+# -- documents (issue 7; memory/documents.py owns their DDL and writes) -----------------------
+
+
+class DocumentRow(SQLModel, table=True):
+    """An ingested (or ingesting) document; its graph lives in domain `doc:<id>`.
+
+    `status` is 'ingesting' (also: interrupted, resumable), 'done' or 'failed' (resumable);
+    `chunks_done` and `relations_done` are the resume watermarks of the two passes.
+    """
+
+    __tablename__ = "documents"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    name: str
+    content_hash: str
+    size_bytes: int = 0
+    status: str = "ingesting"
+    extractor: str = ""
+    chunks_total: int = 0
+    chunks_done: int = 0
+    relations_done: int = 0
+    entities: int = 0
+    relations: int = 0
+    created_at: datetime
+    finished_at: datetime | None = None
+    error: str | None = None
+
+
+class DocumentChunkRow(SQLModel, table=True):
+    """One stored chunk of a document: its memory, position, and the staged extraction results."""
+
+    __tablename__ = "document_chunks"  # pyright: ignore[reportAssignmentType]
+    document_id: int = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    memory_id: int
+    start: int
+    fresh_from: int = 0
+    mentions: str = "[]"
+    triples: str | None = None

@@ -1,0 +1,256 @@
+"""What document extraction produces, the extractor protocol, and the model-free fallback.
+
+`PatternExtractor` needs no model: capitalized name runs (with honorifics such as "Dr." or
+"Count"), type votes from context ("in Whitby" → Location, "Mr. X" → Person, "the ship X" →
+Product), and relations from a few surface patterns between two known names in a sentence
+("X went to Y", "X of Y", "X's wife Y"), with every other pair in a sentence counted as a
+weighted RELATED_TO co-occurrence. It is the floor an embedded 135M model cannot go below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Protocol
+
+from memory.chunking import Chunk
+from memory.entity_names import normalize_predicate
+
+COOCCURS = "RELATED_TO"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entity found in one chunk: name, type guess, short description, salience 1-5, count."""
+
+    name: str
+    type: str
+    description: str = ""
+    salience: int = 2
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Triple:
+    """A relation between two selected entity names, found in chunk `seq`."""
+
+    subject: str
+    predicate: str
+    object: str
+    seq: int
+    weight: float = 1.0
+
+
+class EntityExtractor(Protocol):
+    """What the ingestion pipeline needs from an extractor (model-backed or not).
+
+    Both methods return None when the extractor failed on that batch, so the caller can run
+    the fallback for it instead.
+    """
+
+    name: str
+    seconds_per_chunk: float  # for the up-front estimate
+
+    def entities(self, batch: Sequence[Chunk]) -> list[list[Mention]] | None:
+        """Entities mentioned in each chunk of the batch (one list per chunk)."""
+        ...
+
+    def relations(self, batch: Sequence[Chunk], names: Mapping[str, Sequence[str]]) -> list[Triple] | None:
+        """Relations among `names` (canonical name → surface forms) found in the batch."""
+        ...
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+HONORIFICS = (
+    "Mr|Mrs|Miss|Ms|Dr|Doctor|Professor|Prof|Lord|Lady|Sir|Madam|Madame|Count|Countess|Captain|"
+    "Capt|Father|Sister|Brother|Herr|Frau|Dame|Prince|Princess|King|Queen|Saint|St|Mister"
+)
+_WORD = r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
+_RUN = re.compile(
+    rf"\b(?:(?P<hon>{HONORIFICS})\.?\s+)?"
+    rf"(?P<name>{_WORD}(?:[ \t]+(?:van[ \t]+|von[ \t]+|de[ \t]+)?{_WORD}){{0,3}})"
+)
+_ABBREV = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt))\."  # "Mr." does not end a sentence
+_SENTENCE = re.compile(rf"(?:[^.!?]|{_ABBREV})+(?:[.!?]+[\"'’”)_]*|$)", re.S)
+_STOP = _words(
+    """a an the i he she it we they you his her hers my mine our their its your this that these those there then
+    than when what where who whom whose why how but and or nor if as at in on to for with by from of so not no yes
+    all some one each every after before again still just now here well oh let come go do did does is was were be
+    are am has have had will would shall should can could may might must very much many more most such only also
+    once even ever never perhaps indeed however thus yet though although while until unless because since upon
+    into onto out up down over under about above below between through during without within good dear poor
+    sir madam mr mrs dr miss lord lady god oh ah alas hark see look tell ask say said like other another both
+    january february march april may june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday chapter letter telegram memorandum journal diary note postscript
+    english to-morrow to-night to-day good-bye"""
+)
+_LOCATION_WORDS = _words(
+    """street road square castle pass hill hills abbey bay river sea station hotel church cathedral park heath
+    lane place cliff cliffs harbour harbor island mountains mountain crescent terrace gardens bridge inn house
+    hall town city county valley forest lake port mount asylum cemetery churchyard"""
+)
+_BARE_TITLES = frozenset({"Count", "Countess", "Professor", "Doctor", "Captain", "King", "Queen", "Prince"})
+_DEMONYM = re.compile(r"(?:ian|ish|ese|ic)$")
+_ORG_WORDS = _words("company society co ltd bank railway club lines office ministry college council")
+_LOC_BEFORE = re.compile(
+    r"\b(?:in|at|to|from|near|towards?|through|into|across|via|reached|reach|left|leave|visit|visited|of)\s+(?:the\s+)?$"
+)
+_PERSON_AFTER = re.compile(
+    r"^(?:'s|’s|,?\s+(?:said|says|asked|replied|answered|cried|went|came|told|looked|smiled|wrote|thought|"
+    r"whispered|laughed|spoke|took|sat|stood))\b"
+)
+_SHIP_BEFORE = re.compile(r"\b(?:ship|schooner|vessel|boat|steamer|yacht|brig)\s+$", re.I)
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"^\s*(?:went|travell?ed|travels|came|returned|sailed|journeyed|drove|hurried|fled|arrived|"
+            r"goes|is going|was going)\s+(?:back\s+)?(?:to|for|at|into)\s+(?:the\s+)?$"
+        ),
+        "TRAVELS_TO",
+    ),
+    (
+        re.compile(r"^\s*(?:is|was|lives|lived|stays|stayed|staying|living|remained)\s+(?:in|at)\s+(?:the\s+)?$"),
+        "LOCATED_IN",
+    ),
+    (re.compile(r"^\s*of\s+(?:the\s+)?$"), "OF"),
+    (
+        re.compile(
+            r"^['’]s\s+(wife|husband|friend|fianc[ée]e?|servant|master|sister|brother|daughter|son|mother|"
+            r"father)\s*,?\s*$"
+        ),
+        "POSSESSIVE",
+    ),
+    (
+        re.compile(
+            r"^\s*(married|loves|loved|met|meets|killed|kills|wrote to|writes to|told|tells|saw|sees|visited|"
+            r"visits|followed|follows|helped|helps|attacked|warned|hypnotised|hypnotized|bit)\s+(?:the\s+)?$"
+        ),
+        "VERB",
+    ),
+]
+
+
+def sentences(text: str, fresh_from: int = 0) -> list[str]:
+    """The sentences of `text` that end after `fresh_from` (so an overlap is not read twice)."""
+    return [m.group(0) for m in _SENTENCE.finditer(text) if m.end() > fresh_from and m.group(0).strip()]
+
+
+def _strip_stops(name: str) -> str:
+    words = name.split()
+    while words and words[0].casefold() in _STOP:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _type_vote(hon: str | None, name: str, before: str, after: str) -> str:
+    last, first = name.split()[-1].casefold(), name.split()[0].casefold()
+    if hon or name in _BARE_TITLES:
+        return "Person"
+    if _SHIP_BEFORE.search(before):
+        return "Product"
+    if last in _LOCATION_WORDS or first in ("castle", "mount", "lake", "port"):
+        return "Location"
+    if last in _ORG_WORDS:
+        return "Organization"
+    if _PERSON_AFTER.match(after):
+        return "Person"
+    if _LOC_BEFORE.search(before[-30:]):
+        return "Location"
+    return "Concept"
+
+
+class PatternExtractor:
+    """The model-free extractor: capitalized names, honorifics, and pattern-based relations."""
+
+    name = "patterns"
+    seconds_per_chunk = 0.002
+
+    def entities(self, batch: Sequence[Chunk]) -> list[list[Mention]]:
+        """Capitalized name runs per chunk, with a type guessed from their context."""
+        return [self._chunk_entities(c) for c in batch]
+
+    def _chunk_entities(self, chunk: Chunk) -> list[Mention]:
+        votes: dict[str, Counter[str]] = {}
+        first_sentence: dict[str, str] = {}
+        mid_sentence: set[str] = set()
+        for sentence in sentences(chunk.text, chunk.fresh_from):
+            lead = len(sentence) - len(sentence.lstrip(" \t\n\"'“‘_(-"))
+            for m in _RUN.finditer(sentence):
+                name = _strip_stops(m.group("name"))
+                if not name or name.casefold() in _STOP:
+                    continue
+                shift = m.group(0).find(name)
+                if m.start() + shift > lead or m.group("hon"):
+                    mid_sentence.add(name)
+                before, after = sentence[: m.start()], sentence[m.end() : m.end() + 20]
+                full = f"{m.group('hon')} {name}" if m.group("hon") in ("Count", "Lord", "Lady") else name
+                # An honorific is strong evidence; "to X" is weak (letters go to people too).
+                vote = _type_vote(m.group("hon"), name, before, after)
+                votes.setdefault(full, Counter())[vote] += 3 if m.group("hon") else 1
+                first_sentence.setdefault(full, " ".join(sentence.split())[:160])
+        return [
+            self._mention(n, c, first_sentence[n], n in mid_sentence or n.split()[-1] in mid_sentence)
+            for n, c in votes.items()
+        ]
+
+    @staticmethod
+    def _mention(name: str, votes: Counter[str], sentence: str, seen_mid: bool) -> Mention:
+        concrete = [(n, t) for t, n in votes.items() if t != "Concept"]
+        kind = max(concrete)[1] if concrete else "Concept"
+        salience = 1 if not seen_mid else 2 + (len(name.split()) > 1) + (kind != "Concept")
+        salience -= bool(_DEMONYM.search(name)) and " " not in name
+        return Mention(name, kind, sentence, min(salience, 5), sum(votes.values()))
+
+    def relations(self, batch: Sequence[Chunk], names: Mapping[str, Sequence[str]]) -> list[Triple]:
+        """Pattern relations and sentence co-occurrences among the given names."""
+        surfaces = {s: canon for canon, forms in names.items() for s in (canon, *forms)}
+        if not surfaces:
+            return []
+        alternation = "|".join(re.escape(s) for s in sorted(surfaces, key=len, reverse=True))
+        finder = re.compile(rf"\b(?:{alternation})\b")
+        triples: list[Triple] = []
+        for chunk in batch:
+            for sentence in sentences(chunk.text, chunk.fresh_from):
+                found = [(m.start(), m.end(), surfaces[m.group(0)]) for m in finder.finditer(sentence)]
+                triples += _sentence_triples(sentence, found, chunk.seq)
+        return triples
+
+
+def _sentence_triples(sentence: str, found: list[tuple[int, int, str]], seq: int) -> list[Triple]:
+    triples: list[Triple] = []
+    typed: set[frozenset[str]] = set()
+    for (_, end, a), (start, _, b) in pairwise(found):
+        if a == b:
+            continue
+        pred = _pattern(sentence[end:start])
+        if pred is not None:
+            subject, obj = (b, a) if pred.endswith("_OF") and pred != "PART_OF" else (a, b)
+            triples.append(Triple(subject, pred, obj, seq))
+            typed.add(frozenset((a, b)))
+    distinct = list(dict.fromkeys(c for _, _, c in found))
+    for i, a in enumerate(distinct):
+        for b in distinct[i + 1 :]:
+            if frozenset((a, b)) not in typed:
+                triples.append(Triple(a, COOCCURS, b, seq))
+    return triples
+
+
+def _pattern(gap: str) -> str | None:
+    if len(gap) > 40:
+        return None
+    for regex, kind in _PATTERNS:
+        m = regex.match(gap)
+        if m is None:
+            continue
+        if kind == "POSSESSIVE":
+            return normalize_predicate(f"{m.group(1)}_of")  # "X's wife Y" → Y WIFE_OF X
+        if kind == "VERB":
+            return normalize_predicate(m.group(1))
+        return "PART_OF" if kind == "OF" else kind
+    return None
