@@ -1,10 +1,114 @@
-"""`reverie` subcommands for memories (registered into the main parser by app/cli.py)."""
+"""`reverie memories list|search|forget|edit|export|import` (registered into the main parser by app/cli.py).
+
+Every action is scoped to one user: `--user NAME`, or the first account when there is only
+the one a first run creates. The CLI opens the graph itself, so it runs while the app is
+stopped (Kuzu admits one process; the error says so when the app holds it).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+
+from app.runtime import Storage, open_storage
+from app.settings import Settings
+from memory.db import StorageError
+from memory.graph import GraphError
+from memory.models import MemoryRow
+from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
+from memory.vectors import KINDS, MemoryNotFound
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
     """Add this area's subcommands; each sets `func(settings, args) -> int`."""
-    return None
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--user", help="whose memories (default: the first account)")
+    parser = sub.add_parser("memories", help="list, search, edit, forget, export and import memories")
+    actions = parser.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", parents=[common], help="newest first, with dates and ids")
+    listing.add_argument("--all", action="store_true", help="also superseded and archived memories")
+    listing.add_argument("--kind", choices=KINDS)
+    listing.add_argument("--limit", type=int, default=50)
+    search = actions.add_parser("search", parents=[common], help="recall as the assistant does")
+    search.add_argument("query")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--threshold", type=float, default=0.5, help="relevance floor, 0..1")
+    forget = actions.add_parser("forget", parents=[common], help="delete a memory everywhere")
+    forget.add_argument("id", type=int)
+    edit = actions.add_parser("edit", parents=[common], help="replace a memory's text")
+    edit.add_argument("id", type=int)
+    edit.add_argument("text")
+    export = actions.add_parser("export", parents=[common], help=f"write JSON ({FORMAT}); '-' for stdout")
+    export.add_argument("file")
+    importing = actions.add_parser("import", parents=[common], help="add memories from an export")
+    importing.add_argument("file")
+    parser.set_defaults(func=cmd_memories)
+
+
+def line(row: MemoryRow) -> str:
+    """One memory as a line: id, date, kind, status (and what superseded it), text."""
+    status = row.status
+    if row.status == "superseded":
+        status += f" by #{row.superseded_by or '?'}" + (f" on {row.valid_to:%Y-%m-%d}" if row.valid_to else "")
+    text = " ".join(row.content.split())
+    return f"#{row.id}\t{row.created_at:%Y-%m-%d %H:%M}\t{row.kind}\t{status}\t{text}"
+
+
+def _user_id(store: Storage, name: str | None) -> int:
+    if name is not None:
+        account = store.accounts.get(name)
+        if account is None or account.id is None:
+            raise LookupError(f"no user named {name!r} (see `reverie users list`)")
+        return account.id
+    accounts = store.accounts.list()
+    if not accounts or accounts[0].id is None:
+        raise LookupError("there are no users yet: run `reverie run` once, or `reverie users add NAME`")
+    return accounts[0].id
+
+
+def _run(store: Storage, user_id: int, args: argparse.Namespace) -> int:
+    match args.action:
+        case "list":
+            kinds = [args.kind] if args.kind else None
+            for row in store.memories.list(user_id, kinds, None if args.all else "active", args.limit):
+                print(line(row))
+        case "search":
+            for hit in store.memories.search(user_id, args.query, args.limit, args.threshold):
+                print(f"{hit.relevance:.2f}\t{line(hit.memory)}")
+        case "forget":
+            gone = forget_memory(store, user_id, args.id)
+            print(f"forgot memories {list(gone.memory_ids)}, {len(gone.relation_ids)} relation(s), "
+                  f"{len(gone.entity_ids)} entity(ies)")  # fmt: skip
+        case "edit":
+            print(line(edit_memory(store, user_id, args.id, args.text)))
+        case "export":
+            payload = json.dumps(export_user(store, user_id), ensure_ascii=False, indent=2)
+            if args.file == "-":
+                print(payload)
+            else:
+                Path(args.file).write_text(payload + "\n", encoding="utf-8")
+        case _:
+            report = import_user(store, user_id, json.loads(Path(args.file).read_text(encoding="utf-8")))
+            print(f"imported {report.memories} memories, {report.entities} entities, {report.relations} relations")
+    return 0
+
+
+def cmd_memories(settings: Settings, args: argparse.Namespace) -> int:
+    """Run one `reverie memories` action for one user."""
+    try:
+        store = open_storage(settings)
+    except (StorageError, GraphError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _run(store, _user_id(store, args.user), args)
+    except MemoryNotFound:
+        print(f"error: no memory #{args.id} for this user", file=sys.stderr)
+        return 1
+    except (LookupError, ValueError, OSError) as exc:  # unknown user, bad file or JSON, empty text
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()

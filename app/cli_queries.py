@@ -1,10 +1,59 @@
-"""`reverie` subcommands for queries (registered into the main parser by app/cli.py)."""
+"""`reverie queries recent`: a user's latest questions with their status and info rounds.
+
+It reads only SQLite (WAL admits other processes), so it works while the app is running.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+
+from app.settings import Settings
+from memory.accounts import AccountStore
+from memory.db import migrate, open_engine
+from memory.migrations import MIGRATIONS
+from memory.queries import QueryStore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
     """Add this area's subcommands; each sets `func(settings, args) -> int`."""
-    return None
+    queries = sub.add_parser("queries", help="questions through the answer loop")
+    actions = queries.add_subparsers(dest="queries_action", required=True)
+    recent = actions.add_parser("recent", help="a user's recent queries, newest first")
+    recent.add_argument("--user", help="user name (default: the only user)")
+    recent.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    recent.set_defaults(func=cmd_recent)
+
+
+def cmd_recent(settings: Settings, args: argparse.Namespace) -> int:
+    """Print a user's recent queries: id, time, status, info requests, confidence, text."""
+    if args.limit < 1:
+        print("error: --limit must be at least 1", file=sys.stderr)
+        return 2
+    engine = open_engine(settings.db_path)
+    try:
+        migrate(engine, MIGRATIONS)
+        accounts = AccountStore(engine)
+        if args.user:
+            account = accounts.get(args.user)
+        else:
+            everyone = accounts.list()
+            account = everyone[0] if len(everyone) == 1 else None
+        if account is None or account.id is None:
+            print(f"error: no user {args.user!r}" if args.user else "error: name the user with --user", file=sys.stderr)
+            return 2
+        rows = QueryStore(engine).recent(account.id, args.limit)
+    finally:
+        engine.dispose()
+    print(f"{'id':>5}  {'created (UTC)':<16}  {'status':<10}  {'info':>4}  {'confidence':<10}  text")
+    for row in rows:
+        info = f"{row.info_requests}/{row.max_info_requests}"
+        confidence = (row.confidence or "-") + (" forced" if row.forced else "")
+        text = " ".join(row.text.split())
+        text = text[:60] + ("…" if len(text) > 60 else "")
+        print(f"{row.id:>5}  {row.created_at:%Y-%m-%d %H:%M}  {row.status:<10}  {info:>4}  {confidence:<10}  {text}")
+        if row.error:
+            print(f"{'':>7}error: {row.error[:200]}")
+    if not rows:
+        print("(no queries yet)")
+    return 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import documents, dreams, entities, vectors
+from memory import documents, dreams, entities, formation_queue, vectors
 from memory.db import Migration
 
 
@@ -124,4 +124,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m003_entities", entities.m003_entities),
     ("m006_dreams", dreams.m006_dreams),
     ("m008_documents", documents.m008_documents),
+    ("m007_formation", formation_queue.m007_formation),
 ]

@@ -203,3 +203,31 @@ class DocumentChunkRow(SQLModel, table=True):
     fresh_from: int = 0
     mentions: str = "[]"
     triples: str | None = None
+
+
+class QueryRow(SQLModel, table=True):
+    """One user question through the answer loop (memory/queries.py owns its DDL and transitions).
+
+    `status` goes pending → processing → completed | failed; `choices` is JSON: for each
+    ambiguous name, the candidate entity ids and the ones the model chose.
+    """
+
+    __tablename__ = "queries"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    thread_id: str | None = None
+    turn_id: int | None = None
+    text: str
+    status: str = "pending"
+    max_info_requests: int = 3
+    initial_context_size: int = 1200
+    include_relationships: bool = True
+    temperature: float = 0.0
+    info_requests: int = 0
+    confidence: str | None = None
+    forced: bool = False
+    choices: str = "{}"
+    error: str | None = None
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None

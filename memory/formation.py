@@ -1,0 +1,296 @@
+"""Memory formation: one stored user turn becomes dated memories, entities and relations.
+
+Steps, for one turn:
+1. Write-time filter (`prepare`): greetings and filler are dropped; questions are dropped (they
+   state nothing, and stay in the episodic log); a sentence that gives the assistant orders
+   ("from now on…", "ignore previous…", "you must…") is kept only as a quoted statement,
+   `User said: "…"`, a fact with meta `quoted_instruction`, and never reaches the extractor.
+2. `plan_turn`: the kept text becomes one `turn` memory; the extractor's facts and triples are
+   grounded in the text (memory/extraction.py) and the pattern extractor takes over when the
+   model returns nothing usable. Each triple is tied to the fact that states it (a fact is
+   written from the triple if none does), so forgetting a fact takes its edges with it.
+3. `apply_plan`: exact and near-duplicate facts are skipped (the triple credits the old
+   memory instead); entities are upserted, near names reused ("Ana" → "Ana Lima"); relations
+   added; a functional predicate's older object is superseded with the turn's date, and so is
+   the fact that stated it (history is kept, `superseded_by` links the two).
+
+Idempotent by turn id: the plan is saved before any write (memory/formation_queue.py keeps
+it with the job), memories are looked up by `source_turn_id` and content hash, and an entity
+or relation already credited to the same memory is not credited again. Rerunning a turn after
+a crash at any point finishes it without doubling anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from memory.entities import EntityStore
+from memory.entity_names import name_key
+from memory.extraction import USER, Extraction, Extractor, Triple, extract_patterns, grounded, sentences, third_person
+from memory.formation_graph import entity, link, user_roles
+from memory.models import MemoryRow, TurnRow
+from memory.turns import TurnStore
+from memory.vectors import MemoryIndex, NewMemory, content_hash
+
+NEAR_DUPLICATE = 0.95
+_INSTRUCTION = re.compile(
+    r"\b(from now on|ignore (all |any |the |your )?(previous|prior|above|earlier|these|those|my)\b|disregard|"
+    r"system prompt|you (must|should|shall|have to|need to|will now|are now|are to)\b|new instructions?|"
+    r"forget (all|everything|your|previous)|do not (tell|answer|reply|respond|mention)|"
+    r"don't (tell|answer|reply|respond|mention)|pretend (to be|you)|act as\b|respond only|reply only|answer only)",
+    re.I,
+)
+_IMPERATIVE_START = re.compile(r"^\s*(always|never|stop|only) (answer|respond|reply|say|use|talk|speak|write)", re.I)
+_FILLER = frozenset(
+    re.findall(
+        r"\S+",
+        """hi hello hey yo hiya thanks thank thx ty ok okay k cool great nice lol haha hahaha bye goodbye
+        good morning night evening afternoon how are you doing what's whats up sure yes no yeah yep nope hmm hm
+        please welcome cheers wow oh ah right fine alright there again much very so well just it is
+        that's thats awesome that this helps help helpful got see understand makes sense perfect noted
+        interesting exactly indeed true agreed""",
+    )
+)
+_NAME_WORD = re.compile(r"\b[A-ZÀ-Þ][\w'’-]+")
+_WORDS = re.compile(r"[0-9A-Za-zÀ-ÿ']+")
+
+
+class Stores(Protocol):
+    """The stores formation writes to (app.runtime.Storage has them all)."""
+
+    engine: Engine
+    turns: TurnStore
+    memories: MemoryIndex
+    entities: EntityStore
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A message after the write-time filter: text worth remembering, quoted instructions."""
+
+    text: str
+    quoted: tuple[str, ...] = ()
+
+
+def is_instruction(sentence: str) -> bool:
+    """Whether a sentence gives the assistant orders (stored only as a quotation)."""
+    return bool(_INSTRUCTION.search(sentence) or _IMPERATIVE_START.search(sentence))
+
+
+def is_junk(sentence: str) -> bool:
+    """Greetings and filler: fewer than two words that are not small talk."""
+    words = [w for w in _WORDS.findall(sentence.casefold()) if w not in _FILLER and len(w) > 1]
+    return len(words) < 2
+
+
+def prepare(message: str) -> Prepared:
+    """Split a message into what may be remembered and what is only quoted (see module docstring)."""
+    kept: list[str] = []
+    quoted: list[str] = []
+    for sentence in sentences(message):
+        if is_instruction(sentence):
+            quoted.append(" ".join(sentence.split())[:500])
+        elif not sentence.endswith("?") and not is_junk(sentence):
+            kept.append(sentence)
+    return Prepared(" ".join(kept), tuple(quoted))
+
+
+@dataclass(frozen=True)
+class PlannedMemory:
+    """A memory the turn will produce."""
+
+    kind: Literal["turn", "fact"]
+    content: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything one turn will write, decided before any write so a rerun repeats it exactly."""
+
+    memories: tuple[PlannedMemory, ...] = ()
+    triples: tuple[tuple[Triple, int], ...] = ()  # the triple, index of the memory that states it
+    mentions: tuple[tuple[str, str], ...] = ()
+    extractor: str = "none"
+
+    def to_json(self) -> str:
+        """The plan as JSON (stored with the queue job)."""
+        return json.dumps(
+            {
+                "memories": [[m.kind, m.content, m.meta] for m in self.memories],
+                "triples": [[*t.__dict__.values(), i] for t, i in self.triples],
+                "mentions": [list(m) for m in self.mentions],
+                "extractor": self.extractor,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, raw: str) -> Plan:
+        """The plan `to_json` wrote."""
+        data = json.loads(raw)
+        return cls(
+            tuple(PlannedMemory(k, c, m) for k, c, m in data["memories"]),
+            tuple((Triple(*t[:5]), int(t[5])) for t in data["triples"]),
+            tuple((n, k) for n, k in data["mentions"]),
+            data["extractor"],
+        )
+
+
+@dataclass(frozen=True)
+class FormationResult:
+    """What forming one turn stored."""
+
+    turn_id: int
+    memory_ids: tuple[int, ...] = ()  # every memory the plan maps to (new, existing or duplicate)
+    duplicates: int = 0
+    relation_ids: tuple[int, ...] = ()
+    superseded_memory_ids: tuple[int, ...] = ()
+    extractor: str = "none"
+
+
+def plan_turn(
+    message: str, extractor: Extractor | None, when: datetime, roles: Mapping[str, str] | None = None
+) -> Plan:
+    """Filter, extract (model first, patterns as the fallback) and tie each triple to its fact.
+
+    Args:
+        message: the user's turn as they wrote it.
+        extractor: the model extractor; None uses the patterns only.
+        when: when the turn was said.
+        roles: what each person is to the user, by name key (`formation_graph.user_roles`):
+            "Ana moved to Lisbon" is stored as "The user's sister Ana moved to Lisbon", so a
+            question about "my sister" finds it.
+    """
+    prep = prepare(message)
+    memories = [PlannedMemory("fact", f'User said: "{q}"', {"quoted_instruction": True}) for q in prep.quoted]
+    if not prep.text:
+        return Plan(tuple(memories))
+    memories.append(PlannedMemory("turn", prep.text, {"role": "user"}))
+    turn_index = len(memories) - 1
+    found, source = None, "patterns"
+    if extractor is not None:
+        raw = extractor.extract(prep.text, "user", when)
+        found = grounded(raw, prep.text) if raw is not None else None
+        source = type(extractor).__name__
+    if found is None or not (found.facts or found.triples):
+        found, source = extract_patterns(prep.text), "patterns"
+    facts = [_with_role(f, roles or {}) for f in found.facts if not is_instruction(f)]
+    triples: list[tuple[Triple, int]] = []
+    for triple in found.triples:
+        index = _stating(facts, triple)
+        if index is None:
+            facts.append(_fact_of(triple))
+            index = len(facts) - 1
+        triples.append((triple, turn_index + 1 + index))
+    memories += [PlannedMemory("fact", f, {"extractor": source}) for f in facts]
+    mentions = found.mentions if found.mentions else extract_patterns(prep.text).mentions
+    return Plan(tuple(memories), tuple(triples), tuple(mentions), source)
+
+
+def _with_role(fact: str, roles: Mapping[str, str]) -> str:
+    """The fact with the first known person's role to the user put before their name."""
+    if "user" in fact.casefold():
+        return fact
+    for m in _NAME_WORD.finditer(fact):
+        role = roles.get(name_key(m.group(0)))
+        if role:
+            return f"{fact[: m.start()]}{'T' if m.start() == 0 else 't'}he user's {role} {fact[m.start() :]}"
+    return fact
+
+
+def _stating(facts: list[str], triple: Triple) -> int | None:
+    """The first fact naming the triple's object and (unless it is the user) its subject."""
+    for i, fact in enumerate(facts):
+        key = f" {name_key(fact)} "
+        names = [n for n in (triple.subject, triple.object) if n != USER]
+        if all(f" {name_key(n)} " in key for n in names):
+            return i
+    return None
+
+
+def _fact_of(triple: Triple) -> str:
+    words = triple.predicate.lower().replace("_", " ")
+    if triple.subject == USER and triple.predicate.startswith("HAS_"):
+        return f"The user's {words.removeprefix('has ')} is {triple.object}."
+    return third_person(f"{'the user' if triple.subject == USER else triple.subject} {words} {triple.object}")
+
+
+def form_turn(stores: Stores, user_id: int, turn: TurnRow, extractor: Extractor | None) -> FormationResult:
+    """Plan and apply one turn in one go (the queue saves the plan in between; see formation_queue)."""
+    plan = plan_turn(turn.content, extractor, turn.created_at, user_roles(stores.engine, user_id))
+    return apply_plan(stores, user_id, turn, plan)
+
+
+def apply_plan(stores: Stores, user_id: int, turn: TurnRow, plan: Plan) -> FormationResult:
+    """Write a plan's memories, entities and relations; safe to rerun (module docstring)."""
+    assert turn.id is not None
+    ids, duplicates = _store_memories(stores, user_id, turn, plan)
+    relation_ids: list[int] = []
+    superseded: list[int] = []
+    for triple, index in plan.triples:
+        rel_id, gone = link(stores, user_id, triple, ids[index], turn.id, turn.created_at)
+        relation_ids.append(rel_id)
+        superseded += gone
+    turn_memory = next((ids[i] for i, m in enumerate(plan.memories) if m.kind == "turn"), None)
+    for name, kind in plan.mentions:
+        if turn_memory is not None:
+            entity(stores, user_id, name, kind, turn_memory)
+    return FormationResult(turn.id, tuple(ids), duplicates, tuple(relation_ids), tuple(superseded), plan.extractor)
+
+
+def _store_memories(stores: Stores, user_id: int, turn: TurnRow, plan: Plan) -> tuple[list[int], int]:
+    """Memory ids for the plan: this turn's rows if a previous run stored them, else duplicates, else new."""
+    with Session(stores.engine) as s:
+        query = select(MemoryRow).where(MemoryRow.user_id == user_id, MemoryRow.source_turn_id == turn.id)
+        mine = {r.content_hash: r.id for r in s.exec(query) if r.id is not None}
+    ids: list[int | None] = []
+    todo: list[NewMemory] = []
+    duplicates = 0
+    for pm in plan.memories:
+        found = mine.get(content_hash(pm.content)) or _duplicate(stores.memories, user_id, pm)
+        duplicates += found is not None and content_hash(pm.content) not in mine
+        ids.append(found)
+        if found is None:
+            meta = pm.meta | {"formed_from": "turn"}
+            todo.append(NewMemory(pm.kind, pm.content, turn.created_at, turn.thread_id, turn.id, None, meta))
+    added = iter(r.id for r in stores.memories.add_many(user_id, todo)) if todo else iter(())
+    out = [i if i is not None else next(added) for i in ids]
+    _stamp(stores.engine, user_id, turn)
+    assert all(i is not None for i in out)
+    return [int(i or 0) for i in out], duplicates
+
+
+def _duplicate(memories: MemoryIndex, user_id: int, pm: PlannedMemory) -> int | None:
+    """An active memory saying the same: exact text, or (facts only) cosine ≥ 0.95 naming the same things."""
+    near = NEAR_DUPLICATE if pm.kind == "fact" and "quoted_instruction" not in pm.meta else 1.01
+    row = memories.find_duplicate(user_id, pm.content, near)
+    if row is None or (row.content_hash != content_hash(pm.content) and _salient(row.content) != _salient(pm.content)):
+        return None  # "lives in Porto" and "lives in Lisbon" embed close; the names tell them apart
+    return row.id
+
+
+def _salient(content: str) -> set[str]:
+    return {w for w in re.findall(r"\b(?:[A-ZÀ-Þ][\w'’-]+|\d+)", content) if w not in ("The", "User")}
+
+
+def _stamp(engine: Engine, user_id: int, turn: TurnRow) -> None:
+    """Facts hold from the moment they were said (`valid_from` = the turn's time)."""
+    with Session(engine) as s:
+        query = select(MemoryRow).where(
+            MemoryRow.user_id == user_id, MemoryRow.source_turn_id == turn.id, col(MemoryRow.valid_from).is_(None)
+        )
+        for row in s.exec(query.where(MemoryRow.kind == "fact")):
+            row.valid_from = turn.created_at
+            s.add(row)
+        s.commit()
+
+
+__all__ = ["Extraction", "Extractor", "FormationResult", "Plan", "Stores", "apply_plan", "form_turn", "plan_turn"]

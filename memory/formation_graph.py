@@ -1,0 +1,175 @@
+"""The graph side of memory formation: entities and relations credited per memory, and supersession.
+
+Every write is credited to the memory that states it (`entity_sources`, `relation_sources`),
+which is what makes a rerun safe (a credit already there means "done") and what lets
+`EntityStore.forget_source_memory` remove the edges that came only from a forgotten memory.
+
+Supersession applies to functional predicates (memory.extraction.FUNCTIONAL_PREDICATES): the
+subject's current relation to another object ends when the new statement was made
+(`valid_to` = the turn's time) and the active facts behind it become `superseded`, with
+`superseded_by` the new fact. A retried older turn formed after a newer one cannot undo it:
+its relation is recorded as history that ended when the newer one began.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine, text
+from sqlmodel import Session, col, select
+
+from memory.entity_names import name_key
+from memory.extraction import USER, USER_ALIASES, Triple, is_functional
+from memory.models import EntityRow, MemoryRow, RelationRow
+
+if TYPE_CHECKING:
+    from memory.formation import Stores
+
+
+def _credited(engine: Engine, sql: str, params: dict[str, Any]) -> bool:
+    with engine.connect() as conn:
+        return conn.execute(text(sql), params).first() is not None
+
+
+def entity(stores: Stores, user_id: int, name: str, kind: str, memory_id: int, role: str | None = None) -> EntityRow:
+    """The entity for `name`, credited once to `memory_id` (a rerun finds the credit and stops).
+
+    `role` ("sister") becomes an alias, so "my sister" in a later question finds the person.
+    """
+    sql = "SELECT 1 FROM entity_sources WHERE entity_id = :e AND memory_id = :m"
+    candidates = stores.entities.find_by_name(user_id, name, fuzzy=True, limit=5)
+    for row in candidates:
+        if row.id is not None and _credited(stores.engine, sql, {"e": row.id, "m": memory_id}):
+            return row
+    aliases = list(USER_ALIASES) if name == USER else [role] if role else []
+    near = _near(name, kind, candidates) if name != USER else None
+    if near is not None:
+        name, aliases = near.name, [name, *aliases]
+    return stores.entities.upsert_entity(user_id, name, kind, aliases=aliases, source_memory_id=memory_id)
+
+
+def _near(name: str, kind: str, candidates: list[EntityRow]) -> EntityRow | None:
+    """The one known entity this name shortens ("Ana" of "Ana Lima"), same or guessed type; else None."""
+    key = name_key(name)
+    fits = [
+        r
+        for r in candidates
+        if r.name != USER
+        and key != name_key(r.name)
+        and any(name_key(n).split()[:1] == [key] for n in (r.name, *r.aliases))
+        and (r.type == kind or "Concept" in (r.type, kind))
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def link(
+    stores: Stores, user_id: int, triple: Triple, memory_id: int, turn_id: int | None, when: datetime
+) -> tuple[int, list[int]]:
+    """Add one relation (once per memory) and supersede what it contradicts.
+
+    Args:
+        triple: canonical names, predicate and types (memory.extraction).
+        memory_id: the memory that states it (credited; `forget_source_memory` follows it).
+        turn_id: the turn it was said in, if any.
+        when: when it was said: the new relation's `valid_from`, the old one's `valid_to`.
+
+    Returns:
+        (relation id, memories retired by the supersession).
+    """
+    subject = entity(stores, user_id, triple.subject, triple.subject_type, memory_id)
+    is_role = triple.subject == USER and triple.predicate.startswith("HAS_")
+    role = triple.predicate.removeprefix("HAS_").replace("_", " ").lower() if is_role else None
+    obj = entity(stores, user_id, triple.object, triple.object_type, memory_id, role)
+    assert subject.id is not None and obj.id is not None
+    sql = (
+        "SELECT r.id FROM relation_sources s JOIN relations r ON r.id = s.relation_id WHERE r.user_id = :u "
+        "AND r.subject_id = :s AND r.predicate = :p AND r.object_id = :o AND s.memory_id = :m"
+    )
+    params = {"u": user_id, "s": subject.id, "p": triple.predicate, "o": obj.id, "m": memory_id}
+    with stores.engine.connect() as conn:
+        known = conn.execute(text(sql), params).scalar()
+    if known is None:
+        known = stores.entities.add_relation(
+            user_id, subject.id, triple.predicate, obj.id,
+            source_turn_id=turn_id, source_memory_id=memory_id, valid_from=when,
+        ).id  # fmt: skip
+    assert known is not None
+    if not is_functional(triple.predicate):
+        return known, []
+    return known, _supersede(stores, user_id, when, known, memory_id)
+
+
+def _supersede(stores: Stores, user_id: int, when: datetime, relation_id: int, memory_id: int) -> list[int]:
+    """End the subject's other current objects of this functional predicate; a newer one ends ours instead."""
+    ours = next(r for r in _current(stores, user_id, relation_id) if r.id == relation_id)
+    retired: list[int] = []
+    for other in _current(stores, user_id, relation_id):
+        if other.id == relation_id or other.object_id == ours.object_id or other.id is None:
+            continue
+        other_from = _utc(other.valid_from or other.created_at)
+        if other_from <= _utc(when):  # said later than the old one: it wins
+            stores.entities.supersede_relation(user_id, other.id, valid_to=when)
+            retired += _retire_facts(stores.engine, user_id, other.id, memory_id, when)
+        else:  # a newer statement was formed first (out-of-order retry): ours is history already
+            stores.entities.supersede_relation(user_id, relation_id, valid_to=other_from)
+            if other.source_memory_id:
+                retired += _retire_facts(stores.engine, user_id, relation_id, other.source_memory_id, other_from)
+    return retired
+
+
+def _current(stores: Stores, user_id: int, relation_id: int) -> list[RelationRow]:
+    with stores.engine.connect() as conn:
+        subject, predicate = conn.execute(
+            text("SELECT subject_id, predicate FROM relations WHERE id = :r"), {"r": relation_id}
+        ).one()
+    return list(stores.entities.current_relations(user_id, subject, predicate))
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _retire_facts(engine: Engine, user_id: int, relation_id: int, by_memory: int, when: datetime) -> list[int]:
+    """Mark the active facts behind a superseded relation, and the turns that said them, superseded.
+
+    The turn goes too: "my sister moved to Porto" recalled verbatim would contradict the
+    current view. It stays in the episodic log and in the history (status superseded).
+    """
+    sql = "SELECT memory_id FROM relation_sources WHERE relation_id = :r AND memory_id NOT IN (0, :m)"
+    with engine.connect() as conn:
+        sources = [int(r[0]) for r in conn.execute(text(sql), {"r": relation_id, "m": by_memory})]
+    with Session(engine) as s:
+        query = select(MemoryRow).where(
+            MemoryRow.user_id == user_id, col(MemoryRow.id).in_(sources),
+            MemoryRow.kind == "fact", MemoryRow.status == "active",
+        )  # fmt: skip
+        rows = list(s.exec(query))
+        turns = [r.source_turn_id for r in rows if r.source_turn_id is not None]
+        said = select(MemoryRow).where(
+            MemoryRow.user_id == user_id, col(MemoryRow.source_turn_id).in_(turns),
+            MemoryRow.kind == "turn", MemoryRow.status == "active",
+        )  # fmt: skip
+        rows += list(s.exec(said))
+        for row in rows:
+            row.status, row.superseded_by, row.valid_to = "superseded", by_memory, when
+            s.add(row)
+        s.commit()
+        return [r.id for r in rows if r.id is not None]
+
+
+def user_roles(engine: Engine, user_id: int) -> dict[str, str]:
+    """What each person is to the user, by name key and first-name key: {"ana": "sister"}."""
+    sql = (
+        "SELECT e.name, r.predicate FROM relations r JOIN entities u ON u.id = r.subject_id "
+        "JOIN entities e ON e.id = r.object_id WHERE r.user_id = :u AND u.user_id = :u AND u.name = :user "
+        "AND r.predicate LIKE 'HAS\\_%' ESCAPE '\\' AND r.valid_to IS NULL ORDER BY r.id"
+    )
+    roles: dict[str, str] = {}
+    with engine.connect() as conn:
+        for name, predicate in conn.execute(text(sql), {"u": user_id, "user": USER}):
+            role = str(predicate).removeprefix("HAS_").replace("_", " ").lower()
+            key = name_key(str(name))
+            roles.setdefault(key, role)
+            roles.setdefault(key.split()[0], role)
+    return roles

@@ -1,0 +1,60 @@
+"""Shared helpers for the formation tests: dated turns, a queue drain, a store snapshot."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlmodel import Session
+
+from app.runtime import Storage
+from memory.extraction import PatternExtractor
+from memory.formation import FormationResult, Stores
+from memory.formation_queue import FormationQueue, run_pending
+from memory.models import TurnRow
+
+
+def user(storage: Storage, name: str) -> int:
+    account = storage.accounts.create(name, "correct horse battery")
+    assert account.id is not None
+    return account.id
+
+
+def say(storage: Storage, user_id: int, thread: str, message: str, when: datetime) -> TurnRow:
+    """Store a user turn as if said at `when`, and queue it for formation."""
+    turn = storage.turns.add(user_id, thread, "user", message)
+    with Session(storage.engine) as s:
+        row = s.get(TurnRow, turn.id)
+        assert row is not None
+        row.created_at = when
+        s.add(row)
+        s.commit()
+        s.refresh(row)
+    assert row.id is not None
+    FormationQueue(storage.engine).enqueue(user_id, row.id)
+    return row
+
+
+def form(stores: Stores) -> list[FormationResult]:
+    """Drain the queue with the pattern extractor."""
+    return run_pending(stores, PatternExtractor(), 100)
+
+
+def snapshot(storage: Storage, user_id: int) -> dict[str, Any]:
+    """Everything formation writes for one user, without ids (to compare two runs)."""
+    queries = {
+        "memories": "SELECT kind, content, status, created_at, valid_from, valid_to, thread_id, "
+        "(superseded_by IS NOT NULL) FROM memories WHERE user_id = :u ORDER BY content, kind",
+        "vectors": "SELECT count(*) FROM memory_vec WHERE user_id = :u",
+        "entities": "SELECT name, type, aliases, mention_count, status FROM entities WHERE user_id = :u ORDER BY name",
+        "relations": "SELECT s.name, r.predicate, o.name, r.weight, r.valid_from, r.valid_to FROM relations r "
+        "JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id WHERE r.user_id = :u "
+        "ORDER BY s.name, r.predicate, o.name",
+        "entity_sources": "SELECT e.name, m.content, es.amount FROM entity_sources es JOIN entities e "
+        "ON e.id = es.entity_id JOIN memories m ON m.id = es.memory_id WHERE e.user_id = :u ORDER BY 1, 2",
+        "relation_sources": "SELECT r.predicate, m.content, rs.amount FROM relation_sources rs JOIN relations r "
+        "ON r.id = rs.relation_id JOIN memories m ON m.id = rs.memory_id WHERE r.user_id = :u ORDER BY 1, 2",
+    }
+    with storage.engine.connect() as conn:
+        return {k: [tuple(r) for r in conn.execute(text(q), {"u": user_id})] for k, q in queries.items()}
