@@ -46,6 +46,30 @@ class MetaRow(SQLModel, table=True):
     value: str
 
 
+class MemoryRow(SQLModel, table=True):
+    """One semantic memory (a turn, fact, document chunk or summary) with its vector elsewhere.
+
+    The embedding lives in the `memory_vec` vec0 table and the text is indexed by the
+    `memory_fts` FTS5 table, both keyed by this id (memory/vectors.py keeps them in step).
+    """
+
+    __tablename__ = "memories"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    kind: str
+    content: str
+    created_at: datetime
+    thread_id: str | None = None
+    source_turn_id: int | None = None
+    document_id: int | None = None
+    status: str = "active"
+    superseded_by: int | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    content_hash: str
+    meta: str | None = None
+
+
 # -- knowledge graph records (memory/entities.py owns their DDL and writes) -------------------
 from sqlmodel import JSON  # noqa: E402  (appended section: keeps the shared header untouched)
 

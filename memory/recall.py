@@ -1,0 +1,300 @@
+"""Hybrid recall: lexical (FTS5 BM25) and dense (MiniLM cosine) evidence fused into one relevance.
+
+What the threshold means
+------------------------
+Every hit carries a `relevance` in 0..1 and `SIMILARITY_THRESHOLD` (0.5-0.9, default 0.7) is a
+floor on it. Relevance is a *calibrated* probability, not a raw cosine:
+
+    relevance = sigmoid(W_COS * cosine + W_LEX * log1p(bm25) + BIAS)
+
+fitted by logistic regression on LoCoMo-dev question/evidence pairs (positives) against the
+other turns of the same conversations (negatives), with the two classes weighted equally
+(docs/benchmarks.md has the measurement). So a relevance of r means "at even prior odds,
+memories scoring like this one were relevant r of the time": the likelihood ratio of relevant
+to unrelated is r / (1 - r): 1:1 at 0.5, 2.3:1 at 0.7, 9:1 at 0.9. Measured there, 0.5 / 0.7 /
+0.9 keep 79 / 73 / 56 % of evidence turns and 11.6 / 5.8 / 1.7 % of the others; a raw-cosine
+floor of 0.7 would keep 2 % of evidence (a paraphrase's cosine is typically 0.4-0.6). `bm25` is
+FTS5's BM25, sign flipped (higher is better, 0 when no term matches). Ranking is by relevance
+too, so rank and threshold agree. `VECTOR_LIMIT` 0 returns nothing and embeds nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+from sqlalchemy import Engine, text
+
+from memory.embedder import Embedder
+from memory.models import MemoryRow
+from memory.tokens import estimate_tokens
+
+DEFAULT_SIMILARITY_THRESHOLD = 0.7
+MIN_SIMILARITY_THRESHOLD = 0.5
+MAX_SIMILARITY_THRESHOLD = 0.9
+DEFAULT_VECTOR_LIMIT = 5
+# vec0 caps k at 4096; 100 candidates per retriever is plenty for a limit of 15, and cheap.
+CANDIDATES = 100
+LEXICAL_CANDIDATES = 50  # lexical-only candidates need their vectors fetched, so fewer
+# How many top hits lend their score to their neighbouring turns.
+NEIGHBOUR_ANCHORS = 30
+
+# Fitted on LoCoMo dev (see docs/benchmarks.md, "Calibration"); three numbers, no data copied.
+W_COS = 8.096
+W_LEX = 1.566
+BIAS = -3.891
+# A neighbour's log-odds are its anchor's minus this (measured: 1.0-2.0 all gain ~1 point).
+NEIGHBOUR_PENALTY = 1.5
+
+# Function words carry no evidence and make FTS5 match nearly every row; the list is short on
+# purpose (negations and numbers stay, they change meaning).
+_STOPWORDS = frozenset(
+    """a about after all also am an and any are as at be been before being but by can could did do
+    does doing for from had has have having he her here hers him his how i if in into is it its
+    just me my of on or our ours she so some than that the their them then there these they this
+    those to too up us was we were what when where which while who whom why will with would you
+    your yours""".split()  # noqa: SIM905 -- a word list reads better as text
+)
+_WORD = re.compile(r"[0-9A-Za-z\u00C0-\uFFFF]+")
+
+
+@dataclass(frozen=True)
+class MemoryHit:
+    """A recalled memory with the evidence behind its rank.
+
+    Attributes:
+        memory: the stored row.
+        relevance: calibrated 0..1 (see the module docstring); the threshold applies to it.
+        cosine: raw MiniLM cosine similarity of query and memory (-1..1).
+        lexical: FTS5 BM25 score, higher is better, 0 when no query term matched.
+    """
+
+    memory: MemoryRow
+    relevance: float
+    cosine: float
+    lexical: float
+
+
+def relevance(cosine: float, lexical: float) -> float:
+    """Calibrated relevance in 0..1 from a raw cosine and a (non-negative) BM25 score."""
+    z = W_COS * cosine + W_LEX * math.log1p(max(lexical, 0.0)) + BIAS
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def clamp_threshold(threshold: float) -> float:
+    """Keep a requested threshold inside the supported 0.5-0.9 range."""
+    return min(MAX_SIMILARITY_THRESHOLD, max(MIN_SIMILARITY_THRESHOLD, threshold))
+
+
+def query_terms(query: str) -> list[str]:
+    """Content words of a query, lower-cased, de-duplicated, in order."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(query.lower()):
+        if word not in _STOPWORDS and len(word) > 1:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def fts_query(query: str) -> str | None:
+    """An FTS5 MATCH expression that ORs the query's content words, or None if it has none.
+
+    Each term is double-quoted so user text can never inject FTS5 operators (NEAR, column
+    filters, `*`); the porter tokenizer still stems quoted terms.
+    """
+    terms = query_terms(query)
+    return " OR ".join(f'"{t}"' for t in terms) if terms else None
+
+
+def fuse(dense: dict[int, float], lexical: dict[int, float]) -> list[tuple[int, float, float, float]]:
+    """Score every candidate seen by either retriever; best first.
+
+    Args:
+        dense: memory id -> cosine similarity (every candidate should have one).
+        lexical: memory id -> BM25 score (higher is better); missing means no term matched.
+
+    Returns:
+        (memory id, relevance, cosine, lexical) tuples sorted by relevance, newest id first on ties.
+    """
+    scored = []
+    for mid in dense.keys() | lexical.keys():
+        cos, lex = dense.get(mid, 0.0), lexical.get(mid, 0.0)
+        scored.append((mid, relevance(cos, lex), cos, lex))
+    scored.sort(key=lambda s: (-s[1], -s[0]))
+    return scored
+
+
+T = TypeVar("T")
+
+
+def pack(items: Iterable[T], budget_tokens: int, cost: Callable[[T], int] | None = None) -> list[T]:
+    """Items in rank order that fit a token budget; an item too large is skipped, not a stopper.
+
+    Args:
+        items: candidates, best first (e.g. `MemoryHit`s or their texts).
+        budget_tokens: the budget; 0 or less packs nothing.
+        cost: tokens an item costs; by default `estimate_tokens` of its text (`memory.content`
+            for hits, `str(item)` otherwise).
+    """
+    measure = cost or _default_cost
+    out: list[T] = []
+    left = budget_tokens
+    for item in items:
+        if left <= 0:
+            break
+        n = measure(item)
+        if n <= left:
+            out.append(item)
+            left -= n
+    return out
+
+
+def _default_cost(item: object) -> int:
+    if isinstance(item, MemoryHit):
+        return estimate_tokens(item.memory.content)
+    return estimate_tokens(str(item))
+
+
+def with_neighbours(
+    ranked: Sequence[tuple[int, float]], neighbours: dict[int, list[int]], penalty: float = NEIGHBOUR_PENALTY
+) -> list[tuple[int, float]]:
+    """Add each hit's conversational neighbours just behind it, `penalty` lower in log-odds.
+
+    The evidence for a question is often the turn next to the best match (the answer to a
+    question, a follow-up), so a neighbour inherits its anchor's relevance discounted in
+    log-odds (a probability scale would barely separate 0.99 from 0.9). Each id keeps its
+    best score; the result is sorted best first.
+    """
+    best: dict[int, float] = {}
+    for mid, score in ranked:
+        best[mid] = max(best.get(mid, 0.0), score)
+        odds = max(score, 1e-9) / max(1.0 - score, 1e-9) * math.exp(-penalty)
+        for nid in neighbours.get(mid, []):
+            best[nid] = max(best.get(nid, 0.0), odds / (1.0 + odds))
+    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+
+def blob(vector: np.ndarray) -> bytes:
+    """A vector as the little-endian float32 bytes vec0 stores."""
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _in_clause(column: str, values: Sequence[Any] | None, params: dict[str, Any]) -> str:
+    """` AND column IN (:p0, :p1, ...)` with the values bound as parameters ('' for None)."""
+    if values is None:
+        return ""
+    names = []
+    for value in values:
+        name = f"p{len(params)}"
+        params[name] = value
+        names.append(f":{name}")
+    return f" AND {column} IN ({', '.join(names) or 'NULL'})"
+
+
+class HybridSearch:
+    """Candidate generation over `memory_vec` (KNN) and `memory_fts` (BM25), always per user."""
+
+    def __init__(self, engine: Engine, embedder: Embedder) -> None:
+        self._engine = engine
+        self._embedder = embedder
+        self._last: tuple[str, np.ndarray] | None = None
+
+    def query_vector(self, query: str) -> np.ndarray:
+        """The query's embedding; the last one is kept, since context assembly, the agent's
+        SEARCH_MEMORIES and dedupe often ask for the same text in a row (~20 ms each)."""
+        if self._last is None or self._last[0] != query:
+            self._last = (query, self._embedder.embed_one(query))
+        return self._last[1]
+
+    def ranked(
+        self,
+        user_id: int,
+        query: str,
+        kinds: Sequence[str] | None = None,
+        document_ids: Sequence[int] | None = None,
+        *,
+        neighbours: bool = False,
+    ) -> list[tuple[int, float, float, float]]:
+        """(id, relevance, cosine, bm25) of the fused dense and lexical candidates, best first."""
+        qvec = self.query_vector(query)
+        dense = self.dense(user_id, qvec, CANDIDATES, kinds, document_ids)
+        lexical = self.lexical(user_id, query, LEXICAL_CANDIDATES, kinds, document_ids)
+        dense.update(self.cosines(user_id, qvec, [m for m in lexical if m not in dense]))
+        scored = fuse(dense, lexical)
+        if not neighbours:
+            return scored
+        anchors = [(m, rel) for m, rel, _, _ in scored[:NEIGHBOUR_ANCHORS]]
+        spread = with_neighbours(anchors, self.neighbours(user_id, [m for m, _ in anchors]))
+        seen = {m for m, _ in spread}
+        rest = [(m, rel) for m, rel, _, _ in scored if m not in seen]
+        return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in spread + rest]
+
+    def dense(
+        self,
+        user_id: int,
+        qvec: np.ndarray,
+        k: int,
+        kinds: Sequence[str] | None = None,
+        document_ids: Sequence[int] | None = None,
+    ) -> dict[int, float]:
+        """Top-k active memories by cosine: memory id -> cosine similarity."""
+        sql = (
+            "SELECT memory_id, distance FROM memory_vec WHERE embedding MATCH :q AND k = :k "
+            "AND user_id = :u AND status = 'active'"
+        )
+        params: dict[str, Any] = {"q": blob(qvec), "k": min(k, 4096), "u": user_id}
+        sql += _in_clause("kind", kinds, params) + _in_clause("document_id", document_ids, params)
+        with self._engine.connect() as conn:
+            return {int(m): 1.0 - float(d) for m, d in conn.execute(text(sql), params)}
+
+    def lexical(
+        self,
+        user_id: int,
+        query: str,
+        n: int,
+        kinds: Sequence[str] | None = None,
+        document_ids: Sequence[int] | None = None,
+    ) -> dict[int, float]:
+        """Top-n active memories by FTS5 BM25: memory id -> score (higher is better)."""
+        match = fts_query(query)
+        if match is None:
+            return {}
+        sql = (
+            "SELECT m.id, -bm25(memory_fts) AS s FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid "
+            "WHERE memory_fts MATCH :q AND m.user_id = :u AND m.status = 'active'"
+        )
+        params: dict[str, Any] = {"q": match, "u": user_id, "n": n}
+        sql += _in_clause("m.kind", kinds, params) + _in_clause("m.document_id", document_ids, params)
+        with self._engine.connect() as conn:
+            rows = conn.execute(text(sql + " ORDER BY s DESC LIMIT :n"), params)
+            return {int(m): float(s) for m, s in rows}
+
+    def cosines(self, user_id: int, qvec: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+        """Cosine of the query with each of these (this user's) memories."""
+        if not ids:
+            return {}
+        # User filter via `memories`: `user_id = ?` on vec0 scans the partition per id (147 vs 1.4 ms).
+        params: dict[str, Any] = {"u": user_id}
+        sql = "SELECT m.id, v.embedding FROM memories m JOIN memory_vec v ON v.memory_id = m.id WHERE m.user_id = :u"
+        sql += _in_clause("m.id", ids, params)
+        with self._engine.connect() as conn:
+            found = [(int(m), np.frombuffer(e, dtype=np.float32)) for m, e in conn.execute(text(sql), params)]
+        return {m: float(v @ qvec) for m, v in found}
+
+    def neighbours(self, user_id: int, ids: Sequence[int]) -> dict[int, list[int]]:
+        """The previous and next active turn in the same thread for each id (by id order)."""
+        if not ids:
+            return {}
+        params: dict[str, Any] = {"u": user_id}
+        chosen = _in_clause("id", ids, params).removeprefix(" AND ")
+        sql = (
+            "WITH t AS (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM memories "
+            "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND thread_id IN "
+            f"(SELECT thread_id FROM memories WHERE user_id = :u AND {chosen}) "
+            f"WINDOW w AS (PARTITION BY thread_id ORDER BY id)) SELECT id, prev, next FROM t WHERE {chosen}"
+        )
+        with self._engine.connect() as conn:
+            rows = conn.execute(text(sql), params)
+            return {int(m): [int(x) for x in (p, n) if x is not None] for m, p, n in rows}

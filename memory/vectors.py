@@ -1,0 +1,297 @@
+"""Semantic memories: rows in `memories`, vectors in `memory_vec` (vec0), text in `memory_fts` (FTS5).
+
+One id ties the three together. Triggers (from `m002_memories`) keep the FTS index and the vector
+table's filter columns in step with the rows and delete a row's vector with it, so a cascade from
+`accounts` or a plain DELETE never leaves an orphan. Every query is filtered by user; the KNN
+uses the vec0 partition key (`user_id = ?`), so one user's search never scans another's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, get_args
+
+from sqlalchemy import Connection, Engine, text
+from sqlmodel import Session, col, select
+
+from memory import recall
+from memory.embedder import Embedder
+from memory.models import MemoryRow, utcnow
+
+Kind = Literal["turn", "fact", "chunk", "summary"]
+Status = Literal["active", "superseded", "archived"]
+KINDS: tuple[str, ...] = get_args(Kind)
+
+_DDL = [
+    """CREATE TABLE memories (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('turn', 'fact', 'chunk', 'summary')),
+        content TEXT NOT NULL,
+        created_at DATETIME NOT NULL,
+        thread_id TEXT,
+        source_turn_id INTEGER REFERENCES turns(id) ON DELETE SET NULL,
+        document_id INTEGER,
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded', 'archived')),
+        superseded_by INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+        valid_from DATETIME,
+        valid_to DATETIME,
+        content_hash TEXT NOT NULL,
+        meta TEXT
+    )""",
+    "CREATE INDEX ix_memories_user_status_kind ON memories (user_id, status, kind)",
+    "CREATE INDEX ix_memories_user_hash ON memories (user_id, content_hash)",
+    "CREATE INDEX ix_memories_user_thread ON memories (user_id, thread_id, id)",
+    # kind/status/document_id are vec0 metadata columns so the KNN filters before taking k
+    # (post-filtering could return fewer than `limit`); document_id 0 stands for "none".
+    """CREATE VIRTUAL TABLE memory_vec USING vec0(
+        memory_id INTEGER PRIMARY KEY, user_id INTEGER PARTITION KEY,
+        embedding float[384] distance_metric=cosine,
+        kind TEXT, status TEXT, document_id INTEGER)""",
+    """CREATE VIRTUAL TABLE memory_fts USING fts5(
+        content, content='memories', content_rowid='id', tokenize='porter unicode61')""",
+    """CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO memory_fts (rowid, content) VALUES (new.id, new.content); END""",
+    """CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO memory_fts (memory_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        DELETE FROM memory_vec WHERE memory_id = old.id; END""",
+    """CREATE TRIGGER memories_au_content AFTER UPDATE OF content ON memories BEGIN
+        INSERT INTO memory_fts (memory_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        INSERT INTO memory_fts (rowid, content) VALUES (new.id, new.content); END""",
+    """CREATE TRIGGER memories_au_status AFTER UPDATE OF status ON memories BEGIN
+        UPDATE memory_vec SET status = new.status WHERE memory_id = new.id; END""",
+]
+
+
+def m002_memories(conn: Connection) -> None:
+    """Semantic memories, their 384-d cosine vectors (partitioned by user) and FTS5 index."""
+    for statement in _DDL:
+        conn.execute(text(statement))
+
+
+class MemoryNotFound(LookupError):
+    """No memory with that id belongs to that user."""
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """One memory to store with `MemoryIndex.add_many`."""
+
+    kind: Kind
+    content: str
+    created_at: datetime | None = None
+    thread_id: str | None = None
+    source_turn_id: int | None = None
+    document_id: int | None = None
+    meta: dict[str, Any] | None = None
+
+
+def content_hash(content: str) -> str:
+    """Hash of the text with case and whitespace normalised (exact-duplicate detection)."""
+    return hashlib.sha256(" ".join(content.lower().split()).encode()).hexdigest()
+
+
+class MemoryIndex:
+    """Store, embed, find and retire one installation's semantic memories, always per user."""
+
+    def __init__(self, engine: Engine, embedder: Embedder) -> None:
+        self._engine = engine
+        self._embedder = embedder
+        self._search = recall.HybridSearch(engine, embedder)
+
+    def add(
+        self,
+        user_id: int,
+        kind: Kind,
+        content: str,
+        *,
+        created_at: datetime | None = None,
+        thread_id: str | None = None,
+        source_turn_id: int | None = None,
+        document_id: int | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> MemoryRow:
+        """Store and embed one memory; `created_at` is when it happened (default: now)."""
+        item = NewMemory(kind, content, created_at, thread_id, source_turn_id, document_id, meta)
+        return self.add_many(user_id, [item])[0]
+
+    def add_many(self, user_id: int, items: Sequence[NewMemory]) -> list[MemoryRow]:
+        """Store and embed many memories in one transaction: all are stored, or none.
+
+        Raises:
+            ValueError: an unknown kind or empty content (nothing is stored).
+        """
+        for item in items:
+            if item.kind not in KINDS or not item.content.strip():
+                raise ValueError(f"a memory needs a kind in {KINDS} and non-empty content: {item!r}")
+        vectors = self._embedder.embed([i.content for i in items])
+        rows = [self._row(user_id, item) for item in items]
+        with Session(self._engine) as session:
+            session.add_all(rows)
+            session.flush()
+            session.connection().execute(
+                text(
+                    "INSERT INTO memory_vec (memory_id, user_id, embedding, kind, status, document_id) "
+                    "VALUES (:id, :u, :e, :k, 'active', :d)"
+                ),
+                [
+                    {"id": r.id, "u": user_id, "e": recall.blob(v), "k": r.kind, "d": r.document_id or 0}
+                    for r, v in zip(rows, vectors, strict=True)
+                ],
+            )
+            session.commit()
+            for row in rows:
+                session.refresh(row)
+        return rows
+
+    @staticmethod
+    def _row(user_id: int, item: NewMemory) -> MemoryRow:
+        fields = {k: getattr(item, k) for k in ("kind", "content", "thread_id", "source_turn_id", "document_id")}
+        fields |= {"user_id": user_id, "created_at": item.created_at or utcnow()}
+        fields["content_hash"] = content_hash(item.content)
+        fields["meta"] = json.dumps(item.meta) if item.meta is not None else None
+        return MemoryRow.model_validate(fields)
+
+    def get(self, user_id: int, memory_id: int) -> MemoryRow | None:
+        """One memory of this user's, or None."""
+        with Session(self._engine) as session:
+            row = session.get(MemoryRow, memory_id)
+        return row if row is not None and row.user_id == user_id else None
+
+    def list(
+        self,
+        user_id: int,
+        kinds: Sequence[str] | None = None,
+        status: Status | None = "active",
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryRow]:
+        """This user's memories, newest first; `status=None` lists every status."""
+        query = select(MemoryRow).where(MemoryRow.user_id == user_id)
+        if kinds is not None:
+            query = query.where(col(MemoryRow.kind).in_(list(kinds)))
+        if status is not None:
+            query = query.where(MemoryRow.status == status)
+        query = query.order_by(col(MemoryRow.id).desc()).offset(offset).limit(limit)
+        with Session(self._engine) as session:
+            return list(session.exec(query))
+
+    def by_ids(self, user_id: int, ids: Sequence[int]) -> dict[int, MemoryRow]:
+        """This user's memories among `ids`, keyed by id (others' ids are silently absent)."""
+        if not ids:
+            return {}
+        query = select(MemoryRow).where(MemoryRow.user_id == user_id, col(MemoryRow.id).in_(list(ids)))
+        with Session(self._engine) as session:
+            return {r.id: r for r in session.exec(query) if r.id is not None}
+
+    def update_content(self, user_id: int, memory_id: int, content: str) -> MemoryRow:
+        """Replace a memory's text and re-embed it (FTS follows through a trigger).
+
+        Raises:
+            MemoryNotFound: the id is not one of this user's memories.
+        """
+        vector = self._embedder.embed_one(content)
+        with Session(self._engine) as session:
+            row = self._owned(session, user_id, memory_id)
+            row.content, row.content_hash = content, content_hash(content)
+            session.add(row)
+            session.flush()
+            session.connection().execute(
+                text("UPDATE memory_vec SET embedding = :e WHERE memory_id = :id"),
+                {"e": recall.blob(vector), "id": memory_id},
+            )
+            session.commit()
+            session.refresh(row)
+        return row
+
+    def set_status(self, user_id: int, memory_id: int, status: Status) -> MemoryRow:
+        """Mark a memory active, superseded or archived (only active ones are searched).
+
+        Raises:
+            MemoryNotFound: the id is not one of this user's memories.
+        """
+        with Session(self._engine) as session:
+            row = self._owned(session, user_id, memory_id)
+            row.status = status
+            session.add(row)
+            session.commit()
+            session.refresh(row)
+        return row
+
+    def supersede(self, user_id: int, old_id: int, new_id: int) -> MemoryRow:
+        """Retire `old_id` in favour of `new_id`: status superseded, valid_to now, superseded_by.
+
+        Raises:
+            MemoryNotFound: either id is not one of this user's memories.
+        """
+        with Session(self._engine) as session:
+            self._owned(session, user_id, new_id)
+            old = self._owned(session, user_id, old_id)
+            old.status, old.valid_to, old.superseded_by = "superseded", utcnow(), new_id
+            session.add(old)
+            session.commit()
+            session.refresh(old)
+        return old
+
+    def delete(self, user_id: int, memory_id: int) -> bool:
+        """Delete a memory with its vector and FTS entry (triggers, same transaction)."""
+        with self._engine.begin() as conn:
+            gone = conn.execute(
+                text("DELETE FROM memories WHERE id = :id AND user_id = :u"), {"id": memory_id, "u": user_id}
+            )
+        return gone.rowcount > 0
+
+    @staticmethod
+    def _owned(session: Session, user_id: int, memory_id: int) -> MemoryRow:
+        row = session.get(MemoryRow, memory_id)
+        if row is None or row.user_id != user_id:
+            raise MemoryNotFound(f"memory {memory_id} not found for user {user_id}")
+        return row
+
+    def find_duplicate(self, user_id: int, content: str, min_similarity: float = 0.95) -> MemoryRow | None:
+        """An active memory with the same text (hash), else the nearest one at cosine >= min_similarity."""
+        digest = content_hash(content)
+        query = select(MemoryRow).where(
+            MemoryRow.user_id == user_id, MemoryRow.content_hash == digest, MemoryRow.status == "active"
+        )
+        with Session(self._engine) as session:
+            exact = session.exec(query.limit(1)).first()
+        if exact is not None:
+            return exact
+        nearest = self._search.dense(user_id, self._embedder.embed_one(content), 1)
+        for mid, cos in nearest.items():
+            if cos >= min_similarity:
+                return self.get(user_id, mid)
+        return None
+
+    def search(
+        self,
+        user_id: int,
+        query: str,
+        limit: int = recall.DEFAULT_VECTOR_LIMIT,
+        threshold: float = recall.DEFAULT_SIMILARITY_THRESHOLD,
+        kinds: Sequence[str] | None = None,
+        document_ids: Sequence[int] | None = None,
+        *,
+        neighbours: bool = False,
+    ) -> list[recall.MemoryHit]:
+        """Active memories relevant to `query`, best first, by hybrid recall (memory/recall.py).
+
+        Args:
+            user_id: whose memories.
+            query: the text to recall for.
+            limit: at most this many hits; 0 returns [] without embedding anything.
+            threshold: floor on calibrated relevance (0..1; the app clamps it to 0.5-0.9).
+            kinds: only these kinds (e.g. ["fact"]); document_ids: only these documents' chunks.
+            neighbours: also return each hit's adjacent turns in its thread, just behind it.
+        """
+        if limit <= 0 or not query.strip():
+            return []
+        scored = self._search.ranked(user_id, query, kinds, document_ids, neighbours=neighbours)
+        kept = [s for s in scored if s[1] >= threshold][:limit]
+        rows = self.by_ids(user_id, [s[0] for s in kept])
+        return [recall.MemoryHit(rows[m], rel, cos, lex) for m, rel, cos, lex in kept if m in rows]

@@ -1,0 +1,75 @@
+"""Pure ranking logic of memory/recall.py: calibration, FTS query building, fusion, packing."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.models import MemoryRow
+from memory.recall import (
+    MemoryHit,
+    clamp_threshold,
+    fts_query,
+    fuse,
+    pack,
+    query_terms,
+    relevance,
+    with_neighbours,
+)
+
+
+def _hit(mid: int, content: str, rel: float) -> MemoryHit:
+    row = MemoryRow.model_validate(
+        {"id": mid, "user_id": 1, "kind": "fact", "content": content,
+         "created_at": datetime(2024, 1, 1, tzinfo=UTC), "content_hash": "-"}
+    )
+    return MemoryHit(row, rel, 0.5, 0.0)
+
+
+def test_relevance_is_monotonic_and_bounded() -> None:
+    assert 0.0 < relevance(-1.0, 0.0) < relevance(0.3, 0.0) < relevance(0.6, 0.0) < relevance(1.0, 0.0) < 1.0
+    assert relevance(0.3, 5.0) > relevance(0.3, 0.0)
+    assert relevance(0.3, -2.0) == relevance(0.3, 0.0)
+
+
+def test_relevance_unrelated_text_stays_below_range() -> None:
+    # MiniLM gives unrelated sentences a cosine of about 0.0-0.15.
+    assert relevance(0.1, 0.0) < 0.5
+
+
+def test_clamp_threshold_keeps_range() -> None:
+    assert clamp_threshold(0.1) == 0.5
+    assert clamp_threshold(0.95) == 0.9
+    assert clamp_threshold(0.7) == 0.7
+
+
+def test_query_terms_drop_stopwords_and_duplicates() -> None:
+    assert query_terms("What did Caroline do, and what did CAROLINE see?") == ["caroline", "see"]
+
+
+def test_fts_query_quotes_terms_against_injection() -> None:
+    assert fts_query('NEAR(a b) OR content:"x" *') == '"near" OR "content"'
+    assert fts_query("what is it?") is None
+
+
+def test_fuse_ranks_by_relevance_and_keeps_union() -> None:
+    fused = fuse({1: 0.2, 2: 0.6}, {1: 8.0, 3: 1.0})
+    assert {f[0] for f in fused} == {1, 2, 3}
+    assert [f[1] for f in fused] == sorted((f[1] for f in fused), reverse=True)
+    assert next(f for f in fused if f[0] == 3)[2] == 0.0
+
+
+def test_pack_respects_budget_and_skips_oversized() -> None:
+    hits = [_hit(1, "a" * 40, 0.9), _hit(2, "b" * 400, 0.8), _hit(3, "c" * 40, 0.7)]
+    assert [h.memory.id for h in pack(hits, 25)] == [1, 3]
+    assert pack(hits, 0) == []
+    assert pack(["xx", "yyyy"], 100, cost=len) == ["xx", "yyyy"]
+
+
+def test_with_neighbours_inherits_decayed_score() -> None:
+    spread = with_neighbours([(10, 0.9), (20, 0.5)], {10: [9, 11], 20: [21]}, penalty=math.log(9))
+    assert spread[0] == (10, 0.9)
+    assert dict(spread)[11] == pytest.approx(0.5) and dict(spread)[21] == pytest.approx(0.1)
+    assert [m for m, _ in spread][:3] == [10, 9, 11]
