@@ -18,15 +18,20 @@ from typing import Any
 import httpx
 from pydantic_ai.exceptions import AgentRunError
 
-from app.agent import build_chat_agent, history_messages
+from app.agent import history_messages
+from app.answer_loop import AnswerDelta, Answered, InfoRound, answer_question
+from app.extractor import enqueue_formation
 from app.metrics import rss_mb
+from app.proactive import parse_reminder
 from app.request_step import request_resources
 from app.runtime import Runtime, effective_limits
+from capabilities.context import TwoLevelContext
 from capabilities.report import ExecutionReport, changed_limits_notice, diff_limits
 from capabilities.resources import Limits, Provision, clamp
 from capabilities.signals import followup_signal
 from memory.assembly import AssembledContext, ContextRequest
 from memory.models import UsageRow
+from memory.queries import QueryConfig
 from memory.turns import InvalidMessage, validate_message
 from memory.usage import UsageRecord
 
@@ -60,6 +65,16 @@ class Token:
 
 
 @dataclass(frozen=True)
+class SourceView:
+    """A piece of context the answer cites, with its text for the user to open."""
+
+    ref: str
+    contribution: str
+    relevance: float
+    text: str
+
+
+@dataclass(frozen=True)
 class Finished:
     """The reply is complete and stored."""
 
@@ -68,6 +83,11 @@ class Finished:
     report: str = ""
     usage_id: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    confidence: str = "medium"
+    sources: tuple[SourceView, ...] = ()
+    follow_ups: tuple[str, ...] = ()
+    rounds: int = 0
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,7 +98,7 @@ class Failed:
     user_turn_id: int
 
 
-TurnEvent = Rejected | ContextPlanned | Token | Finished | Failed
+TurnEvent = Rejected | ContextPlanned | InfoRound | Token | Finished | Failed
 
 
 def model_failure_message(exc: BaseException) -> str:
@@ -90,18 +110,35 @@ def model_failure_message(exc: BaseException) -> str:
     )
 
 
+def without_lone_surrogates(text: str) -> str:
+    """Lone surrogates (a socket's JSON may carry "\\ud800") cannot be stored as UTF-8: U+FFFD instead."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 async def chat_turn(rt: Runtime, user_id: int, thread_id: str, text: str) -> AsyncIterator[TurnEvent]:
     """Validate and store the user's message, then stream and store the reply."""
     try:
-        text = validate_message(text)
+        text = validate_message(without_lone_surrogates(text))
     except InvalidMessage as exc:
         yield Rejected(str(exc))
         return
     earlier = [t.content for t in rt.store.turns.recent(user_id, thread_id, 20) if t.role == "user"]
     signal = followup_signal(text, earlier)
     user_turn = rt.store.turns.add(user_id, thread_id, "user", text)
-    async for event in reply_to(rt, user_id, thread_id, user_turn.id or 0, signal):
+    async for event in reply_to(
+        rt, user_id, thread_id, user_turn.id or 0, signal, _reminder(rt, user_id, thread_id, text)
+    ):
         yield event
+
+
+def _reminder(rt: Runtime, user_id: int, thread_id: str, text: str) -> str:
+    """Store a reminder the user asked for; the notice tells the agent it is set and when."""
+    ask = parse_reminder(text)
+    if ask is None:
+        return ""
+    row = rt.reminders.add(user_id, thread_id, ask.text, interval_minutes=ask.minutes)
+    source = "as you asked" if ask.minutes else "default follow-up interval"
+    return f"REMINDER_SET: “{row.text}” at {row.due_at:%Y-%m-%d %H:%M} UTC ({source}); it will appear in this thread."
 
 
 def limits_notice(last: UsageRow | None, limits: Limits) -> str:
@@ -134,7 +171,12 @@ def answer_prompt(previous_report: str, notice: str, ctx: AssembledContext, mess
 
 
 async def reply_to(
-    rt: Runtime, user_id: int, thread_id: str, user_turn_id: int, signal: str | None = None
+    rt: Runtime,
+    user_id: int,
+    thread_id: str,
+    user_turn_id: int,
+    signal: str | None = None,
+    reminder_notice: str = "",
 ) -> AsyncIterator[TurnEvent]:
     """Plan the context, stream the reply to a stored user turn, and log the turn's usage.
 
@@ -148,7 +190,7 @@ async def reply_to(
     limits = effective_limits(settings, rt.store)
     last = rt.store.usage.last(user_id, thread_id)
     previous_report = last.report if last is not None and settings.include_execution_report else ""
-    notice = limits_notice(rt.store.usage.last_for_user(user_id), limits)
+    notice = "\n".join(n for n in (limits_notice(rt.store.usage.last_for_user(user_id), limits), reminder_notice) if n)
     request, notes, request_ms = await request_resources(
         rt.backend, limits, settings.hardware_label, user_turn.content, previous_report
     )
@@ -173,25 +215,66 @@ async def reply_to(
         followup_signal=signal,
         telemetry=ctx.telemetry(),
     )
-    agent = build_chat_agent(rt.backend.model)
-    prompt = answer_prompt(previous_report, notice, ctx, user_turn.content)
-    reply, started = "", time.perf_counter()
+    query = rt.store.queries.create(
+        user_id,
+        user_turn.content,
+        QueryConfig(max_info_requests=settings.max_info_requests, initial_context_size=settings.context_budget_tokens),
+        thread_id=thread_id,
+        turn_id=user_turn_id,
+    )
+    preamble = "\n\n".join(p for p in (previous_report, notice) if p)
+    loop = answer_question(
+        rt.backend,
+        rt.store,
+        user_id,
+        query,
+        TwoLevelContext.from_assembled(ctx),
+        user_turn.content,
+        history_messages(ctx.history),
+        preamble,
+    )
+    answered: Answered | None = None
+    started = time.perf_counter()
     try:
-        async with agent.run_stream(prompt, message_history=history_messages(ctx.history)) as result:
-            async for delta in result.stream_text(delta=True, debounce_by=None):
-                reply += delta
-                yield Token(delta)
+        async for event in loop:
+            if isinstance(event, InfoRound):
+                yield event
+            elif isinstance(event, AnswerDelta):
+                yield Token(event.text)
+            else:
+                answered = event
     except (AgentRunError, httpx.HTTPError, OSError, TimeoutError) as exc:
         log.warning("model failed on turn %s: %r", user_turn_id, exc)
         _finish_record(rt, record, provision, [*notes, f"generation failed: {type(exc).__name__}"], None)
         yield Failed(model_failure_message(exc), user_turn_id)
         return
     generation_ms = (time.perf_counter() - started) * 1000
-    reply = reply.strip() or "(The model returned an empty reply. Please ask again.)"
-    turn = rt.store.turns.add(user_id, thread_id, "assistant", reply)
+    assert answered is not None  # the loop always ends with exactly one Answered
+    answer = answered.answer
+    turn = rt.store.turns.add(user_id, thread_id, "assistant", answer.content)
+    enqueue_formation(rt, user_id, user_turn_id)  # formed in the background; the reply never waits
     row = _finish_record(rt, record, provision, notes, generation_ms)
     timings = {"request": request_ms, "retrieval": ctx.retrieval_ms, "generation": generation_ms}
-    yield Finished(reply, turn.id or 0, row.report, row.id or 0, timings)
+    sources = [
+        SourceView(s.ref, s.contribution, s.relevance, _source_text(rt, user_id, ctx, s.ref)) for s in answer.sources
+    ]
+    yield Finished(
+        answer.content, turn.id or 0, row.report, row.id or 0, timings,
+        answer.confidence, tuple(sources), tuple(answer.follow_ups), answered.rounds, answered.forced,
+    )  # fmt: skip
+
+
+def _source_text(rt: Runtime, user_id: int, ctx: AssembledContext, ref: str) -> str:
+    """What a cited ref says, for the source element the user can open."""
+    for item in ctx.loaded:
+        if item.ref == ref:
+            return item.full
+    number = int(ref[1:]) if ref[1:].isdigit() else 0
+    if ref.startswith("m") and (memory := rt.store.memories.get(user_id, number)) is not None:
+        return f"({memory.created_at:%Y-%m-%d}, {memory.kind}) {memory.content}"
+    if ref.startswith("e") and (entity := rt.store.entities.get(user_id, number)) is not None:
+        return f"{entity.name} ({entity.type}){' — ' + entity.summary if entity.summary else ''}"
+    return ref
 
 
 def _finish_record(

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,16 +14,22 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 
 from app.llm import Backend, LLMConfig, open_backend
+from app.proactive import deliver_due
+from app.scheduler import start_scheduler, stop_scheduler
 from app.settings import Settings
 from capabilities.limits import apply_overrides
 from capabilities.resources import Limits
+from dreaming.dream import DreamConfig, run_dream
+from dreaming.reminders import ReminderStore
 from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.db import migrate, open_engine
+from memory.documents import DocumentStore
 from memory.embedder import Embedder, check_index_meta, get_embedder
 from memory.entities import EntityStore
 from memory.graph import Graph
 from memory.migrations import MIGRATIONS
+from memory.queries import QueryStore
 from memory.turns import TurnStore
 from memory.usage import OverrideStore, UsageLog
 from memory.vectors import MemoryIndex
@@ -42,6 +49,8 @@ class Storage:
     usage: UsageLog
     overrides: OverrideStore
     assembler: ContextAssembler
+    queries: QueryStore
+    documents: DocumentStore
 
     def close(self) -> None:
         """Release the database and the graph."""
@@ -77,6 +86,8 @@ def open_storage(settings: Settings) -> Storage:
         usage=UsageLog(engine),
         overrides=OverrideStore(engine),
         assembler=ContextAssembler(engine, turns, memories, entities),
+        queries=QueryStore(engine),
+        documents=DocumentStore(engine, entities),
     )
 
 
@@ -118,13 +129,65 @@ class Runtime:
     store: Storage
     backend: Backend
 
+    @property
+    def reminders(self) -> ReminderStore:
+        """Proactive follow-ups, with the configured failsafe interval."""
+        return ReminderStore(self.store.engine, self.settings.default_proactive_interval_minutes)
+
+
+def dream_config(settings: Settings, store: Storage, trigger: str = "schedule") -> DreamConfig:
+    """What one dream needs: the effective limits and the memory budget."""
+    return DreamConfig(
+        limits=effective_limits(settings, store),
+        memory_limit_mb=settings.memory_limit_mb,
+        budget_tokens=settings.context_budget_tokens,
+        trigger=trigger,
+    )
+
+
+async def _formation_worker(rt: Runtime) -> None:
+    # Imported here: app.extractor builds on Runtime, so a top-level import would be circular.
+    from app.extractor import formation_worker
+
+    await formation_worker(rt)
+
 
 @asynccontextmanager
-async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
-    """Build the storage and the model backend; close both on exit."""
+async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIterator[Runtime]:
+    """Build the storage, the model backend and (unless `schedule` is off) the background work:
+    the nightly scheduler and the memory-formation worker.
+
+    The scheduler runs inside this process because Kuzu admits one process (ARCHITECTURE.md).
+    """
     store = open_storage(settings)
     try:
         async with open_backend(llm_config(settings)) as backend:
-            yield Runtime(settings=settings, store=store, backend=backend)
+            rt = Runtime(settings=settings, store=store, backend=backend)
+
+            async def dream() -> None:
+                await asyncio.to_thread(run_dream, store, dream_config(settings, store))
+
+            async def reminders() -> None:
+                await asyncio.to_thread(deliver_due, store.engine, store.turns, rt.reminders)
+
+            scheduler = (
+                start_scheduler(
+                    data_dir=settings.data_dir,
+                    dream_time=settings.dream_time,
+                    run_dream=dream,
+                    send_due_reminders=reminders,
+                )
+                if schedule
+                else None
+            )
+            worker = asyncio.create_task(_formation_worker(rt)) if schedule else None
+            try:
+                yield rt
+            finally:
+                if worker is not None:
+                    worker.cancel()
+                    await asyncio.gather(worker, return_exceptions=True)
+                if scheduler is not None:
+                    stop_scheduler(scheduler)
     finally:
         store.close()

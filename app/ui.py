@@ -14,11 +14,15 @@ import chainlit as cl
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import CommandDict, ThreadDict
 
+from app import ui_memories  # noqa: F401  (registers /memories and its actions)
+from app.answer_loop import InfoRound
 from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
 from app.runtime import open_runtime
 from app.settings import Settings
 from app.turn_view import plan_markdown, report_markdown
 from app.ui_common import COMMANDS, HOLDER, account_id, runtime
+from app.ui_documents import ingest_uploads
+from app.ui_dreams import morning_summary
 
 _settings = Settings()
 _stack = AsyncExitStack()
@@ -61,6 +65,9 @@ async def _publish_commands() -> None:
 async def _chat_start() -> None:
     # No per-session state: every turn reads its history from episodic memory by thread id.
     await _publish_commands()
+    summary = await morning_summary(runtime(), account_id())
+    if summary:
+        await cl.Message(content=summary, author="Dream").send()
 
 
 @cl.on_chat_resume
@@ -72,10 +79,25 @@ async def _chat_resume(thread: ThreadDict) -> None:
 @cl.on_message
 async def _on_message(message: cl.Message) -> None:
     rt = runtime()
+    files = [e for e in message.elements or [] if getattr(e, "path", None)]
+    if files:
+        await ingest_uploads(rt, account_id(), files)
+        if not message.content.strip():
+            return
     if message.command and message.command in COMMANDS:
         await COMMANDS[message.command].handler(rt, account_id(), cl.context.session.thread_id, message.content)
         return
     await _render(chat_turn(rt, account_id(), cl.context.session.thread_id, message.content))
+
+
+@cl.action_callback("follow_up")
+async def _on_follow_up(action: cl.Action) -> None:
+    rt = runtime()
+    question = str(action.payload["question"])
+    user = cl.user_session.get("user")
+    author = user.identifier if user is not None else "You"
+    await cl.Message(content=question, author=author, type="user_message").send()
+    await _render(chat_turn(rt, account_id(), cl.context.session.thread_id, question))
 
 
 @cl.action_callback("retry")
@@ -103,13 +125,36 @@ async def _render_event(event: TurnEvent, reply: cl.Message, step: cl.Step) -> N
             if event.limits_notice:
                 step.output += f"\n\n**Limits changed**: {event.limits_notice}"
             await step.send()
+        case InfoRound():
+            async with cl.Step(name=f"Asked for more: {event.capability}", type="tool") as info:
+                info.input = str(event.args)
+                info.output = ("" if event.accepted else "⚠ ") + event.result_summary
         case Token(text=text):
             await reply.stream_token(text)
-        case Finished(report=report):
-            await reply.send()
-            if report:
-                step.output += report_markdown(report)
+        case Finished():
+            await _finish(event, reply)
+            if event.report:
+                step.output += report_markdown(event.report)
                 await step.update()
         case Failed(message=text, user_turn_id=turn_id):
+            if reply.content:
+                reply.content += "\n\n*(interrupted)*"
+                await reply.update()
             retry = cl.Action(name="retry", payload={"user_turn_id": turn_id}, label="Retry")
             await cl.Message(content=text, actions=[retry]).send()
+
+
+async def _finish(event: Finished, reply: cl.Message) -> None:
+    """The authoritative answer text, its sources as openable elements, follow-ups as buttons."""
+    names = [s.ref for s in event.sources]
+    reply.content = event.reply + (f"\n\nSources: {', '.join(names)}" if names else "")
+    reply.content += f"\n\n*Confidence: {event.confidence}*" + (" · *forced answer*" if event.forced else "")
+    reply.elements = [  # pyright: ignore[reportAttributeAccessIssue]  (chainlit types it as invariant List)
+        cl.Text(name=s.ref, content=f"{s.text}\n\n{s.contribution} (relevance {s.relevance:.2f})", display="side")
+        for s in event.sources
+    ]
+    reply.actions = [
+        cl.Action(name="follow_up", payload={"question": q}, label=q[:60], icon="message-circle")
+        for q in event.follow_ups
+    ]
+    await reply.send()

@@ -40,9 +40,11 @@ def _send(page: Page, text: str, n_replies: int) -> str:
     expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
     page.click("#chat-submit")
     replies = page.locator(".ai-message")
-    expect(replies).to_have_count(n_replies, timeout=120_000)
+    # Generous: on a loaded 2-core box the 135M model can drop to a few tokens/s. Tests assert
+    # behaviour, not speed.
+    expect(replies).to_have_count(n_replies, timeout=300_000)
     # The stop button shows while the run is going; the reply is complete when it is gone.
-    expect(page.locator("#stop-button")).to_have_count(0, timeout=180_000)
+    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
     last = replies.nth(n_replies - 1)
     expect(last).not_to_have_text(re.compile(r"^\s*$"))
     return last.inner_text()

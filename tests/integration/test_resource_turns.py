@@ -17,6 +17,7 @@ from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.llm import Backend
 from app.runtime import Runtime, Storage
 from app.settings import Settings
+from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
 
@@ -36,7 +37,8 @@ class Script:
         parts = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, UserPromptPart)]
         self.prompts.append(str(parts[-1].content))
         self.history_sizes.append(len(messages) - 1)
-        yield "noted."
+        for chunk in answer_chunks("noted."):
+            yield chunk
 
     def runtime(self, settings: Settings, storage: Storage) -> Runtime:
         model = FunctionModel(self.respond, stream_function=self.stream)
@@ -130,3 +132,29 @@ async def test_resource_turn_approved_override_takes_effect_next_turn(settings: 
     assert planned.provision.context_turns == 25 and not planned.provision.clamped
     assert "LIMITS_CHANGED" in planned.limits_notice and "25" in planned.limits_notice
     assert "LIMITS_CHANGED" in script.prompts[1]
+
+
+async def test_resource_turn_reminder_is_set_and_delivered_into_thread(settings: Settings, storage: Storage) -> None:
+    from datetime import timedelta
+
+    from app.proactive import deliver_due
+    from memory.models import utcnow
+
+    uid = _uid(storage)
+    script = Script('{"context_turns": 1, "reason": "x"}')
+    rt = script.runtime(settings, storage)
+    await _turn(rt, uid, "remind me to water the plants")
+    assert "REMINDER_SET" in script.prompts[0] and "default follow-up interval" in script.prompts[0]
+    pending = rt.reminders.pending(uid)
+    assert len(pending) == 1
+    due = pending[0].due_at - utcnow()
+    assert timedelta(minutes=119) < due <= timedelta(minutes=120)
+    assert deliver_due(storage.engine, storage.turns, rt.reminders) == []
+    with storage.engine.begin() as conn:
+        from sqlalchemy import text
+
+        conn.execute(text("UPDATE reminders SET due_at = '2000-01-01 00:00:00.000000'"))
+    sent = deliver_due(storage.engine, storage.turns, rt.reminders)
+    assert len(sent) == 1
+    assert storage.turns.recent(uid, "t", 1)[0].content == "⏰ Reminder: water the plants"
+    assert rt.reminders.pending(uid) == []
