@@ -39,8 +39,7 @@ _SUGGESTIONS: dict[tuple[Dimension, GrantStatus], str] = {
         "some memories are always searched; raise SIMILARITY_THRESHOLD to keep weak matches out instead."
     ),
     (Dimension.SIMILARITY_THRESHOLD, GrantStatus.CLAMPED_TO_MAX): (
-        "you asked for a stricter match than allowed; lower VECTOR_LIMIT to keep only the top matches "
-        "instead."
+        "you asked for a stricter match than allowed; lower VECTOR_LIMIT to keep only the top matches instead."
     ),
     (Dimension.SIMILARITY_THRESHOLD, GrantStatus.CLAMPED_TO_MIN): (
         "you asked for a looser match than allowed; raise VECTOR_LIMIT or TRIPLE_DEPTH to gather more "
@@ -124,8 +123,7 @@ class ExecutionReport:
         """
         grants = self.provision.grants
         asked = (
-            f"{g.dimension.name}={'(not given)' if g.requested is None else format_number(g.requested)}"
-            for g in grants
+            f"{g.dimension.name}={'(not given)' if g.requested is None else format_number(g.requested)}" for g in grants
         )
         lines = [HEADER, f"Requested: {', '.join(asked)}", "Provided:"]
         lines += [_provided_line(g, report_violations) for g in grants]
@@ -168,7 +166,6 @@ def changed_limits_notice(changes: Sequence[LimitChange]) -> str:
     Example: ``LIMITS_CHANGED: MAX_EPISODIC_CONTEXT_TURNS 20 → 25 (proposal #4 approved 2026-11-22: …)``.
     """
     return "\n".join(
-        f"LIMITS_CHANGED: {c.dimension.env_name(c.bound)} {format_number(c.old)} → {format_number(c.new)} "
-        f"({c.source})"
+        f"LIMITS_CHANGED: {c.dimension.env_name(c.bound)} {format_number(c.old)} → {format_number(c.new)} ({c.source})"
         for c in changes
     )

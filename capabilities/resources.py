@@ -203,9 +203,7 @@ class Limits(Mapping[Dimension, Range]):
                 the variable and the override.
         """
         old = self.ranges[dim]
-        given: dict[Bound, Number] = {
-            b: v for b, v in zip(BOUNDS, (min, max, default), strict=True) if v is not None
-        }
+        given: dict[Bound, Number] = {b: v for b, v in zip(BOUNDS, (min, max, default), strict=True) if v is not None}
         if not given:
             raise LimitsError(f"{source} sets no bound of {dim.name}")
         lo, hi, new_default = (given.get(b, old.value_of(b)) for b in BOUNDS)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import documents, dreams, entities, formation_queue, vectors
+from memory import documents, dreams, entities, formation_queue, queries, usage, vectors
 from memory.db import Migration
 
 
@@ -122,7 +122,9 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m001_core", m001_core),
     ("m002_memories", vectors.m002_memories),
     ("m003_entities", entities.m003_entities),
+    ("m004_usage", usage.m004_usage),
+    ("m005_queries", queries.m005_queries),
     ("m006_dreams", dreams.m006_dreams),
-    ("m008_documents", documents.m008_documents),
     ("m007_formation", formation_queue.m007_formation),
+    ("m008_documents", documents.m008_documents),
 ]

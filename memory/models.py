@@ -114,6 +114,48 @@ class RelationRow(SQLModel, table=True):
     created_at: datetime
 
 
+class UsageRow(SQLModel, table=True):
+    """One turn of the resource-usage log (JSON columns are text; see memory/usage.py)."""
+
+    __tablename__ = "usage_log"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int
+    thread_id: str
+    turn_id: int | None = None
+    created_at: datetime
+    message_excerpt: str = ""
+    request: str
+    clamped: str = "[]"
+    defaulted: str = "[]"
+    reason: str = ""
+    request_ms: float | None = None
+    retrieval_ms: float | None = None
+    generation_ms: float | None = None
+    formation_ms: float | None = None
+    rss_mb: float | None = None
+    context_tokens: int | None = None
+    followup_signal: str | None = None
+    followed_by_signal: str | None = None
+    limits: str = "{}"
+    report: str = ""
+    telemetry: str = "{}"
+
+
+class LimitOverrideRow(SQLModel, table=True):
+    """An approved change of one dimension's range (from a dream proposal or by hand)."""
+
+    __tablename__ = "limit_overrides"  # pyright: ignore[reportAssignmentType]
+    id: int | None = Field(default=None, primary_key=True)
+    dimension: str
+    min_value: float | None = None
+    max_value: float | None = None
+    default_value: float | None = None
+    proposal_id: int | None = None
+    reason: str = ""
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
 # -- dreaming records (memory/dreams.py owns their DDL) ---------------------------------------
 
 
