@@ -110,15 +110,16 @@ def model_failure_message(exc: BaseException) -> str:
     )
 
 
-def without_lone_surrogates(text: str) -> str:
-    """Lone surrogates (a socket's JSON may carry "\\ud800") cannot be stored as UTF-8: U+FFFD instead."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+def storable_text(text: str) -> str:
+    """U+FFFD for what SQLite text cannot hold faithfully: lone surrogates (a socket's JSON may
+    carry "\\ud800"; UTF-8 cannot encode them) and NUL (SQL `length()` and FTS stop at it)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").replace("\x00", "\ufffd")
 
 
 async def chat_turn(rt: Runtime, user_id: int, thread_id: str, text: str) -> AsyncIterator[TurnEvent]:
     """Validate and store the user's message, then stream and store the reply."""
     try:
-        text = validate_message(without_lone_surrogates(text))
+        text = validate_message(storable_text(text))
     except InvalidMessage as exc:
         yield Rejected(str(exc))
         return

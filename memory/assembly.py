@@ -35,6 +35,7 @@ RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_SEEDS = 8
 _CAPITALIZED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}")
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][\w'’-]{2,}")
+_DELIMITER = re.compile(r"<\s*/?\s*recalled_context\s*>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,9 @@ class AssembledContext:
         """The recalled context as one delimited text, grouped by kind and entity type."""
         if not self.loaded:
             return ""
-        return "<recalled_context>\n" + "\n".join(_block_lines(self)) + "\n</recalled_context>"
+        # Recalled text must not close (or reopen) its own delimiter and so pass for the user's words.
+        body = _DELIMITER.sub(lambda m: m.group(0).replace("<", "‹"), "\n".join(_block_lines(self)))
+        return "<recalled_context>\n" + body + "\n</recalled_context>"
 
     def telemetry(self) -> dict[str, Any]:
         """What was loaded at which level, what was skipped and why, and the coverage."""

@@ -72,6 +72,11 @@ def _explain(path: Path, exc: Exception) -> str:
             f"{path} is not a readable SQLite database ({exc}). Restore it from a backup, or move it "
             "aside to start fresh: nothing has been deleted."
         )
+    if "disk is full" in msg or "disk i/o" in msg:
+        return (
+            f"the disk holding {path.parent} is full or failing ({exc}). Free some space (or move "
+            "REVERIE_DATA_DIR to a larger disk) and start again: nothing has been deleted."
+        )
     if "locked" in msg or "busy" in msg:
         return f"{path} is locked by another process ({exc}). Stop the other Reverie process and retry."
     if "readonly" in msg or "unable to open" in msg:

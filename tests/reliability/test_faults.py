@@ -1,0 +1,172 @@
+"""Broken environments at start-up: each gives a message naming the fix and destroys nothing.
+
+Locks are held by real second processes. The read-only directory and the full disk are real
+small tmpfs mounts (root only; skipped elsewhere): as root, file permissions would not stop a
+write, so `chmod` cannot simulate them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from app.runtime import open_storage
+from app.settings import Settings
+from memory.db import StorageError
+from memory.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
+from memory.graph import GraphLockedError
+
+HOLD_SQLITE = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+print("ready", flush=True)
+time.sleep(120)
+"""
+HOLD_KUZU = """
+import sys, time, kuzu
+db = kuzu.Database(sys.argv[1])
+print("ready", flush=True)
+time.sleep(120)
+"""
+
+
+def _settings(data: Path) -> Settings:
+    return Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
+
+
+def _seed(data: Path) -> None:
+    """A real installation with one user, a turn, a memory and an entity; closed cleanly."""
+    store = open_storage(_settings(data))
+    uid = store.accounts.create("ana", "correct-horse").id or 0
+    store.turns.add(uid, "t", "user", "I live in Porto")
+    store.memories.add(uid, "fact", "Ana lives in Porto")
+    store.entities.upsert_entity(uid, "Porto", "Location")
+    store.close()
+
+
+def _digest(data: Path) -> dict[str, str]:
+    """Content hashes of every durable file (WAL/SHM side files come and go with connections)."""
+    files = [p for p in data.rglob("*") if p.is_file() and not p.name.endswith(("-wal", "-shm", ".lock"))]
+    return {str(p.relative_to(data)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+@contextmanager
+def _holder(script: str, target: Path) -> Iterator[None]:
+    proc = subprocess.Popen([sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        yield
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+@contextmanager
+def _tmpfs(where: Path, size: str) -> Iterator[Path]:
+    where.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_faults_database_locked_by_another_process(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _seed(data)
+    before = _digest(data)
+    with _holder(HOLD_SQLITE, data / "reverie.db"), pytest.raises(StorageError) as err:
+        open_storage(_settings(data))
+    assert "locked by another process" in str(err.value) and "Stop the other Reverie process" in str(err.value)
+    assert _digest(data) == before
+
+
+def test_faults_corrupt_sqlite_file_is_left_alone(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _seed(data)
+    db = data / "reverie.db"
+    db.write_bytes(b"this is not SQLite " * 64 + db.read_bytes()[1200:])
+    before = _digest(data)
+    with pytest.raises(StorageError) as err:
+        open_storage(_settings(data))
+    assert "not a readable SQLite database" in str(err.value) and "Restore it from a backup" in str(err.value)
+    assert "nothing has been deleted" in str(err.value)
+    assert _digest(data) == before
+
+
+def test_faults_graph_locked_by_another_process(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _seed(data)
+    before = _digest(data)
+    with _holder(HOLD_KUZU, data / "graph" / "graph.kuzu"), pytest.raises(GraphLockedError) as err:
+        open_storage(_settings(data))
+    assert "another Reverie process owns" in str(err.value) and "stop it" in str(err.value)
+    assert _digest(data) == before
+    store = open_storage(_settings(data))  # once the other process is gone, everything is there
+    try:
+        assert store.graph.count() == (1, 0)
+    finally:
+        store.close()
+
+
+def test_faults_mismatched_embedding_meta(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _seed(data)
+    store = open_storage(_settings(data))
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE meta SET value = 'intfloat/e5-large' WHERE key = 'embedding_model'"))
+    store.close()
+    before = _digest(data)
+    with pytest.raises(EmbeddingIndexMismatch) as err:
+        open_storage(_settings(data))
+    assert "Install the original model" in str(err.value) and "reindex" in str(err.value)
+    assert _digest(data) == before
+
+
+def test_faults_missing_embedder_files(tmp_path: Path) -> None:
+    empty = tmp_path / "no-model"
+    empty.mkdir()
+    with pytest.raises(EmbedderUnavailable) as err:
+        Embedder(model_dir=empty).embed(["hello"])
+    assert "model.safetensors" in str(err.value) and "bash .ci/setup" in str(err.value)
+    (empty / "model.safetensors").write_bytes(b"garbage")
+    (empty / "tokenizer.json").write_text("{")
+    with pytest.raises(EmbedderUnavailable) as err:
+        Embedder(model_dir=empty).embed(["hello"])
+    assert "cannot read the embedding model" in str(err.value) and "bash .ci/setup" in str(err.value)
+
+
+def test_faults_read_only_data_directory(tmp_path: Path) -> None:
+    with _tmpfs(tmp_path / "ro", "64m") as mount:
+        data = mount / "data"
+        _seed(data)
+        before = _digest(data)
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        with pytest.raises(StorageError) as err:
+            open_storage(_settings(data))
+        assert "Check the permissions of REVERIE_DATA_DIR" in str(err.value)
+        assert _digest(data) == before
+
+
+def test_faults_disk_full_at_start_up(tmp_path: Path) -> None:
+    with _tmpfs(tmp_path / "full", "4m") as mount:
+        data = mount / "data"
+        data.mkdir()
+        filler = mount / "filler"
+        with filler.open("wb") as fh, pytest.raises(OSError):
+            while True:  # fill the tiny disk to the last block
+                fh.write(b"\0" * 65536)
+        with pytest.raises(StorageError) as err:
+            open_storage(_settings(data))
+        assert "full" in str(err.value) and "Free some space" in str(err.value)
