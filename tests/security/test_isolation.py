@@ -22,6 +22,7 @@ from app.settings import Settings
 from memory.assembly import ContextRequest
 from memory.entities import EntityNotFound
 from tests.e2e.server import reverie
+from tests.scripted import answer_chunks
 
 REQUEST = '{"context_turns": 20, "vector_limit": 15, "similarity_threshold": 0.5, "triple_depth": 3, "reason": "x"}'
 SECRET = "Bob's locker code is 4417 and he hides it in the blue notebook"
@@ -44,7 +45,8 @@ def _runtime(settings: Settings, storage: Storage) -> Runtime:
         return ModelResponse(parts=[TextPart(REQUEST)])
 
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
-        yield "seen: " + repr(messages)[-3000:]  # echo what the model saw, so a leak would show
+        for chunk in answer_chunks("seen: " + repr(messages)[-3000:]):  # echo what it saw: a leak would show
+            yield chunk
 
     model = FunctionModel(respond, stream_function=stream)
     return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))

@@ -1,0 +1,225 @@
+"""`kill -9` during a streamed reply, during memory formation and during a dream (real processes).
+
+A driver subprocess (this file run as `python -m tests.reliability.test_kill MODE DATA_DIR`)
+opens the real storage and does the work with a scripted model; it prints a line when it has
+reached the point to be killed at, and the test SIGKILLs it there. Then the test reopens the
+data directory: acknowledged user turns are all there, nothing is half-written, the database
+is intact, and the interrupted work resumes and completes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from sqlalchemy import text
+
+from app.llm import Backend
+from app.runtime import Runtime, Storage, open_storage
+from app.settings import Settings
+from tests.scripted import answer_chunks
+
+REQUEST = '{"context_turns": 4, "vector_limit": 0, "similarity_threshold": 0.7, "triple_depth": 0, "reason": "x"}'
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _settings(data: Path) -> Settings:
+    return Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
+
+
+def _runtime(store: Storage, data: Path, delay: float, words: int) -> Runtime:
+    async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart(REQUEST)])
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        for chunk in answer_chunks("word " * words):
+            await asyncio.sleep(delay)
+            yield chunk
+
+    model = FunctionModel(respond, stream_function=stream)
+    return Runtime(settings=_settings(data), store=store, backend=Backend("embedded", "scripted", "", model))
+
+
+# -- the driver (runs in the subprocess) ---------------------------------------------------------
+
+
+async def _drive_chat(store: Storage, data: Path, mode: str) -> None:
+    from app.chat import ContextPlanned, Token, chat_turn
+
+    uid = store.accounts.create("ana", "correct-horse").id or 0
+    rt = _runtime(store, data, 0.02 if mode == "stream" else 0.0, 2000 if mode == "stream" else 3)
+    for i in range(10_000):
+        streaming = False
+        async for event in chat_turn(rt, uid, "t", f"message {i}"):
+            if isinstance(event, ContextPlanned):  # the user turn is committed before this event
+                turn = store.turns.recent(uid, "t", 1)[0]
+                print(f"ACK {turn.id} {turn.content}", flush=True)
+            elif isinstance(event, Token) and not streaming:
+                streaming = True
+                print("STREAMING", flush=True)
+
+
+class _Stuck:
+    """An extractor that announces itself and never returns (the process is killed meanwhile)."""
+
+    def extract(self, text_: str, speaker: str, when: datetime) -> None:
+        print("FORMING", flush=True)
+        time.sleep(600)
+
+
+def _drive(mode: str, data: Path) -> None:
+    store = open_storage(_settings(data))
+    if mode in ("stream", "writes"):
+        asyncio.run(_drive_chat(store, data, mode))
+    elif mode == "form":
+        from memory.formation_queue import FormationQueue, run_pending
+
+        uid = store.accounts.create("ana", "correct-horse").id or 0
+        turn = store.turns.add(uid, "t", "user", "My sister Rita lives in Braga.")
+        FormationQueue(store.engine).enqueue(uid, turn.id or 0)
+        run_pending(store, _Stuck(), 1)  # pyright: ignore[reportArgumentType]
+    elif mode == "dream":
+        from app.runtime import dream_config
+        from dreaming.dream import run_dream
+
+        def checkpoint(phase: str) -> None:
+            if phase == "commit":  # inside the dream's one write transaction
+                print("DREAM_COMMITTING", flush=True)
+                time.sleep(600)
+
+        run_dream(store, dream_config(_settings(data), store, "test"), checkpoint=checkpoint)
+
+
+# -- the tests ----------------------------------------------------------------------------------
+
+
+def _run_until(mode: str, data: Path, marker: str, count: int = 1) -> list[str]:
+    """Start the driver, SIGKILL it once `marker` has been printed `count` times; return its lines."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "tests.reliability.test_kill", mode, str(data)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    lines: list[str] = []
+    deadline = time.monotonic() + 120
+    assert proc.stdout is not None
+    try:
+        while sum(line.startswith(marker) for line in lines) < count:
+            line = proc.stdout.readline()
+            assert line and time.monotonic() < deadline, f"driver ended early: {lines[-5:]}"
+            lines.append(line.strip())
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    return lines
+
+
+def _intact(store: Storage) -> None:
+    with store.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA integrity_check")).scalar_one() == "ok"
+        orphans = conn.execute(
+            text("SELECT count(*) FROM usage_log u LEFT JOIN turns t ON t.id = u.turn_id WHERE t.id IS NULL")
+        ).scalar_one()
+    assert orphans == 0, "a usage row points at no turn"
+
+
+def test_kill_during_streamed_reply_keeps_the_turn_and_retries(tmp_path: Path) -> None:
+    from app.chat import Finished, reply_to
+
+    data = tmp_path / "data"
+    lines = _run_until("stream", data, "STREAMING")
+    acked = [int(line.split()[1]) for line in lines if line.startswith("ACK")]
+    store = open_storage(_settings(data))
+    try:
+        _intact(store)
+        uid = store.accounts.get("ana").id or 0  # pyright: ignore[reportOptionalMemberAccess]
+        turns = store.turns.recent(uid, "t", 10)
+        assert [t.id for t in turns] == acked and [t.role for t in turns] == ["user"], "no half-written reply"
+        assert store.usage.recent(uid) == []  # the row is written with the reply, never before
+        events = asyncio.run(_collect(reply_to(_runtime(store, data, 0.0, 3), uid, "t", acked[0])))
+        assert isinstance(events[-1], Finished)
+        assert [t.role for t in store.turns.recent(uid, "t", 10)] == ["user", "assistant"]
+        assert len(store.usage.recent(uid)) == 1
+    finally:
+        store.close()
+
+
+def test_kill_during_rapid_writes_loses_no_acknowledged_turn(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    lines = _run_until("writes", data, "ACK", count=25)
+    acked = {int(line.split()[1]): line.split(maxsplit=2)[2] for line in lines if line.startswith("ACK")}
+    store = open_storage(_settings(data))
+    try:
+        _intact(store)
+        uid = store.accounts.get("ana").id or 0  # pyright: ignore[reportOptionalMemberAccess]
+        stored = {t.id: t for t in store.turns.recent(uid, "t", 1000)}
+        for turn_id, content in acked.items():
+            assert turn_id in stored and stored[turn_id].content == content
+        roles = [t.role for t in sorted(stored.values(), key=lambda t: t.id or 0)]
+        assert "assistant assistant" not in " ".join(roles), "an assistant turn without its user turn"
+        answered = [
+            t
+            for t in stored.values()
+            if t.role == "user" and any(u.turn_id == t.id for u in store.usage.recent(uid, 1000))
+        ]
+        assert len(answered) == roles.count("assistant"), "usage rows and replies disagree"
+    finally:
+        store.close()
+
+
+def test_kill_during_memory_formation_requeues_the_job(tmp_path: Path) -> None:
+    queue_module = pytest.importorskip("memory.formation_queue")
+    from memory.extraction import PatternExtractor
+
+    data = tmp_path / "data"
+    _run_until("form", data, "FORMING")
+    store = open_storage(_settings(data))
+    try:
+        _intact(store)
+        queue = queue_module.FormationQueue(store.engine)
+        uid = store.accounts.get("ana").id or 0  # pyright: ignore[reportOptionalMemberAccess]
+        turn = store.turns.recent(uid, "t", 1)[0]
+        assert queue.status(turn.id) == "running"  # left by the dead process
+        assert queue.requeue_stale() == 1 and queue.status(turn.id) == "pending"
+        queue_module.run_pending(store, PatternExtractor(), 5)
+        assert queue.status(turn.id) not in ("pending", "running")
+    finally:
+        store.close()
+
+
+def test_kill_during_dream_commit_changes_nothing_and_resumes(tmp_path: Path) -> None:
+    dream = pytest.importorskip("dreaming.dream")
+    from app.runtime import dream_config
+    from memory.dreams import DreamStore
+
+    data = tmp_path / "data"
+    _run_until("dream", data, "DREAM_COMMITTING")
+    store = open_storage(_settings(data))
+    try:
+        _intact(store)
+        runs = DreamStore(store.engine).runs()
+        assert runs and runs[0].status == "running"  # the commit never happened
+        assert DreamStore(store.engine).last_committed() is None
+        dream.run_dream(store, dream_config(_settings(data), store, "test"))
+        old, new = sorted(DreamStore(store.engine).runs(), key=lambda r: r.id or 0)
+        assert old.status == "failed" and new.status != "failed"  # the interrupted run is closed
+        assert DreamStore(store.engine).last_committed() is not None  # and the new one committed
+    finally:
+        store.close()
+
+
+async def _collect(stream: AsyncIterator[object]) -> list[object]:
+    return [e async for e in stream]
+
+
+if __name__ == "__main__":
+    _drive(sys.argv[1], Path(sys.argv[2]))
