@@ -1,0 +1,48 @@
+"""Hostile markup in a message is shown as text, never executed (real server, headless Chromium)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+
+pytestmark = [pytest.mark.e2e]
+PAYLOAD = (
+    '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> and **bold** [x](javascript:alert(1))'
+)
+
+
+def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    done = reverie(data, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n")
+    assert done.returncode == 0, done.stderr
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.route("**/*", loopback_only)
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        with running_server(data, free_port(), tmp_path / "server.log") as url:
+            page.goto(url + "/login")
+            page.fill("#email", "tester")
+            page.fill("#password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_load_state("networkidle")
+            expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
+            page.fill("#chat-input", PAYLOAD)
+            expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
+            page.click("#chat-submit")
+            expect(page.locator(".ai-message")).to_have_count(1, timeout=180_000)
+            expect(page.locator("#stop-button")).to_have_count(0, timeout=240_000)
+            page.wait_for_timeout(1000)  # an onerror handler would have fired by now
+            assert page.evaluate("typeof window.__pwned") == "undefined"
+            assert dialogs == []
+            user_message = page.get_by_text("window.__pwned=1", exact=False).first
+            expect(user_message).to_be_visible(timeout=30_000)  # shown as text, escaped
+            assert page.locator("script:has-text('__pwned')").count() == 0
+            assert page.locator("img[onerror]").count() == 0
+            page.screenshot(path=str(tmp_path / "hostile-render.png"), full_page=True)
+        browser.close()
