@@ -96,7 +96,6 @@ class Tier:
 
 
 def pct(values: list[float], q: float) -> float:
-    """The q-th percentile (0-100) of values."""
     return float(np.percentile(values, q)) if values else float("nan")
 
 
@@ -110,8 +109,7 @@ def topic_text(t: int, name: str) -> str:
 
 
 def _dir_mb(path: Path) -> float:
-    files = [path] if path.is_file() else list(path.rglob("*"))
-    return sum(f.stat().st_size for f in files if f.is_file()) / 1024**2
+    return sum(f.stat().st_size for f in ([path] if path.is_file() else path.rglob("*")) if f.is_file()) / 1024**2
 
 
 def load(store: Storage, uid: int, n: int, topics: np.ndarray, rng: random.Random) -> tuple[float, float]:
@@ -160,20 +158,12 @@ def load(store: Storage, uid: int, n: int, topics: np.ndarray, rng: random.Rando
 
 def queries(k: int, n: int, rng: random.Random) -> list[str]:
     """Questions naming a stored person, paraphrasing a stored topic."""
-    n_ent = max(100, n // 10)
-    out = []
-    for _ in range(k):
-        name, act = person(rng.randrange(n_ent)), rng.choice(ACTS)
-        out.append(f"What do you remember about {name}? I think they {act.replace('is ', 'are ', 1)}.")
-    return out
+    picks = [(person(rng.randrange(max(100, n // 10))), rng.choice(ACTS).replace("is ", "are ", 1)) for _ in range(k)]
+    return [f"What do you remember about {name}? I think they {act}." for name, act in picks]
 
 
 def measure(store: Storage, uid: int, qs: list[str]) -> dict[str, list[float]]:
-    """Per-query wall and CPU ms of assembly (default/maximum/no graph), BM25-only, and the default's stages.
-
-    CPU time (`process_time`) is reported beside wall time: on a shared box the wall clock
-    mostly measures the neighbours.
-    """
+    """Per-query wall and CPU ms (a shared box inflates wall time) of assembly and BM25, and the default's stages."""
     bm25 = HybridSearch(store.engine, store.embedder)
     lat: dict[str, list[float]] = {}
     for q in qs[:3]:  # warm caches (mmap pages, Kuzu buffer pool) so p50 is steady state
@@ -215,8 +205,7 @@ def run_tier(n: int, topics: np.ndarray, k: int, work: Path) -> Tier:
         tier.rss_mb = psutil.Process().memory_info().rss / 1024**2
     finally:
         store.close()
-    tier.db_mb = sum(_dir_mb(p) for p in data.glob("reverie.db*"))
-    tier.graph_mb = _dir_mb(settings.graph_dir)
+    tier.db_mb, tier.graph_mb = sum(_dir_mb(p) for p in data.glob("reverie.db*")), _dir_mb(settings.graph_dir)
     shutil.rmtree(data, ignore_errors=True)
     return tier
 
@@ -264,8 +253,7 @@ def plot(tiers: list[Tier], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=80)
-    xs = [t.memories for t in tiers]
+    fig, ax, xs = *plt.subplots(figsize=(6.4, 4.0), dpi=80), [t.memories for t in tiers]
     for i, name in enumerate(MAIN):
         colour = f"C{i}"
         ax.plot(xs, [pct(t.lat[name], 50) for t in tiers], "o-", color=colour, label=f"{name} p50")
