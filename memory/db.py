@@ -7,7 +7,7 @@ engine runs on `sqlean.py`, a drop-in DB-API driver that can, on every CPython.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -105,6 +105,29 @@ def migrate(engine: Engine, migrations: list[tuple[str, Migration]]) -> list[str
             )
         applied.append(name)
     return applied
+
+
+def async_creator(path: Path) -> Callable[[], Awaitable[Any]]:
+    """An `async_creator` for SQLAlchemy's aiosqlite dialect that opens `path` through sqlean.
+
+    Chainlit's data layer shares this file. Left to itself, aiosqlite would open it with the
+    stdlib `sqlite3`, a second copy of SQLite in the same process: SQLite's POSIX locks are
+    per process, so one copy closing the file drops the other's locks, which loses writes
+    (sqlite.org/howtocorrupt.html, "multiple copies of SQLite"). We saw exactly that: a
+    document row committed by the app vanished while Chainlit wrote its steps. One library
+    per file per process.
+    """
+    import aiosqlite
+
+    def connector() -> Any:
+        conn = sqlean.connect(str(path), check_same_thread=False, timeout=5.0)  # pyright: ignore[reportAttributeAccessIssue]
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+
+    async def create() -> Any:
+        return await aiosqlite.Connection(connector, 64)
+
+    return create
 
 
 def versions(engine: Engine) -> dict[str, str]:
