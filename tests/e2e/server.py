@@ -37,10 +37,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def reverie_env(data_dir: Path) -> dict[str, str]:
-    """Environment for a Reverie subprocess on the embedded model, data under `data_dir`."""
+def reverie_env(data_dir: Path, backend: str = "embedded") -> dict[str, str]:
+    """Environment for a Reverie subprocess (the embedded model by default), data under `data_dir`."""
     env = dict(os.environ)
-    env.update({"REVERIE_DATA_DIR": str(data_dir), "REVERIE_LLM_BACKEND": "embedded"})
+    env.update({"REVERIE_DATA_DIR": str(data_dir), "REVERIE_LLM_BACKEND": backend})
     return env
 
 
@@ -58,12 +58,12 @@ def reverie(data_dir: Path, *args: str, stdin: str | None = None) -> subprocess.
 
 
 @contextmanager
-def running_server(data_dir: Path, port: int, log: Path) -> Iterator[str]:
+def running_server(data_dir: Path, port: int, log: Path, backend: str = "embedded") -> Iterator[str]:
     """`reverie run` on 127.0.0.1:`port` until the block ends; yields the base URL."""
     with log.open("ab") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "run", "--port", str(port)],
-            env=reverie_env(data_dir),
+            env=reverie_env(data_dir, backend),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
