@@ -32,7 +32,7 @@ from capabilities.signals import followup_signal
 from memory.assembly import AssembledContext, ContextRequest
 from memory.models import UsageRow
 from memory.queries import QueryConfig
-from memory.turns import InvalidMessage, validate_message
+from memory.turns import InvalidMessage, storable_text, validate_message
 from memory.usage import UsageRecord
 
 log = logging.getLogger(__name__)
@@ -108,12 +108,6 @@ def model_failure_message(exc: BaseException) -> str:
         f"({type(exc).__name__}: {str(exc)[:200] or 'no details'}). "
         "Your message is saved; send it again or press Retry."
     )
-
-
-def storable_text(text: str) -> str:
-    """U+FFFD for what SQLite text cannot hold faithfully: lone surrogates (a socket's JSON may
-    carry "\\ud800"; UTF-8 cannot encode them) and NUL (SQL `length()` and FTS stop at it)."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").replace("\x00", "\ufffd")
 
 
 async def chat_turn(rt: Runtime, user_id: int, thread_id: str, text: str) -> AsyncIterator[TurnEvent]:

@@ -26,6 +26,8 @@ def apply_overrides(base: Limits, overrides: Iterable[LimitOverrideRow]) -> Limi
         dim = Dimension[row.dimension]
         when = row.created_at.strftime("%Y-%m-%d")
         source = f"proposal #{row.proposal_id} approved {when}" if row.proposal_id else f"override #{row.id} {when}"
+        if row.reason:  # the agent is told why a limit changed, not only that it did
+            source += f": {row.reason[:120]}"
         try:
             limits = limits.with_override(
                 dim,

@@ -29,6 +29,7 @@ from memory.entity_schema import m003_entities
 from memory.graph import Direction, Graph, SharedNeighbour, Subgraph
 from memory.models import EntityRow, RelationRow, utcnow
 from memory.projection import Projection, edge_of, node_of
+from memory.turns import storable_text
 
 __all__ = ["EntityNotFound", "EntityStore", "ForgetResult", "Subgraph", "m003_entities"]
 
@@ -88,6 +89,8 @@ class EntityStore:
         Raises:
             ValueError: the name is empty after cleaning.
         """
+        name, summary = storable_text(name), storable_text(summary) if summary is not None else None
+        aliases = [storable_text(a) for a in aliases]
         clean, kind = clean_name(name), normalize_type(type)
         if not name_key(clean):
             raise ValueError(f"an entity needs a name, got {name!r}")
@@ -125,6 +128,7 @@ class EntityStore:
     ) -> list[EntityRow]:
         """Active entities called `name`: every exact name/alias match first (two "Ana"s both come
         back), then, if `fuzzy`, names it prefixes or resembles (difflib ratio ≥ 0.8)."""
+        name = storable_text(name)
         with self._engine.connect() as conn:
             limit, ids = max(limit, 0), rec.ids_by_key(conn, user_id, [name_key(clean_name(name))], domain)
             if fuzzy and len(ids) < limit:

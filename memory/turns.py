@@ -18,6 +18,13 @@ class InvalidMessage(ValueError):
     """A message the user cannot send as it is; the text is shown to them."""
 
 
+def storable_text(text: str) -> str:
+    """U+FFFD for what SQLite text cannot hold faithfully: lone surrogates (a socket's JSON, or a
+    model's, may carry "\\ud800"; UTF-8 cannot encode them) and NUL (SQL `length()` and FTS stop
+    at it). Every store that takes outside text applies it at its boundary."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").replace("\x00", "\ufffd")
+
+
 def validate_message(text: str) -> str:
     """Check a user's message once, at the boundary.
 

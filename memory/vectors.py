@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal, get_args
 
@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 from memory import recall
 from memory.embedder import Embedder
 from memory.models import MemoryRow, utcnow
+from memory.turns import storable_text
 
 Kind = Literal["turn", "fact", "chunk", "summary"]
 Status = Literal["active", "superseded", "archived"]
@@ -125,6 +126,7 @@ class MemoryIndex:
         Raises:
             ValueError: an unknown kind or empty content (nothing is stored).
         """
+        items = [replace(item, content=storable_text(item.content)) for item in items]
         for item in items:
             if item.kind not in KINDS or not item.content.strip():
                 raise ValueError(f"a memory needs a kind in {KINDS} and non-empty content: {item!r}")
@@ -289,6 +291,7 @@ class MemoryIndex:
             kinds: only these kinds (e.g. ["fact"]); document_ids: only these documents' chunks.
             neighbours: also return each hit's adjacent turns in its thread, just behind it.
         """
+        query = storable_text(query)
         if limit <= 0 or not query.strip():
             return []
         scored = self._search.ranked(user_id, query, kinds, document_ids, neighbours=neighbours)

@@ -131,6 +131,7 @@ async def test_resource_turn_approved_override_takes_effect_next_turn(settings: 
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     assert planned.provision.context_turns == 25 and not planned.provision.clamped
     assert "LIMITS_CHANGED" in planned.limits_notice and "25" in planned.limits_notice
+    assert "proposal #7" in planned.limits_notice and "long threads lost context" in planned.limits_notice
     assert "LIMITS_CHANGED" in script.prompts[1]
 
 

@@ -171,7 +171,6 @@ def test_hostile_memories_real_embedder_sample(storage: Storage) -> None:
     assert _snapshot(storage, bob) == before
 
 
-@pytest.mark.xfail(strict=True, reason="bug: lone surrogates crash MemoryIndex.add/search (tokenizers TypeError)")
 def test_hostile_memories_survive_lone_surrogates(storage: Storage) -> None:
     mallory, _ = _users(storage)
     for item in (h for h in CORPUS if h.category in ("invalid-utf8", "lone-surrogate")):
@@ -200,11 +199,13 @@ def test_hostile_entity_names_are_parameters_not_queries(storage: Storage) -> No
     assert _snapshot(storage, bob) == before
 
 
-@pytest.mark.xfail(strict=True, reason="bug: lone surrogates crash EntityStore.upsert_entity (UnicodeEncodeError)")
 def test_hostile_entity_names_survive_lone_surrogates(storage: Storage) -> None:
     mallory, _ = _users(storage)
     for item in (h for h in CORPUS if h.category in ("invalid-utf8", "lone-surrogate")):
-        storage.entities.upsert_entity(mallory, item.text, "Concept")
+        try:
+            storage.entities.upsert_entity(mallory, item.text, "Concept")
+        except ValueError:
+            continue  # nothing left of the name after cleaning: refused with words
 
 
 async def test_hostile_recalled_instructions_stay_data(settings: Settings, storage: Storage) -> None:
