@@ -48,6 +48,7 @@ class ContextRequest:
     triple_depth: int
     budget_tokens: int = 1200
     document_ids: Sequence[int] | None = None
+    domains: Sequence[str] | None = None  # graph domains to keep ("personal", "doc:3"); None = all
 
 
 @dataclass
@@ -191,7 +192,7 @@ class ContextAssembler:
         ]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
-        entities, subgraph, seeds = self._graph(user_id, message, hits, req.triple_depth)
+        entities, subgraph, seeds = self._graph(user_id, message, hits, req.triple_depth, req.domains)
         timings["graph"] = _ms(t0)
         t0 = time.perf_counter()
         now = utcnow()
@@ -201,14 +202,16 @@ class ContextAssembler:
         return AssembledContext(history, loaded, skipped, hits, entities, subgraph, timings)
 
     def _graph(
-        self, user_id: int, message: str, hits: list[MemoryHit], depth: int
+        self, user_id: int, message: str, hits: list[MemoryHit], depth: int, domains: Sequence[str] | None
     ) -> tuple[dict[int, EntityRow], Subgraph, set[int]]:
         if depth <= 0:  # TRIPLE_DEPTH 0: no graph at all
             return {}, Subgraph(), set()
         seeds = self.seeds(user_id, message, [h.memory.id for h in hits if h.memory.id is not None])
+        if domains is not None:
+            seeds = [i for i in seeds if (row := self._entities.get(user_id, i)) and row.domain in domains]
         if not seeds:
             return {}, Subgraph(), set()
-        subgraph = self._entities.expand(user_id, seeds, depth)
+        subgraph = _in_domains(self._entities.expand(user_id, seeds, depth), domains)
         rows = {i: r for i in subgraph.node_ids | set(seeds) if (r := self._entities.get(user_id, i))}
         return rows, subgraph, set(seeds)
 
@@ -234,6 +237,16 @@ class ContextAssembler:
         with self._engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()
         return list(dict.fromkeys(i for row in rows for i in row))
+
+
+def _in_domains(subgraph: Subgraph, domains: Sequence[str] | None) -> Subgraph:
+    """Only the nodes of these domains, and the edges between them (None keeps everything)."""
+    if domains is None:
+        return subgraph
+    nodes = tuple(n for n in subgraph.nodes if n.domain in domains)
+    kept = {n.id for n in nodes}
+    edges = tuple(e for e in subgraph.edges if e.subject_id in kept and e.object_id in kept)
+    return Subgraph(nodes, edges)
 
 
 def _candidate_names(message: str) -> list[str]:

@@ -88,3 +88,17 @@ def test_assembly_pack_uses_summaries_then_skips_under_budget(seeded: tuple[Stor
     assert loaded and skipped and all(i.reason == "token budget" for i in skipped)
     telemetry = ctx.telemetry()
     assert set(telemetry) >= {"loaded", "skipped", "coverage", "context_tokens", "timings_ms"}
+
+
+def test_assembly_domain_filter_keeps_only_those_graphs(seeded: tuple[Storage, int]) -> None:
+    storage, uid = seeded
+    whitby = storage.entities.upsert_entity(uid, "Whitby", "Location", domain="doc:1")
+    ana = storage.entities.find_by_name(uid, "Ana", fuzzy=False)[0]
+    assert whitby.id and ana.id
+    storage.entities.add_relation(uid, ana.id, "VISITED", whitby.id)
+    everything = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=1, vector_limit=0))
+    personal = storage.assembler.assemble(
+        uid, "t", "Tell me about Ana", ContextRequest(10, 0, 0.5, 1, domains=["personal"])
+    )
+    assert "Whitby" in {e.name for e in everything.entities.values()}
+    assert {e.name for e in personal.entities.values()} == {"Ana", "Porto"}
