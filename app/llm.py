@@ -192,7 +192,11 @@ async def _use_ollama(cfg: LLMConfig) -> bool:
     except ollama_backend.OllamaError as exc:
         if cfg.backend == "ollama":
             raise
-        log.warning("%s Using the embedded model meanwhile.", exc)
+        if isinstance(exc, ollama_backend.OllamaUnavailableError):
+            # The normal case on a box without Ollama: nothing to fix, so no warning.
+            log.info("Ollama is not running at %s; using the embedded model.", cfg.ollama_host)
+        else:
+            log.warning("%s Using the embedded model meanwhile.", exc)
         return False
     return True
 
