@@ -30,6 +30,7 @@ from capabilities.report import ExecutionReport, changed_limits_notice, diff_lim
 from capabilities.resources import Limits, Provision, clamp
 from capabilities.signals import followup_signal
 from memory.assembly import AssembledContext, ContextRequest
+from memory.documents import get_focus
 from memory.models import UsageRow
 from memory.queries import QueryConfig
 from memory.turns import InvalidMessage, storable_text, validate_message
@@ -148,13 +149,17 @@ def limits_notice(last: UsageRow | None, limits: Limits) -> str:
     return changed_limits_notice(changes) if changes else ""
 
 
-def _context_request(rt: Runtime, provision: Provision) -> ContextRequest:
+def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str) -> ContextRequest:
+    domains = get_focus(rt.store.engine, user_id, thread_id)  # set with /focus; None = everything
+    docs = [int(d[4:]) for d in domains or [] if d.startswith("doc:")]
     return ContextRequest(
         context_turns=provision.context_turns,
         vector_limit=provision.vector_limit,
         similarity_threshold=provision.similarity_threshold,
         triple_depth=provision.triple_depth,
         budget_tokens=rt.settings.context_budget_tokens,
+        document_ids=docs if domains and "personal" not in domains else None,
+        domains=domains,
     )
 
 
@@ -191,7 +196,11 @@ async def reply_to(
     )
     provision = clamp(request, limits)
     ctx = rt.store.assembler.assemble(
-        user_id, thread_id, user_turn.content, _context_request(rt, provision), before_turn_id=user_turn_id
+        user_id,
+        thread_id,
+        user_turn.content,
+        _context_request(rt, provision, user_id, thread_id),
+        before_turn_id=user_turn_id,
     )
     yield ContextPlanned(provision, notes, ctx.telemetry(), request_ms, ctx.retrieval_ms, notice)
     record = UsageRecord(

@@ -13,6 +13,7 @@ from typing import Any
 
 import chainlit as cl
 
+from app.focus import focus_reply
 from app.runtime import Runtime
 from app.ui_common import account_id, command, runtime
 from memory.doc_extraction import EntityExtractor, PatternExtractor
@@ -45,8 +46,10 @@ def _extractor(rt: Runtime, path: Path, config: IngestConfig) -> EntityExtractor
 def progress_text(name: str, p: Progress) -> str:
     """One line of progress for the chat."""
     eta = f", about {round(p.eta_s)} s left" if p.phase not in ("done", "writing") else ""
-    return (f"Ingesting **{name}** — {p.phase}: {p.chunks_done}/{p.chunks_total} chunks, "
-            f"{p.entities} entities, {p.relations} relations{eta}")
+    return (
+        f"Ingesting **{name}** — {p.phase}: {p.chunks_done}/{p.chunks_total} chunks, "
+        f"{p.entities} entities, {p.relations} relations{eta}"
+    )
 
 
 def summary_text(result: IngestResult) -> str:
@@ -54,8 +57,10 @@ def summary_text(result: IngestResult) -> str:
     d = result.document
     if result.skipped:
         return f"**{d.name}** was already in memory (document {d.id}); nothing to do."
-    return (f"**{d.name}** is in memory (document {d.id}): {d.chunks_done} chunks, {d.entities} entities, "
-            f"{d.relations} relations, in {round(result.seconds)} s. Ask me about it.")
+    return (
+        f"**{d.name}** is in memory (document {d.id}): {d.chunks_done} chunks, {d.entities} entities, "
+        f"{d.relations} relations, in {round(result.seconds)} s. Ask me about it."
+    )
 
 
 async def ingest_uploads(rt: Runtime, account_id: int, elements: Sequence[Any]) -> None:
@@ -74,8 +79,10 @@ async def _ingest_one(rt: Runtime, user_id: int, path: Path, name: str) -> None:
     config = IngestConfig()
     extractor = _extractor(rt, path, config)
     plan = estimate(path, extractor, config)
-    message = cl.Message(content=f"Reading **{name}**: {plan.chunks} chunks, about {round(plan.seconds)} s "
-                                 f"with the {extractor.name} extractor.")
+    message = cl.Message(
+        content=f"Reading **{name}**: {plan.chunks} chunks, about {round(plan.seconds)} s "
+        f"with the {extractor.name} extractor."
+    )
     await message.send()
     ingestor = Ingestor(documents(rt), rt.store.memories, rt.store.embedder, extractor, config)
     latest = _Latest()
@@ -100,6 +107,11 @@ async def _ingest_one(rt: Runtime, user_id: int, path: Path, name: str) -> None:
     await message.update()
 
 
+@command("focus", "Limit recall in this chat: a document id, 'personal', or 'all'", icon="crosshair")
+async def _focus_command(rt: Runtime, user_id: int, thread_id: str, text: str) -> None:
+    await cl.Message(content=focus_reply(rt, user_id, thread_id, text)).send()
+
+
 @command("documents", "List the documents in memory, and remove them", icon="file-text")
 async def _documents_command(rt: Runtime, user_id: int, thread_id: str, text: str) -> None:
     rows = documents(rt).list(user_id)
@@ -107,10 +119,11 @@ async def _documents_command(rt: Runtime, user_id: int, thread_id: str, text: st
         await cl.Message(content="No documents yet: attach a .txt or .md file to a message.").send()
         return
     lines = ["| id | document | status | chunks | entities | relations |", "|---|---|---|---|---|---|"]
-    lines += [f"| {d.id} | {d.name} | {d.status} | {d.chunks_done}/{d.chunks_total} | {d.entities} | {d.relations} |"
-              for d in rows]
-    actions = [cl.Action(name="remove_document", payload={"document_id": d.id}, label=f"Remove {d.name}")
-               for d in rows]
+    lines += [
+        f"| {d.id} | {d.name} | {d.status} | {d.chunks_done}/{d.chunks_total} | {d.entities} | {d.relations} |"
+        for d in rows
+    ]
+    actions = [cl.Action(name="remove_document", payload={"document_id": d.id}, label=f"Remove {d.name}") for d in rows]
     await cl.Message(content="\n".join(lines), actions=actions).send()
 
 

@@ -188,7 +188,8 @@ class ContextAssembler:
             for h in self._memories.search(
                 user_id, message, req.vector_limit, req.similarity_threshold, document_ids=req.document_ids
             )
-            if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history
+            if (h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history)
+            and _in_focus(h.memory.document_id, req.domains)
         ]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
@@ -237,6 +238,13 @@ class ContextAssembler:
         with self._engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()
         return list(dict.fromkeys(i for row in rows for i in row))
+
+
+def _in_focus(document_id: int | None, domains: Sequence[str] | None) -> bool:
+    """Whether a memory belongs to the domains in focus (personal memories have no document)."""
+    if domains is None:
+        return True
+    return ("personal" if document_id is None else f"doc:{document_id}") in domains
 
 
 def _in_domains(subgraph: Subgraph, domains: Sequence[str] | None) -> Subgraph:

@@ -159,3 +159,36 @@ async def test_resource_turn_reminder_is_set_and_delivered_into_thread(settings:
     assert len(sent) == 1
     assert storage.turns.recent(uid, "t", 1)[0].content == "⏰ Reminder: water the plants"
     assert rt.reminders.pending(uid) == []
+
+
+async def test_resource_turn_focus_limits_recall_to_one_document(settings: Settings, storage: Storage) -> None:
+    from app.chat import ContextPlanned as Planned
+    from app.focus import focus_reply
+    from memory.documents import DocumentStore
+    from memory.vectors import NewMemory
+
+    uid = _uid(storage)
+    docs = DocumentStore(storage.engine, storage.entities)
+    book = docs.create(uid, "dracula.txt", "hash-1", 10, 1, "patterns")
+    assert book.id is not None
+    storage.memories.add(uid, "fact", "What happened at Whitby: the user's sister moved there.")
+    storage.memories.add_many(
+        uid, [NewMemory("chunk", "What happened at Whitby: the Demeter ran aground.", document_id=book.id)]
+    )
+    script = Script('{"context_turns": 1, "vector_limit": 5, "similarity_threshold": 0.5, "reason": "x"}')
+    rt = script.runtime(settings, storage)
+
+    async def kinds() -> set[str]:
+        events = await _turn(rt, uid, "What happened at Whitby?")
+        planned = next(e for e in events if isinstance(e, Planned))
+        loaded = [i["ref"] for i in planned.telemetry["loaded"] if str(i["ref"]).startswith("m")]
+        rows = storage.memories.by_ids(uid, [int(r[1:]) for r in loaded])
+        return {row.kind for row in rows.values()}
+
+    assert await kinds() == {"fact", "chunk"}
+    assert "dracula.txt" in focus_reply(rt, uid, "t", str(book.id))
+    assert await kinds() == {"chunk"}
+    assert "only what you told me" in focus_reply(rt, uid, "t", "personal")
+    assert await kinds() == {"fact"}
+    assert "everything again" in focus_reply(rt, uid, "t", "all")
+    assert "Say `/focus" in focus_reply(rt, uid, "t", "999")
