@@ -163,13 +163,6 @@ def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id:
     )
 
 
-def answer_prompt(previous_report: str, notice: str, ctx: AssembledContext, message: str) -> str:
-    """The user-role prompt: system reports and recalled context (delimited, never instructions)."""
-    parts = [p for p in (previous_report, notice, ctx.block()) if p]
-    parts.append(f"User message:\n{message}" if len(parts) else message)
-    return "\n\n".join(parts)
-
-
 async def reply_to(
     rt: Runtime,
     user_id: int,
@@ -202,7 +195,8 @@ async def reply_to(
         _context_request(rt, provision, user_id, thread_id),
         before_turn_id=user_turn_id,
     )
-    yield ContextPlanned(provision, notes, ctx.telemetry(), request_ms, ctx.retrieval_ms, notice)
+    telemetry = ctx.telemetry()
+    yield ContextPlanned(provision, notes, telemetry, request_ms, ctx.retrieval_ms, notice)
     record = UsageRecord(
         user_id=user_id,
         thread_id=thread_id,
@@ -217,7 +211,7 @@ async def reply_to(
         retrieval_ms=ctx.retrieval_ms,
         context_tokens=ctx.tokens,
         followup_signal=signal,
-        telemetry=ctx.telemetry(),
+        telemetry=telemetry,
     )
     query = rt.store.queries.create(
         user_id,
