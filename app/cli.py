@@ -119,6 +119,19 @@ def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_graph(settings: Settings, args: argparse.Namespace) -> int:
+    """Regenerate the Kuzu graph from SQLite, the system of record (the fix GraphCorruptError names)."""
+    from app.runtime import open_storage
+
+    store = open_storage(settings)
+    try:
+        nodes, edges = store.entities.rebuild()
+    finally:
+        store.close()
+    print(f"graph rebuilt from SQLite: {nodes} entities, {edges} relations")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every `reverie` command."""
     parser = argparse.ArgumentParser(prog="reverie", description=__doc__)
@@ -139,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     models.set_defaults(func=cmd_models)
     limits = sub.add_parser("limits", help="the effective resource ranges and where each comes from")
     limits.set_defaults(func=cmd_limits)
+    graph = sub.add_parser("graph", help="the knowledge-graph projection")
+    graph.add_argument("action", choices=["rebuild"])
+    graph.set_defaults(func=cmd_graph)
     for area in (cli_memories, cli_documents, cli_dream, cli_queries):
         area.register(sub)
     return parser
