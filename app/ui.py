@@ -13,8 +13,6 @@ from contextlib import AsyncExitStack
 import chainlit as cl
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import CommandDict, ThreadDict
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
-from sqlalchemy.orm import sessionmaker
 
 from app import ui_memories  # noqa: F401  (registers /memories and its actions)
 from app.answer_loop import InfoRound
@@ -22,10 +20,9 @@ from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEven
 from app.runtime import open_runtime
 from app.settings import Settings
 from app.turn_view import plan_markdown, report_markdown
-from app.ui_common import COMMANDS, HOLDER, account_id, runtime
+from app.ui_common import COMMANDS, HOLDER, account_id, data_layer, runtime
 from app.ui_documents import ingest_uploads
 from app.ui_dreams import morning_summary
-from memory.db import async_creator
 
 _settings = Settings()
 _stack = AsyncExitStack()
@@ -44,12 +41,7 @@ async def _shutdown() -> None:
 
 @cl.data_layer
 def _data_layer() -> SQLAlchemyDataLayer:
-    # Same SQLite file; Chainlit's async layer reads and writes only its own tables, through the
-    # same SQLite library as the app (memory.db.async_creator says why that matters).
-    layer = SQLAlchemyDataLayer(conninfo=f"sqlite+aiosqlite:///{_settings.db_path}")
-    layer.engine = create_async_engine("sqlite+aiosqlite://", async_creator=async_creator(_settings.db_path))
-    layer.async_session = sessionmaker(bind=layer.engine, expire_on_commit=False, class_=AsyncSession)  # pyright: ignore[reportAttributeAccessIssue, reportCallIssue, reportArgumentType]
-    return layer
+    return data_layer(_settings.db_path)
 
 
 @cl.password_auth_callback

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import chainlit as cl
+from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import sessionmaker
 
 from app.runtime import Runtime
+from memory.db import async_engine
 
 # rt, account id, thread id, the text typed after the command
 CommandHandler = Callable[[Runtime, int, str, str], Awaitable[None]]
@@ -29,6 +34,18 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {}
+
+
+def data_layer(db_path: Path) -> SQLAlchemyDataLayer:
+    """Chainlit's data layer on the app's SQLite file; it touches only its own tables.
+
+    Its engine is replaced by `memory.db.async_engine` (same SQLite library as the app, one
+    connection per session); the docstring there says what went wrong without it.
+    """
+    layer = SQLAlchemyDataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")
+    layer.engine = async_engine(db_path)
+    layer.async_session = sessionmaker(bind=layer.engine, expire_on_commit=False, class_=AsyncSession)  # pyright: ignore[reportAttributeAccessIssue, reportCallIssue, reportArgumentType]
+    return layer
 
 
 class _Holder:

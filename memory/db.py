@@ -7,7 +7,7 @@ engine runs on `sqlean.py`, a drop-in DB-API driver that can, on every CPython.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ import sqlite_vec
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 Migration = Callable[[Connection], None]
 
@@ -107,15 +108,18 @@ def migrate(engine: Engine, migrations: list[tuple[str, Migration]]) -> list[str
     return applied
 
 
-def async_creator(path: Path) -> Callable[[], Awaitable[Any]]:
-    """An `async_creator` for SQLAlchemy's aiosqlite dialect that opens `path` through sqlean.
+def async_engine(path: Path) -> AsyncEngine:
+    """The async engine Chainlit's data layer uses on the same file, opened through sqlean.
 
-    Chainlit's data layer shares this file. Left to itself, aiosqlite would open it with the
-    stdlib `sqlite3`, a second copy of SQLite in the same process: SQLite's POSIX locks are
-    per process, so one copy closing the file drops the other's locks, which loses writes
-    (sqlite.org/howtocorrupt.html, "multiple copies of SQLite"). We saw exactly that: a
-    document row committed by the app vanished while Chainlit wrote its steps. One library
-    per file per process.
+    Two traps, both seen as silently lost writes in the browser tests:
+    - Left to itself, aiosqlite opens the file with the stdlib `sqlite3`, a second copy of
+      SQLite in the same process. SQLite's POSIX locks are per process, so one copy closing the
+      file drops the other's locks (sqlite.org/howtocorrupt.html, "multiple copies of SQLite"):
+      a document row committed by the app vanished while Chainlit wrote its steps.
+    - The URL must name the file. A bare `sqlite+aiosqlite://` means `:memory:` to SQLAlchemy,
+      which then shares ONE connection among all sessions (StaticPool); Chainlit writes its
+      steps from concurrent fire-and-forget tasks, and one session's reset-on-return ROLLBACK
+      discarded another's half-done INSERT, so user messages disappeared from resumed threads.
     """
     import aiosqlite
 
@@ -127,7 +131,7 @@ def async_creator(path: Path) -> Callable[[], Awaitable[Any]]:
     async def create() -> Any:
         return await aiosqlite.Connection(connector, 64)
 
-    return create
+    return create_async_engine(f"sqlite+aiosqlite:///{path}", async_creator=create)
 
 
 def versions(engine: Engine) -> dict[str, str]:
