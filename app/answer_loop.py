@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -285,8 +286,8 @@ async def _rounds(
                 reply = item
         if reply.output is None and rnd.request is None:
             reply.output = unwrap_answer(rnd, reply.raw)
-        if isinstance(reply.output, rnd.answer) and not str(getattr(reply.output, "content", "")).strip():
-            reply = _Reply(None, reply.raw, "EmptyAnswer: the answer had no content")
+        if isinstance(reply.output, rnd.answer) and (problem := _hollow(str(getattr(reply.output, "content", "")))):
+            reply = _Reply(None, reply.raw, problem)
         if reply.output is not None and not isinstance(reply.output, rnd.answer):
             async for event in _request(stores, user_id, query, ctx, rnd.validated(reply.output), state):
                 yield event
@@ -303,6 +304,22 @@ async def _rounds(
         fallback = [(f"m{m.id}", m.text) for m in ctx.memories.values()]
         yield _answered(forced_answer(None, state.unverified, fallback), True, ctx, state)
         return
+
+
+_PLACEHOLDER = re.compile(r"^\s*<[^<>]{1,40}>\s*$")
+
+
+def _hollow(content: str) -> str:
+    """Why an answer's content says nothing ('' when it is a real answer).
+
+    Small models copy the instructions' `<your answer>` placeholder verbatim (the 135M model did
+    in the browser tests); that is treated like an empty answer, not shown as the reply.
+    """
+    if not content.strip():
+        return "EmptyAnswer: the answer had no content"
+    if _PLACEHOLDER.match(content):
+        return f"PlaceholderAnswer: the answer copied the format's placeholder {content.strip()[:40]}"
+    return ""
 
 
 def _answered(answer: Answer, forced: bool, ctx: TwoLevelContext, state: _State) -> Answered:

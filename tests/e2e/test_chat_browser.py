@@ -49,6 +49,7 @@ def _send(page: Page, text: str) -> str:
     expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
     last = replies.last
     expect(last).not_to_have_text(re.compile(r"^\s*$"))
+    assert "<your answer>" not in last.inner_text(), "a copied format placeholder was shown as the reply"
     return last.inner_text()
 
 

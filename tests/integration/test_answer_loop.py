@@ -200,6 +200,19 @@ async def test_answer_loop_invalid_answer_then_garbage_gets_a_built_answer(
 
 
 @pytest.mark.anyio
+async def test_answer_loop_copied_placeholder_is_never_the_reply(
+    storage: Storage, world: World, stores: Stores
+) -> None:
+    """The 135M model copied the instructions' `<your answer>` verbatim; it must not reach the user."""
+    script = Script([answer("<your answer>", f"m{world.sister_memory}"), answer(" <your answer> ")])
+    events, _ = await run_loop(script, stores, storage, world)
+    done = final(events)
+    assert done.forced and done.answer.confidence == "low"
+    assert "<your answer>" not in done.answer.content
+    assert len(script.prompts) == 2
+
+
+@pytest.mark.anyio
 async def test_answer_loop_ambiguity_records_the_chosen_candidate(
     storage: Storage, world: World, stores: Stores
 ) -> None:
