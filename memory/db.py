@@ -120,6 +120,11 @@ def async_engine(path: Path) -> AsyncEngine:
       which then shares ONE connection among all sessions (StaticPool); Chainlit writes its
       steps from concurrent fire-and-forget tasks, and one session's reset-on-return ROLLBACK
       discarded another's half-done INSERT, so user messages disappeared from resumed threads.
+    - Autocommit. Chainlit runs each statement as INSERT then COMMIT, two awaits; the app's sync
+      writes run on the same event loop. A transaction left open between the awaits held SQLite's
+      write lock while the loop was blocked in the app's write waiting for that very lock:
+      "database is locked" after busy_timeout, and the turn was lost. Every statement Chainlit's
+      layer issues stands alone (one statement per session), so autocommit loses no atomicity.
     """
     import aiosqlite
 
@@ -131,7 +136,7 @@ def async_engine(path: Path) -> AsyncEngine:
     async def create() -> Any:
         return await aiosqlite.Connection(connector, 64)
 
-    return create_async_engine(f"sqlite+aiosqlite:///{path}", async_creator=create)
+    return create_async_engine(f"sqlite+aiosqlite:///{path}", async_creator=create, isolation_level="AUTOCOMMIT")
 
 
 def versions(engine: Engine) -> dict[str, str]:

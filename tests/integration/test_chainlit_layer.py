@@ -60,3 +60,38 @@ def test_concurrent_step_writes_all_persist_while_the_app_writes(tmp_path: Path)
     engine.dispose()
     assert stored == set(ids)
     assert metas == 20
+
+
+def test_app_write_on_the_event_loop_never_waits_for_a_chainlit_transaction(tmp_path: Path) -> None:
+    """Chainlit runs INSERT and COMMIT as two awaits; the app's sync writes run on the same loop.
+
+    Broke before: the INSERT took SQLite's write lock and the COMMIT needed the loop, which the
+    app's blocked write held, so the app failed with "database is locked" after busy_timeout and
+    the turn was lost. Autocommit releases the lock inside the INSERT itself.
+    """
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    db_path = tmp_path / "reverie.db"
+    engine = open_engine(db_path)
+    migrate(engine, MIGRATIONS)
+    thread = str(uuid.uuid4())
+
+    async def scenario() -> None:
+        layer = data_layer(db_path)
+        async with AsyncSession(layer.engine) as session:  # what execute_sql does, paused midway
+            await session.begin()
+            await session.execute(
+                text('INSERT INTO threads ("id", "createdAt", "name") VALUES (:id, :created, :name)'),
+                {"id": thread, "created": "2026-01-01T00:00:00Z", "name": "t"},
+            )
+            with engine.begin() as conn:  # the app writes from the loop before Chainlit commits
+                conn.execute(text("INSERT INTO meta (key, value) VALUES ('mid', 'v')"))
+            await session.commit()
+        await layer.engine.dispose()
+
+    asyncio.run(scenario())
+    with engine.connect() as conn:
+        threads = conn.execute(text("SELECT count(*) FROM threads WHERE id = :t"), {"t": thread}).scalar_one()
+        metas = conn.execute(text("SELECT count(*) FROM meta WHERE key = 'mid'")).scalar_one()
+    engine.dispose()
+    assert (threads, metas) == (1, 1)
