@@ -127,6 +127,18 @@ async def chat_turn(rt: Runtime, user_id: int, thread_id: str, text: str) -> Asy
         yield event
 
 
+def unanswered_turn(rt: Runtime, user_id: int, thread_id: str) -> int | None:
+    """The id of the thread's last turn when it is the user's and has no reply (the server
+    stopped mid-answer), so a reopened thread can offer to answer it; else None."""
+    last = rt.store.turns.recent(user_id, thread_id, 1)
+    return last[0].id if last and last[0].role == "user" else None
+
+
+UNANSWERED = (
+    "Your last message got no reply: Reverie stopped before answering. It is saved; press Retry to answer it now."
+)
+
+
 def _reminder(rt: Runtime, user_id: int, thread_id: str, text: str) -> str:
     """Store a reminder the user asked for; the notice tells the agent it is set and when."""
     ask = parse_reminder(text)

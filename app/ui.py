@@ -16,7 +16,18 @@ from chainlit.types import CommandDict, ThreadDict
 
 from app import ui_memories  # noqa: F401  (registers /memories and its actions)
 from app.answer_loop import InfoRound
-from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
+from app.chat import (
+    UNANSWERED,
+    ContextPlanned,
+    Failed,
+    Finished,
+    Rejected,
+    Token,
+    TurnEvent,
+    chat_turn,
+    reply_to,
+    unanswered_turn,
+)
 from app.runtime import open_runtime
 from app.settings import Settings
 from app.turn_view import plan_markdown, report_markdown
@@ -73,6 +84,14 @@ async def _chat_start() -> None:
 async def _chat_resume(thread: ThreadDict) -> None:
     # The thread's turns are already in episodic memory; the next message continues it.
     await _publish_commands()
+    pending = await asyncio.to_thread(unanswered_turn, runtime(), account_id(), thread["id"])
+    if pending is not None:
+        retry = cl.Action(name="retry", payload={"user_turn_id": pending}, label="Retry")
+        notice = cl.Message(content=UNANSWERED, actions=[retry])
+        await notice.send()
+        # Chainlit replaces the browser's messages with `thread` right after this hook returns, so
+        # a message sent here vanishes (Chainlit issue #2611) unless it is in `thread` too.
+        thread["steps"].append(notice.to_dict())
 
 
 @cl.on_message

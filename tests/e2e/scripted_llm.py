@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -56,6 +57,8 @@ class _Handler(BaseHTTPRequestHandler):
             if n == len(pieces):
                 chunk["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
             self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+            time.sleep(self.server.delay)
         self.wfile.write(b"data: [DONE]\n\n")
 
     def _json(self, data: dict[str, Any]) -> None:
@@ -70,15 +73,19 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, delay: float) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.script = script
+        self.delay = delay
 
 
 @contextmanager
-def scripted_llm(script: Script) -> Iterator[str]:
-    """Serve `script` on a free loopback port; yields the root URL (use it as OLLAMA_HOST)."""
-    server = _Server(script)
+def scripted_llm(script: Script, delay: float = 0.0) -> Iterator[str]:
+    """Serve `script` on a free loopback port; yields the root URL (use it as OLLAMA_HOST).
+
+    `delay` seconds pass after each streamed piece (a slow model, to act mid-stream).
+    """
+    server = _Server(script, delay)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

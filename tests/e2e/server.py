@@ -10,11 +10,12 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import Page, expect
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -60,6 +61,15 @@ def reverie(data_dir: Path, *args: str, stdin: str | None = None) -> subprocess.
 @contextmanager
 def running_server(data_dir: Path, port: int, log: Path, backend: str = "embedded") -> Iterator[str]:
     """`reverie run` on 127.0.0.1:`port` until the block ends; yields the base URL."""
+    with server_process(data_dir, port, log, backend):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def server_process(
+    data_dir: Path, port: int, log: Path, backend: str = "embedded"
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`reverie run` on 127.0.0.1:`port`, ready; yields the process (its own process group)."""
     with log.open("ab") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "run", "--port", str(port)],
@@ -68,12 +78,12 @@ def running_server(data_dir: Path, port: int, log: Path, backend: str = "embedde
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        url = f"http://127.0.0.1:{port}"
         try:
-            _wait_ready(url, proc, log)
-            yield url
+            _wait_ready(f"http://127.0.0.1:{port}", proc, log)
+            yield proc
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
+            with suppress(ProcessLookupError):  # a test may have killed it already
+                os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -102,3 +112,18 @@ def loopback_only(route: object) -> None:
         route.continue_()  # type: ignore[attr-defined]
     else:
         route.abort()  # type: ignore[attr-defined]
+
+
+def login(page: Page, url: str, user: str = "tester") -> None:
+    """Sign in through the login form and wait until the chat can take a message."""
+    page.goto(url + "/login")
+    page.fill("#email", user)
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    ready(page)
+
+
+def ready(page: Page) -> None:
+    """Wait for the chat input; a message typed before the socket is up is dropped (STACK-NOTES)."""
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)

@@ -13,26 +13,14 @@ from tests.e2e.server import (
     CHROMIUM_ARGS,
     PASSWORD,
     free_port,
+    login,
     loopback_only,
+    ready,
     reverie,
     running_server,
 )
 
 pytestmark = [pytest.mark.e2e]
-
-
-def _login(page: Page, url: str, user: str) -> None:
-    page.goto(url + "/login")
-    page.fill("#email", user)
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    _ready(page)
-
-
-def _ready(page: Page) -> None:
-    # A message typed before the socket is up is silently dropped (STACK-NOTES).
-    page.wait_for_load_state("networkidle")
-    expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
 
 
 def _send(page: Page, text: str) -> str:
@@ -70,20 +58,20 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
         page.route("**/*", loopback_only)
         page.on("websocket", watch)
         with running_server(data_dir, port, log) as url:
-            _login(page, url, "tester")
+            login(page, url)
             _send(page, "Hello! My name is Ana and I live in Porto.")
             assert len(stream_frames) >= 2, "the reply was not streamed token by token"
             _send(page, "What did I just tell you?")
             _open_context_step(page, tmp_path)
         with running_server(data_dir, port, log) as url:
             page.goto(url)
-            _ready(page)
+            ready(page)
             thread_link = page.locator("#thread-history a, #thread-history [id^=thread-]").first
             expect(thread_link).to_be_visible(timeout=60_000)
             thread_link.click()
             # The resumed thread shows the earlier conversation, then continues it.
             expect(page.get_by_text("What did I just tell you?").first).to_be_visible(timeout=60_000)
-            _ready(page)
+            ready(page)
             _send(page, "Thanks, one more question: what is my name?")
             page.screenshot(path=str(tmp_path / "resumed-thread.png"), full_page=True)
         browser.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
 
 pytestmark = [pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
@@ -42,15 +42,6 @@ def _seed_pending_proposal(data_dir: Path) -> int:
         store.close()
 
 
-def _login(page: Page, url: str) -> None:
-    page.goto(url + "/login")
-    page.fill("#email", "tester")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state("networkidle")
-    expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
-
-
 def _send(page: Page, text: str) -> None:
     page.fill("#chat-input", text)
     expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
@@ -76,7 +67,7 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
         page = browser.new_page()
         page.route("**/*", loopback_only)
         with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-            _login(page, url)
+            login(page, url)
             _run_dreams_command(page)
             expect(page.get_by_text(f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25").first).to_be_visible(timeout=60_000)
             expect(page.get_by_text("← proposed").first).to_be_visible()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
 
 pytestmark = [pytest.mark.e2e]
 PAYLOAD = (
@@ -26,12 +26,7 @@ def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         with running_server(data, free_port(), tmp_path / "server.log") as url:
-            page.goto(url + "/login")
-            page.fill("#email", "tester")
-            page.fill("#password", PASSWORD)
-            page.click("button[type=submit]")
-            page.wait_for_load_state("networkidle")
-            expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
+            login(page, url)
             page.fill("#chat-input", PAYLOAD)
             expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
             page.click("#chat-submit")

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.scripted_llm import MODEL, last_user_text, scripted_llm
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
 
 pytestmark = [pytest.mark.e2e]
 QUESTION = "Where does my sister live?"
@@ -50,11 +50,7 @@ def test_info_round_browser_step_sources_and_follow_up(tmp_path: Path) -> None:
         page.route("**/*", loopback_only)
         try:
             with running_server(data_dir, free_port(), tmp_path / "server.log", backend="ollama") as url:
-                page.goto(url + "/login")
-                page.fill("#email", "tester")
-                page.fill("#password", PASSWORD)
-                page.click("button[type=submit]")
-                page.wait_for_load_state("networkidle")
+                login(page, url)
                 page.fill("#chat-input", QUESTION)
                 expect(page.locator("#chat-submit")).to_be_enabled(timeout=60_000)
                 page.click("#chat-submit")

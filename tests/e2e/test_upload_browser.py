@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, loopback_only, reverie, running_server
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
 
 pytestmark = [pytest.mark.e2e]
 UI = Path(__file__).resolve().parents[2] / "app" / "ui.py"
@@ -31,12 +31,7 @@ def test_upload_browser_ingests_markdown_document(tmp_path: Path) -> None:
         page = browser.new_page()
         page.route("**/*", loopback_only)
         with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-            page.goto(url + "/login")
-            page.fill("#email", "tester")
-            page.fill("#password", PASSWORD)
-            page.click("button[type=submit]")
-            page.wait_for_load_state("networkidle")
-            expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
+            login(page, url)
             page.locator("input[type=file]").first.set_input_files(str(note))
             page.fill("#chat-input", "Please remember this document.")
             expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)

@@ -16,7 +16,7 @@ from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
 from pydantic_ai.settings import ModelSettings
 
-from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to
+from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to, unanswered_turn
 from app.llm import Backend
 from app.runtime import Runtime, Storage
 from app.settings import Settings
@@ -55,11 +55,7 @@ def _request(reply: str = REQUEST_JSON) -> Callable[[list[ModelMessage], AgentIn
 def _echo_history() -> FunctionModel:
     async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
         prompts = [
-            p.content
-            for m in messages
-            if isinstance(m, ModelRequest)
-            for p in m.parts
-            if isinstance(p, UserPromptPart)
+            p.content for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, UserPromptPart)
         ]
         for chunk in answer_chunks(f"I have seen {len(prompts)} user messages"):
             yield chunk
@@ -81,9 +77,7 @@ async def test_chat_turn_streams_tokens_and_stores_both_turns(settings: Settings
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t ", "x" * 10_001])
-async def test_chat_turn_rejects_bad_input_and_stores_nothing(
-    settings: Settings, storage: Storage, text: str
-) -> None:
+async def test_chat_turn_rejects_bad_input_and_stores_nothing(settings: Settings, storage: Storage, text: str) -> None:
     uid = _user(storage)
     events = await _events(chat_turn(_runtime(settings, storage, _echo_history()), uid, "t", text))
     assert len(events) == 1 and isinstance(events[0], Rejected)
@@ -97,9 +91,7 @@ async def test_chat_turn_accepts_exactly_the_limit(settings: Settings, storage: 
     assert isinstance(events[-1], Finished)
 
 
-async def test_chat_turn_model_down_keeps_user_turn_and_retry_works(
-    settings: Settings, storage: Storage
-) -> None:
+async def test_chat_turn_model_down_keeps_user_turn_and_retry_works(settings: Settings, storage: Storage) -> None:
     uid = _user(storage)
     # A real OpenAI-compatible client pointed at a loopback port where nothing listens.
     provider = OpenAICompatibleProvider("down", base_url=f"http://127.0.0.1:{free_port()}/v1")
@@ -109,16 +101,15 @@ async def test_chat_turn_model_down_keeps_user_turn_and_retry_works(
     assert isinstance(failure, Failed) and "Your message is saved" in failure.message
     stored = storage.turns.recent(uid, "t", 10)
     assert [(t.role, t.content) for t in stored] == [("user", "are you there?")]
-    retried = await _events(
-        reply_to(_runtime(settings, storage, _echo_history()), uid, "t", failure.user_turn_id)
-    )
+    rt = _runtime(settings, storage, _echo_history())
+    assert unanswered_turn(rt, uid, "t") == failure.user_turn_id  # a reopened thread offers Retry
+    retried = await _events(reply_to(rt, uid, "t", failure.user_turn_id))
     assert isinstance(retried[-1], Finished)
     assert [t.role for t in storage.turns.recent(uid, "t", 10)] == ["user", "assistant"]
+    assert unanswered_turn(rt, uid, "t") is None and unanswered_turn(rt, uid, "empty") is None
 
 
-async def test_chat_turn_failure_mid_stream_stores_no_partial_reply(
-    settings: Settings, storage: Storage
-) -> None:
+async def test_chat_turn_failure_mid_stream_stores_no_partial_reply(settings: Settings, storage: Storage) -> None:
     uid = _user(storage)
 
     async def breaks(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
