@@ -38,28 +38,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: 
     docs.set_defaults(func=cmd_documents)
 
 
-def _user_id(store: Storage, name: str | None) -> int:
-    if name is not None:
-        account = store.accounts.get(name)
-        if account is None or account.id is None:
-            raise SystemExit(f"error: no user {name!r} (see `reverie users list`)")
-        return account.id
-    accounts = store.accounts.list()
-    if len(accounts) != 1 or accounts[0].id is None:
-        names = ", ".join(a.name for a in accounts) or "none yet: `reverie users add NAME`"
-        raise SystemExit(f"error: say whose memory with --user (users: {names})")
-    return accounts[0].id
-
-
 def cmd_documents(settings: Settings, args: argparse.Namespace) -> int:
     """List a user's documents, or remove one with everything it added."""
     store = open_storage(settings)
     try:
-        user_id, docs = _user_id(store, args.user), DocumentStore(store.engine, store.entities)
+        user_id, docs = _resolve(store, args.user), DocumentStore(store.engine, store.entities)
         if args.action == "list":
             for d in docs.list(user_id):
-                print(f"{d.id}\t{d.status}\t{d.chunks_done}/{d.chunks_total} chunks\t{d.entities} entities\t"
-                      f"{d.relations} relations\t{d.name}")
+                print(
+                    f"{d.id}\t{d.status}\t{d.chunks_done}/{d.chunks_total} chunks\t{d.entities} entities\t"
+                    f"{d.relations} relations\t{d.name}"
+                )
             return 0
         if args.id is None:
             raise SystemExit("usage: reverie documents remove ID")
@@ -72,6 +61,13 @@ def cmd_documents(settings: Settings, args: argparse.Namespace) -> int:
         store.close()
 
 
+def _resolve(store: Storage, name: str | None) -> int:
+    try:
+        return store.accounts.resolve(name)
+    except LookupError as exc:
+        raise SystemExit(f"error: {exc}") from None
+
+
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     """Ingest files with a progress bar, saying up front how long it will take."""
     missing = [p for p in args.paths if not p.is_file()]
@@ -80,7 +76,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     store = open_storage(settings)
     try:
-        user_id = _user_id(store, args.user)
+        user_id = _resolve(store, args.user)
         if args.no_llm:
             return _ingest_all(store, user_id, args, None)
         return asyncio.run(_ingest_with_model(settings, store, user_id, args))
@@ -105,8 +101,10 @@ def _ingest_all(store: Storage, user_id: int, args: argparse.Namespace, extracto
     failed = 0
     for path in args.paths:
         plan = estimate(path, ingestor.extractor, ingestor.config)
-        console.print(f"{path.name}: {plan.chunks} chunks, about {_duration(plan.seconds)} "
-                      f"with the {ingestor.extractor.name} extractor")
+        console.print(
+            f"{path.name}: {plan.chunks} chunks, about {_duration(plan.seconds)} "
+            f"with the {ingestor.extractor.name} extractor"
+        )
         try:
             result = _with_bar(console, ingestor, user_id, path)
         except (OSError, ValueError) as exc:
@@ -115,23 +113,34 @@ def _ingest_all(store: Storage, user_id: int, args: argparse.Namespace, extracto
             continue
         d = result.document
         verb = "already ingested, skipped" if result.skipped else f"done in {_duration(result.seconds)}"
-        console.print(f"document {d.id} {d.name}: {verb} — {d.chunks_done} chunks, {d.entities} entities, "
-                      f"{d.relations} relations")
+        console.print(
+            f"document {d.id} {d.name}: {verb} — {d.chunks_done} chunks, {d.entities} entities, {d.relations} relations"
+        )
     return 1 if failed else 0
 
 
 def _with_bar(console: Console, ingestor: Ingestor, user_id: int, path: Path) -> IngestResult:
     columns = (
-        TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("chunks · {task.fields[entities]} entities · {task.fields[relations]} relations · "
-                   "ETA {task.fields[eta]}"),
+        TextColumn("{task.description:<9}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(
+            "chunks · {task.fields[entities]} entities · {task.fields[relations]} relations · ETA {task.fields[eta]}"
+        ),
     )
     with Progress(*columns, console=console, transient=False) as bar:
         task: TaskID = bar.add_task("chunks", total=None, entities=0, relations=0, eta="?")
 
         def show(p: IngestProgress) -> None:
-            bar.update(task, description=p.phase, completed=p.chunks_done, total=p.chunks_total,
-                       entities=p.entities, relations=p.relations, eta=_duration(p.eta_s))
+            bar.update(
+                task,
+                description=p.phase,
+                completed=p.chunks_done,
+                total=p.chunks_total,
+                entities=p.entities,
+                relations=p.relations,
+                eta=_duration(p.eta_s),
+            )
 
         return ingestor.ingest(user_id, path, show)
 

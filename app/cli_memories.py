@@ -56,18 +56,6 @@ def line(row: MemoryRow) -> str:
     return f"#{row.id}\t{row.created_at:%Y-%m-%d %H:%M}\t{row.kind}\t{status}\t{text}"
 
 
-def _user_id(store: Storage, name: str | None) -> int:
-    if name is not None:
-        account = store.accounts.get(name)
-        if account is None or account.id is None:
-            raise LookupError(f"no user named {name!r} (see `reverie users list`)")
-        return account.id
-    accounts = store.accounts.list()
-    if not accounts or accounts[0].id is None:
-        raise LookupError("there are no users yet: run `reverie run` once, or `reverie users add NAME`")
-    return accounts[0].id
-
-
 def _run(store: Storage, user_id: int, args: argparse.Namespace) -> int:
     match args.action:
         case "list":
@@ -103,7 +91,7 @@ def cmd_memories(settings: Settings, args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        return _run(store, _user_id(store, args.user), args)
+        return _run(store, store.accounts.resolve(args.user), args)
     except MemoryNotFound:
         print(f"error: no memory #{args.id} for this user", file=sys.stderr)
         return 1

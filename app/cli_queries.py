@@ -33,16 +33,12 @@ def cmd_recent(settings: Settings, args: argparse.Namespace) -> int:
     engine = open_engine(settings.db_path)
     try:
         migrate(engine, MIGRATIONS)
-        accounts = AccountStore(engine)
-        if args.user:
-            account = accounts.get(args.user)
-        else:
-            everyone = accounts.list()
-            account = everyone[0] if len(everyone) == 1 else None
-        if account is None or account.id is None:
-            print(f"error: no user {args.user!r}" if args.user else "error: name the user with --user", file=sys.stderr)
+        try:
+            user_id = AccountStore(engine).resolve(args.user)
+        except LookupError as exc:
+            print(f"error: {exc}", file=sys.stderr)
             return 2
-        rows = QueryStore(engine).recent(account.id, args.limit)
+        rows = QueryStore(engine).recent(user_id, args.limit)
     finally:
         engine.dispose()
     print(f"{'id':>5}  {'created (UTC)':<16}  {'status':<10}  {'info':>4}  {'confidence':<10}  text")

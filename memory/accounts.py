@@ -77,6 +77,24 @@ class AccountStore:
         with Session(self._engine) as session:
             return list(session.exec(select(AccountRow).order_by(col(AccountRow.id))))
 
+    def resolve(self, name: str | None) -> int:
+        """The id of user `name`, or of the only user when no name is given (the CLI's --user).
+
+        Raises:
+            LookupError: no such user, no users yet, or several users and no name (the message says which).
+        """
+        if name is not None:
+            account = self.get(name)
+            if account is None or account.id is None:
+                raise LookupError(f"no user named {name!r} (see `reverie users list`)")
+            return account.id
+        accounts = self.list()
+        if not accounts:
+            raise LookupError("there are no users yet: run `reverie run` once, or `reverie users add NAME`")
+        if len(accounts) > 1 or accounts[0].id is None:
+            raise LookupError(f"say whose memory with --user (users: {', '.join(a.name for a in accounts)})")
+        return accounts[0].id
+
     def count(self) -> int:
         """How many accounts exist."""
         with Session(self._engine) as session:

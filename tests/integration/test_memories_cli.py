@@ -33,7 +33,9 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_memories_cli_list_is_scoped_to_the_user(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["memories", "list"]) == 0  # default: the first account (ada)
+    assert main(["memories", "list"]) == 2  # two users: the CLI never guesses whose memory
+    assert "--user (users: ada, bob)" in capsys.readouterr().err
+    assert main(["memories", "list", "--user", "ada"]) == 0
     out = capsys.readouterr().out
     assert "Porto" in out and "Globex" not in out and "2025-03-01" in out
     assert main(["memories", "list", "--user", "bob"]) == 0
@@ -42,17 +44,17 @@ def test_memories_cli_list_is_scoped_to_the_user(data_dir: Path, capsys: pytest.
 
 
 def test_memories_cli_search_edit_forget(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["memories", "search", "where does my sister live", "--threshold", "0.3"]) == 0
+    assert main(["memories", "search", "where does my sister live", "--threshold", "0.3", "--user", "ada"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     memory_id = first.split("\t")[1].lstrip("#")
     assert main(["memories", "search", "sister", "--user", "bob", "--threshold", "0"]) == 0
     assert "Porto" not in capsys.readouterr().out
     assert main(["memories", "forget", memory_id, "--user", "bob"]) == 1  # not bob's
-    assert main(["memories", "edit", memory_id, "My sister Ana lives in Braga."]) == 0
+    assert main(["memories", "edit", memory_id, "My sister Ana lives in Braga.", "--user", "ada"]) == 0
     assert "Braga" in capsys.readouterr().out
-    assert main(["memories", "forget", memory_id]) == 0
+    assert main(["memories", "forget", memory_id, "--user", "ada"]) == 0
     assert "forgot memories" in capsys.readouterr().out
-    assert main(["memories", "list", "--all"]) == 0
+    assert main(["memories", "list", "--all", "--user", "ada"]) == 0
     assert "Braga" not in capsys.readouterr().out
 
 
@@ -60,7 +62,7 @@ def test_memories_cli_export_import_round_trip(
     data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "ada.json"
-    assert main(["memories", "export", str(target)]) == 0
+    assert main(["memories", "export", str(target), "--user", "ada"]) == 0
     doc = json.loads(target.read_text())
     assert doc["format"] == "reverie-memories/1" and doc["memories"]
     assert main(["memories", "import", str(target), "--user", "bob"]) == 0
@@ -72,4 +74,4 @@ def test_memories_cli_export_import_round_trip(
 def test_memories_cli_errors_are_messages(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["memories", "list", "--user", "nobody"]) == 2
     assert "no user named 'nobody'" in capsys.readouterr().err
-    assert main(["memories", "import", "/nonexistent.json"]) == 2
+    assert main(["memories", "import", "/nonexistent.json", "--user", "ada"]) == 2

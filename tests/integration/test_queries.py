@@ -141,4 +141,4 @@ def test_queries_recent_cli_unknown_user_fails_with_message(
 ) -> None:
     args = build_parser().parse_args(["queries", "recent", "--user", "nobody"])
     assert args.func(settings, args) == 2
-    assert "no user 'nobody'" in capsys.readouterr().err
+    assert "no user named 'nobody'" in capsys.readouterr().err

@@ -69,3 +69,16 @@ def test_accounts_hash_and_check_passwords(storage: Storage) -> None:
         storage.accounts.create("ana", "another-pass")
     with pytest.raises(AccountError, match="at least 8"):
         storage.accounts.create("cy", "short")
+
+
+def test_accounts_resolve_names_the_cli_user_or_refuses_to_guess(storage: Storage) -> None:
+    with pytest.raises(LookupError, match="no users yet"):
+        storage.accounts.resolve(None)
+    ana = storage.accounts.create("ana", "correct-horse")
+    assert storage.accounts.resolve(None) == ana.id  # the only user needs no --user
+    ben = storage.accounts.create("ben", "correct-horse")
+    assert storage.accounts.resolve("ben") == ben.id
+    with pytest.raises(LookupError, match=r"--user \(users: ana, ben\)"):  # never silently the first one
+        storage.accounts.resolve(None)
+    with pytest.raises(LookupError, match="no user named 'cy'"):
+        storage.accounts.resolve("cy")
