@@ -1,15 +1,17 @@
 """A small fake Ollama on 127.0.0.1 speaking the documented HTTP API (stdlib only).
 
 Routes: ``GET /api/version``, ``GET /api/tags``, ``POST /api/pull`` (NDJSON progress stream),
-``POST /v1/chat/completions`` (non-streaming OpenAI shape). Every request body is recorded so
-tests can check what the client sent.
+``POST /v1/chat/completions`` (OpenAI shape, streamed as SSE when asked). Every request body is
+recorded so tests can check what the client sent; a `script` can choose each reply's content
+(tests/e2e/scripted_llm.py drives the real server with it).
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -17,6 +19,7 @@ from typing import Any
 
 LAYER = "sha256:" + "ab" * 32
 LAYER_SIZE = 3000
+_USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 
 
 @dataclass
@@ -29,6 +32,8 @@ class FakeOllamaState:
         chat_reply: Content returned by ``/v1/chat/completions``.
         chat_status: HTTP status of chat replies; not 200 sends Ollama's error shape.
         requests: ``(path, body)`` of every POST, in order.
+        script: When set, the content of each chat reply is ``script(body)`` instead of ``chat_reply``.
+        delay: Seconds slept after each streamed piece (a slow model, to act mid-stream).
     """
 
     models: list[str] = field(default_factory=list)
@@ -36,6 +41,8 @@ class FakeOllamaState:
     chat_reply: str = "Hello from the fake."
     chat_status: int = 200
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    script: Callable[[dict[str, Any]], str] | None = None
+    delay: float = 0.0
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -83,15 +90,37 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
     def _chat(self, body: dict[str, Any]) -> None:
-        if self.server.state.chat_status != 200:
+        state = self.server.state
+        if state.chat_status != 200:
             error = {"message": "model runner has unexpectedly stopped", "type": "api_error", "param": None}
-            self._json({"error": error}, status=self.server.state.chat_status)
+            self._json({"error": error}, status=state.chat_status)
             return
-        message = {"role": "assistant", "content": self.server.state.chat_reply}
+        content = state.script(body) if state.script else state.chat_reply
+        if body.get("stream"):
+            self._sse(content, body.get("model"))
+            return
+        message = {"role": "assistant", "content": content}
         choice = {"index": 0, "message": message, "finish_reason": "stop"}
-        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         self._json({"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body.get("model"),
-                    "system_fingerprint": "fp_ollama", "choices": [choice], "usage": usage})
+                    "system_fingerprint": "fp_ollama", "choices": [choice], "usage": _USAGE})  # fmt: skip
+
+    def _sse(self, content: str, model: Any) -> None:
+        """Stream `content` in 12-character pieces as OpenAI chat-completion chunks."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        pieces = [content[i : i + 12] for i in range(0, len(content), 12)]
+        for n, piece in enumerate([*pieces, None]):
+            delta = {"role": "assistant", "content": piece} if piece is not None else {}
+            chunk: dict[str, Any] = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0,
+                                     "model": model, "choices": [{"index": 0, "delta": delta,
+                                     "finish_reason": None if piece else "stop"}]}  # fmt: skip
+            if n == len(pieces):
+                chunk["usage"] = _USAGE
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+            time.sleep(self.server.state.delay)
+        self.wfile.write(b"data: [DONE]\n\n")
 
     def _json(self, data: dict[str, Any], status: int = 200) -> None:
         payload = json.dumps(data).encode()
