@@ -17,13 +17,20 @@ from memory.recall import (
     query_terms,
     relevance,
     with_neighbours,
+    with_session_support,
 )
 
 
 def _hit(mid: int, content: str, rel: float) -> MemoryHit:
     row = MemoryRow.model_validate(
-        {"id": mid, "user_id": 1, "kind": "fact", "content": content,
-         "created_at": datetime(2024, 1, 1, tzinfo=UTC), "content_hash": "-"}
+        {
+            "id": mid,
+            "user_id": 1,
+            "kind": "fact",
+            "content": content,
+            "created_at": datetime(2024, 1, 1, tzinfo=UTC),
+            "content_hash": "-",
+        }
     )
     return MemoryHit(row, rel, 0.5, 0.0)
 
@@ -73,3 +80,13 @@ def test_with_neighbours_inherits_decayed_score() -> None:
     assert spread[0] == (10, 0.9)
     assert dict(spread)[11] == pytest.approx(0.5) and dict(spread)[21] == pytest.approx(0.1)
     assert [m for m, _ in spread][:3] == [10, 9, 11]
+
+
+def test_session_support_lifts_a_turn_whose_thread_matches_elsewhere_too() -> None:
+    scored = [(3, 0.62), (1, 0.6), (2, 0.7), (4, 0.61)]
+    threads: dict[int, str | None] = {1: "x", 2: "x", 3: "y", 4: None}
+    ranked = with_session_support(scored, threads, weight=0.3)
+    assert [m for m, _ in ranked] == [2, 1, 3, 4]  # 1 overtakes 3: its session also holds 2
+    assert with_session_support(scored, threads, weight=0.0) == sorted(scored, key=lambda kv: -kv[1])
+    alone = dict(with_session_support([(4, 0.61)], {4: None}, weight=0.3))
+    assert alone[4] == pytest.approx(1 / (1 + math.exp(-1.3 * math.log(0.61 / 0.39))))  # its own group
