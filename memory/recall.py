@@ -168,19 +168,17 @@ def _logit(p: float) -> float:
 
 
 def with_session_support(
-    scored: Sequence[tuple[int, float]], threads: dict[int, str | None], weight: float = SESSION_WEIGHT
+    scored: Sequence[tuple[int, float]], threads: dict[int, str | None], weight: float
 ) -> list[tuple[int, float]]:
     """Re-score each candidate by its log-odds plus `weight` x the log-sum-exp of the log-odds of
     all candidates in its thread (itself included; a memory with no thread is its own group), so
     a turn in a session that matches the question in several places rises. Best first."""
+    keyed = [(mid, threads.get(mid) or ("own", mid), _logit(rel)) for mid, rel in scored]
     groups: dict[object, list[float]] = {}
-    for mid, rel in scored:
-        groups.setdefault(threads.get(mid) or ("own", mid), []).append(_logit(rel))
-    support = {key: max(z) + math.log(sum(math.exp(v - max(z)) for v in z)) for key, z in groups.items()}
-    boosted = [
-        (mid, 1.0 / (1.0 + math.exp(-(_logit(rel) + weight * support[threads.get(mid) or ("own", mid)]))))
-        for mid, rel in scored
-    ]
+    for _, key, z in keyed:
+        groups.setdefault(key, []).append(z)
+    support = {key: float(np.logaddexp.reduce(z)) for key, z in groups.items()}
+    boosted = [(mid, 1.0 / (1.0 + math.exp(-(z + weight * support[key])))) for mid, key, z in keyed]
     return sorted(boosted, key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -253,7 +251,7 @@ class HybridSearch:
         if not neighbours:
             return scored
         supported = with_session_support(
-            [(m, rel) for m, rel, _, _ in scored], self.threads([m for m, *_ in scored]), SESSION_WEIGHT
+            [(m, rel) for m, rel, _, _ in scored], self.threads(user_id, [m for m, *_ in scored]), SESSION_WEIGHT
         )
         anchors = supported[:NEIGHBOUR_ANCHORS]
         spread = with_neighbours(anchors, self.neighbours(user_id, [m for m, _ in anchors]))
@@ -313,12 +311,12 @@ class HybridSearch:
             found = [(int(m), np.frombuffer(e, dtype=np.float32)) for m, e in conn.execute(text(sql), params)]
         return {m: float(v @ qvec) for m, v in found}
 
-    def threads(self, ids: Sequence[int]) -> dict[int, str | None]:
-        """The thread of each of these memories (ids already filtered to one user)."""
+    def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
+        """The thread of each of these (this user's) memories."""
         if not ids:
             return {}
-        params: dict[str, Any] = {}
-        sql = "SELECT id, thread_id FROM memories WHERE 1" + _in_clause("id", ids, params)
+        params: dict[str, Any] = {"u": user_id}
+        sql = "SELECT id, thread_id FROM memories WHERE user_id = :u" + _in_clause("id", ids, params)
         with self._engine.connect() as conn:
             return {int(m): t for m, t in conn.execute(text(sql), params)}
 
