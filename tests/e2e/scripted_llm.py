@@ -20,13 +20,14 @@ Script = Callable[[dict[str, Any]], str]
 
 
 @contextmanager
-def scripted_llm(script: Script, delay: float = 0.0) -> Iterator[str]:
-    """Serve `script` on a free loopback port; yields the root URL (use it as OLLAMA_HOST).
+def scripted_llm(script: Script, delay: float = 0.0) -> Iterator[dict[str, str]]:
+    """Serve `script` on a free loopback port; yields the server environment that points
+    Reverie's Ollama backend at it (pass it as `running_server(..., env=...)`).
 
     `delay` seconds pass after each streamed piece (a slow model, to act mid-stream).
     """
     with fake_ollama(FakeOllamaState(models=[MODEL], script=script, delay=delay)) as fake:
-        yield fake.host
+        yield {"OLLAMA_HOST": fake.host, "REVERIE_OLLAMA_MODEL": MODEL}
 
 
 def last_user_text(body: dict[str, Any]) -> str:

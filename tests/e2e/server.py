@@ -12,10 +12,14 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
+
+if TYPE_CHECKING:
+    from app.runtime import Storage
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -38,10 +42,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def reverie_env(data_dir: Path, backend: str = "embedded") -> dict[str, str]:
+def reverie_env(data_dir: Path, backend: str = "embedded", extra: dict[str, str] | None = None) -> dict[str, str]:
     """Environment for a Reverie subprocess (the embedded model by default), data under `data_dir`."""
     env = dict(os.environ)
-    env.update({"REVERIE_DATA_DIR": str(data_dir), "REVERIE_LLM_BACKEND": backend})
+    env.update({"REVERIE_DATA_DIR": str(data_dir), "REVERIE_LLM_BACKEND": backend, **(extra or {})})
     return env
 
 
@@ -59,21 +63,26 @@ def reverie(data_dir: Path, *args: str, stdin: str | None = None) -> subprocess.
 
 
 @contextmanager
-def running_server(data_dir: Path, port: int, log: Path, backend: str = "embedded") -> Iterator[str]:
+def running_server(
+    data_dir: Path, port: int, log: Path, backend: str = "embedded", env: dict[str, str] | None = None
+) -> Iterator[str]:
     """`reverie run` on 127.0.0.1:`port` until the block ends; yields the base URL."""
-    with server_process(data_dir, port, log, backend):
+    with server_process(data_dir, port, log, backend, env):
         yield f"http://127.0.0.1:{port}"
 
 
 @contextmanager
 def server_process(
-    data_dir: Path, port: int, log: Path, backend: str = "embedded"
+    data_dir: Path, port: int, log: Path, backend: str = "embedded", env: dict[str, str] | None = None
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """`reverie run` on 127.0.0.1:`port`, ready; yields the process (its own process group)."""
+    """`reverie run` on 127.0.0.1:`port`, ready; yields the process (its own process group).
+
+    `env` adds variables for the server only (e.g. the scripted model's OLLAMA_HOST).
+    """
     with log.open("ab") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "run", "--port", str(port)],
-            env=reverie_env(data_dir, backend),
+            env=reverie_env(data_dir, backend, env),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -127,3 +136,23 @@ def ready(page: Page) -> None:
     """Wait for the chat input; a message typed before the socket is up is dropped (STACK-NOTES)."""
     page.wait_for_load_state("networkidle")
     expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
+
+
+def submit(page: Page, text: str, timeout: float = 30_000) -> None:
+    """Type `text` into the composer and send it once the send button is enabled."""
+    page.fill("#chat-input", text)
+    expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
+    page.click("#chat-submit")
+
+
+@contextmanager
+def stored(data_dir: Path) -> Iterator[Storage]:
+    """The app's storage on `data_dir` (no server may be running on it), closed after the block."""
+    from app.runtime import open_storage
+    from app.settings import Settings
+
+    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
+    try:
+        yield store
+    finally:
+        store.close()

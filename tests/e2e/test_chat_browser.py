@@ -18,6 +18,8 @@ from tests.e2e.server import (
     ready,
     reverie,
     running_server,
+    stored,
+    submit,
 )
 
 pytestmark = [pytest.mark.e2e]
@@ -26,9 +28,7 @@ pytestmark = [pytest.mark.e2e]
 def _send(page: Page, text: str) -> str:
     replies = page.locator(".ai-message")
     before = replies.count()
-    page.fill("#chat-input", text)
-    expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
-    page.click("#chat-submit")
+    submit(page, text)
     expect(page.get_by_text(text).last).to_be_visible(timeout=30_000)
     # Generous: on a loaded 2-core box the 135M model can drop to a few tokens/s. Tests assert
     # behaviour, not speed.
@@ -89,11 +89,7 @@ def _open_context_step(page: Page, tmp_path: Path) -> None:
 
 
 def _assert_turns_stored(data_dir: Path) -> None:
-    from app.runtime import open_storage
-    from app.settings import Settings
-
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
-    try:
+    with stored(data_dir) as store:
         account = store.accounts.get("tester")
         assert account is not None and account.id is not None
         threads = store.turns.threads(account.id)
@@ -101,5 +97,3 @@ def _assert_turns_stored(data_dir: Path) -> None:
         turns = store.turns.recent(account.id, threads[0], 50)
         assert [t.role for t in turns] == ["user", "assistant"] * 3
         assert turns[0].content.startswith("Hello! My name is Ana")
-    finally:
-        store.close()

@@ -9,7 +9,18 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    free_port,
+    login,
+    loopback_only,
+    reverie,
+    running_server,
+    stored,
+    submit,
+)
 
 pytestmark = [pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
@@ -17,13 +28,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _seed_pending_proposal(data_dir: Path) -> int:
     """Written before the server starts, the way a dream commits one (the graph is free then)."""
-    from app.runtime import open_storage
-    from app.settings import Settings
     from memory.dreams import DreamStore
     from memory.models import ProposalRow, utcnow
 
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
-    try:
+    with stored(data_dir) as store:
         dreams = DreamStore(store.engine)
         run = dreams.start_run("e2e")
         assert run.id is not None
@@ -38,21 +46,13 @@ def _seed_pending_proposal(data_dir: Path) -> int:
         dreams.update_run(run.id, status="completed")
         assert row.id is not None
         return row.id
-    finally:
-        store.close()
-
-
-def _send(page: Page, text: str) -> None:
-    page.fill("#chat-input", text)
-    expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
-    page.click("#chat-submit")
 
 
 def _run_dreams_command(page: Page) -> None:
     # Commands are picked from the composer's command menu; the message then carries the command id.
     page.locator("#command-button").click()
     page.locator("#command-popover").get_by_text("dreams", exact=True).first.click()
-    _send(page, "show")
+    submit(page, "show")
 
 
 @pytest.mark.skipif(
@@ -74,7 +74,7 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
             page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
             page.get_by_role("button", name="Approve").first.click()
             expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
-            _send(page, "the follow-ups show it misses context")
+            submit(page, "the follow-ups show it misses context")
             expect(page.get_by_text("It applies from your next message").first).to_be_visible(timeout=30_000)
             page.screenshot(path=str(tmp_path / "approved.png"), full_page=True)
         browser.close()

@@ -7,7 +7,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    free_port,
+    login,
+    loopback_only,
+    reverie,
+    running_server,
+    submit,
+)
 
 pytestmark = [pytest.mark.e2e]
 PAYLOAD = (
@@ -27,9 +37,7 @@ def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         with running_server(data, free_port(), tmp_path / "server.log") as url:
             login(page, url)
-            page.fill("#chat-input", PAYLOAD)
-            expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
-            page.click("#chat-submit")
+            submit(page, PAYLOAD)
             expect(page.locator(".ai-message")).to_have_count(1, timeout=180_000)
             expect(page.locator("#stop-button")).to_have_count(0, timeout=240_000)
             page.wait_for_timeout(1000)  # an onerror handler would have fired by now

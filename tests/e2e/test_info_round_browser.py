@@ -9,15 +9,25 @@ constrained union parses and the loop ends), so this test scripts the choice.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.scripted_llm import MODEL, last_user_text, scripted_llm
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
+from tests.e2e.scripted_llm import last_user_text, scripted_llm
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    free_port,
+    login,
+    loopback_only,
+    reverie,
+    running_server,
+    stored,
+    submit,
+)
 
 pytestmark = [pytest.mark.e2e]
 QUESTION = "Where does my sister live?"
@@ -43,17 +53,14 @@ def test_info_round_browser_step_sources_and_follow_up(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
     _seed(data_dir)
-    with scripted_llm(_script) as host, sync_playwright() as pw:
-        os.environ.update({"OLLAMA_HOST": host, "REVERIE_OLLAMA_MODEL": MODEL})
+    with scripted_llm(_script) as llm, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page()
         page.route("**/*", loopback_only)
         try:
-            with running_server(data_dir, free_port(), tmp_path / "server.log", backend="ollama") as url:
+            with running_server(data_dir, free_port(), tmp_path / "server.log", "ollama", llm) as url:
                 login(page, url)
-                page.fill("#chat-input", QUESTION)
-                expect(page.locator("#chat-submit")).to_be_enabled(timeout=60_000)
-                page.click("#chat-submit")
+                submit(page, QUESTION, timeout=60_000)
                 expect(page.get_by_text("Your sister Ana lives in Porto.").last).to_be_visible(timeout=120_000)
                 expect(page.get_by_text("Asked for more: SEARCH_MEMORIES").last).to_be_visible()
                 expect(page.get_by_text("Confidence: high").last).to_be_visible()
@@ -64,20 +71,12 @@ def test_info_round_browser_step_sources_and_follow_up(tmp_path: Path) -> None:
                 expect(page.get_by_text("When did Ana move to Porto?").nth(1)).to_be_visible(timeout=60_000)
         finally:
             browser.close()
-            for var in ("OLLAMA_HOST", "REVERIE_OLLAMA_MODEL"):
-                os.environ.pop(var, None)
 
 
 def _seed(data_dir: Path) -> None:
     """One remembered fact, written before the server starts (it will own the graph)."""
-    from app.runtime import open_storage
-    from app.settings import Settings
-
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
-    try:
+    with stored(data_dir) as store:
         account = store.accounts.get("tester")
         assert account is not None and account.id is not None
         row = store.memories.add(account.id, "fact", "The user's sister Ana lives in Porto.")
         assert row.id == 1, "the script cites m1"
-    finally:
-        store.close()

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 from sqlalchemy import text
 
-from tests.e2e.scripted_llm import MODEL, last_user_text, scripted_llm
+from tests.e2e.scripted_llm import last_user_text, scripted_llm
 from tests.e2e.server import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -29,6 +29,8 @@ from tests.e2e.server import (
     ready,
     running_server,
     server_process,
+    stored,
+    submit,
 )
 
 pytestmark = [pytest.mark.e2e]
@@ -53,21 +55,9 @@ def _echo(body: dict[str, Any]) -> str:
 
 
 def _seed_users(data_dir: Path, names: list[str]) -> None:
-    from app.runtime import open_storage
-    from app.settings import Settings
-
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
-    try:
+    with stored(data_dir) as store:
         for name in names:
             store.accounts.create(name, PASSWORD)
-    finally:
-        store.close()
-
-
-def _submit(page: Page, message: str) -> None:
-    page.fill("#chat-input", message)
-    expect(page.locator("#chat-submit")).to_be_enabled(timeout=60_000)
-    page.click("#chat-submit")
 
 
 def test_twenty_browser_sessions_at_once_lose_nothing_and_never_cross(tmp_path: Path) -> None:
@@ -76,11 +66,10 @@ def test_twenty_browser_sessions_at_once_lose_nothing_and_never_cross(tmp_path: 
     names = [f"u{i}" for i in range(10)]
     _seed_users(data_dir, names)
     sessions = [(name, k) for name in names for k in range(2)]
-    with scripted_llm(_echo) as host, sync_playwright() as pw:
-        os.environ.update({"OLLAMA_HOST": host, "REVERIE_OLLAMA_MODEL": MODEL})
+    with scripted_llm(_echo) as llm, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            with running_server(data_dir, free_port(), tmp_path / "server.log", backend="ollama") as url:
+            with running_server(data_dir, free_port(), tmp_path / "server.log", "ollama", llm) as url:
                 pages: list[Page] = []
                 for name, _ in sessions:  # one browser context each: separate cookies, separate sockets
                     page = browser.new_context().new_page()
@@ -89,7 +78,7 @@ def test_twenty_browser_sessions_at_once_lose_nothing_and_never_cross(tmp_path: 
                     pages.append(page)
                 for m in (1, 2):
                     for page, (name, k) in zip(pages, sessions, strict=True):  # all 20 in flight together
-                        _submit(page, f"Please echo token {name}s{k}m{m}")
+                        submit(page, f"Please echo token {name}s{k}m{m}", timeout=60_000)
                     for page, (name, k) in zip(pages, sessions, strict=True):
                         reply = page.get_by_text(f"Echo {name}s{k}m{m} seen").last
                         expect(reply).to_be_visible(timeout=300_000)
@@ -98,17 +87,11 @@ def test_twenty_browser_sessions_at_once_lose_nothing_and_never_cross(tmp_path: 
                         expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
         finally:
             browser.close()
-            for var in ("OLLAMA_HOST", "REVERIE_OLLAMA_MODEL"):
-                os.environ.pop(var, None)
     _assert_sessions_stored(data_dir, names)
 
 
 def _assert_sessions_stored(data_dir: Path, names: list[str]) -> None:
-    from app.runtime import open_storage
-    from app.settings import Settings
-
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
-    try:
+    with stored(data_dir) as store:
         for name in names:
             account = store.accounts.get(name)
             assert account is not None and account.id is not None
@@ -123,8 +106,6 @@ def _assert_sessions_stored(data_dir: Path, names: list[str]) -> None:
                                         GROUP BY "threadId" """)).all()  # fmt: skip
         per_thread = defaultdict(int, {str(t): int(n) for t, n in rows})
         assert len(per_thread) == 20 and set(per_thread.values()) == {2}, per_thread
-    finally:
-        store.close()
 
 
 def test_kill_9_mid_reply_keeps_the_message_and_retry_answers_it(tmp_path: Path) -> None:
@@ -140,20 +121,19 @@ def test_kill_9_mid_reply_keeps_the_message_and_retry_answers_it(tmp_path: Path)
         return _answer(body, "Once upon a time " * 60 if state["slow"] else "Answered after the restart.")
 
     port, log = free_port(), tmp_path / "server.log"
-    with scripted_llm(script, delay=0.3) as host, sync_playwright() as pw:
-        os.environ.update({"OLLAMA_HOST": host, "REVERIE_OLLAMA_MODEL": MODEL})
+    with scripted_llm(script, delay=0.3) as llm, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page()
         page.route("**/*", loopback_only)
         try:
-            with server_process(data_dir, port, log, backend="ollama") as proc:
+            with server_process(data_dir, port, log, "ollama", llm) as proc:
                 login(page, f"http://127.0.0.1:{port}")
-                _submit(page, question)
+                submit(page, question, timeout=60_000)
                 expect(page.get_by_text("Once upon a time").last).to_be_visible(timeout=120_000)
                 os.killpg(proc.pid, signal.SIGKILL)  # mid-stream: no reply stored, no clean shutdown
                 proc.wait(timeout=30)
             state["slow"] = False
-            with running_server(data_dir, port, log, backend="ollama") as url:
+            with running_server(data_dir, port, log, "ollama", llm) as url:
                 page.goto(url)
                 ready(page)
                 thread_link = page.locator("#thread-history a, #thread-history [id^=thread-]").first
@@ -166,17 +146,11 @@ def test_kill_9_mid_reply_keeps_the_message_and_retry_answers_it(tmp_path: Path)
                 expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
         finally:
             browser.close()
-            for var in ("OLLAMA_HOST", "REVERIE_OLLAMA_MODEL"):
-                os.environ.pop(var, None)
     _assert_answered_once(data_dir, question)
 
 
 def _assert_answered_once(data_dir: Path, question: str) -> None:
-    from app.runtime import open_storage
-    from app.settings import Settings
-
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
-    try:
+    with stored(data_dir) as store:
         with store.engine.connect() as conn:
             assert conn.execute(text("PRAGMA integrity_check")).scalar_one() == "ok"
         account = store.accounts.get("tester")
@@ -188,5 +162,3 @@ def _assert_answered_once(data_dir: Path, question: str) -> None:
             ("assistant", "Answered after the restart."),
         ], "the acknowledged message is kept once, and the retry answered it once"
         assert len(store.usage.recent(account.id)) == 1
-    finally:
-        store.close()

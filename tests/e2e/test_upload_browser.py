@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, PASSWORD, free_port, login, loopback_only, reverie, running_server
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    free_port,
+    login,
+    loopback_only,
+    reverie,
+    running_server,
+    submit,
+)
 
 pytestmark = [pytest.mark.e2e]
 UI = Path(__file__).resolve().parents[2] / "app" / "ui.py"
@@ -33,9 +43,7 @@ def test_upload_browser_ingests_markdown_document(tmp_path: Path) -> None:
         with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
             login(page, url)
             page.locator("input[type=file]").first.set_input_files(str(note))
-            page.fill("#chat-input", "Please remember this document.")
-            expect(page.locator("#chat-submit")).to_be_enabled(timeout=30_000)
-            page.click("#chat-submit")
+            submit(page, "Please remember this document.")
             done = page.locator(".ai-message", has_text=re.compile(r"is in memory \(document \d+\)"))
             expect(done).to_have_count(1, timeout=240_000)
         browser.close()
