@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import Engine, text
 
+from memory.sketches import sketch
+
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 MAX_TOKENS = 256
@@ -199,9 +201,7 @@ def check_index_meta(engine: Engine, embedder: Embedder) -> None:
     """
     want = {"embedding_model": embedder.name, "embedding_dim": str(embedder.dim)}
     with engine.begin() as conn:
-        rows = conn.execute(
-            text("SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_dim')")
-        ).all()
+        rows = conn.execute(text("SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_dim')")).all()
         have = {str(k): str(v) for k, v in rows}
         if not have:
             for key, value in want.items():
@@ -232,11 +232,12 @@ def rebuild_index(engine: Engine, embedder: Embedder, batch: int = 256) -> int:
         with engine.begin() as conn:
             rows = conn.execute(text(f"SELECT id, content FROM memories WHERE id IN ({marks})"), params).all()
             vectors = embedder.embed([str(r[1]) for r in rows])
-            for (mid, _), vec in zip(rows, vectors, strict=True):
+            for (mid, _), vec, bits in zip(rows, vectors, sketch(vectors), strict=True):
                 conn.execute(
                     text("UPDATE memory_vec SET embedding = :e WHERE memory_id = :id"),
                     {"e": np.asarray(vec, dtype=np.float32).tobytes(), "id": mid},
                 )
+                conn.execute(text("UPDATE memories SET sketch = :s WHERE id = :id"), {"s": bits.tobytes(), "id": mid})
     with engine.begin() as conn:
         for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):
             conn.execute(text("INSERT OR REPLACE INTO meta (key, value) VALUES (:k, :v)"), {"k": key, "v": value})

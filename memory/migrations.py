@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import documents, dreams, entities, formation_queue, queries, usage, vectors
+from memory import documents, dreams, entities, formation_queue, queries, sketches, usage, vectors
 from memory.db import Migration
 
 
@@ -127,4 +127,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m006_dreams", dreams.m006_dreams),
     ("m007_formation", formation_queue.m007_formation),
     ("m008_documents", documents.m008_documents),
+    ("m009_sketches", sketches.m009_sketches),
 ]

@@ -68,6 +68,7 @@ class MemoryRow(SQLModel, table=True):
     valid_to: datetime | None = None
     content_hash: str
     meta: str | None = None
+    sketch: bytes | None = None  # sign bits of the embedding (memory/sketches.py)
 
 
 # -- knowledge graph records (memory/entities.py owns their DDL and writes) -------------------

@@ -31,15 +31,24 @@ from sqlalchemy import Engine, text
 
 from memory.embedder import Embedder
 from memory.models import MemoryRow
+from memory.sketches import SketchIndex
 from memory.tokens import estimate_tokens
 
 DEFAULT_SIMILARITY_THRESHOLD = 0.7
 MIN_SIMILARITY_THRESHOLD = 0.5
 MAX_SIMILARITY_THRESHOLD = 0.9
 DEFAULT_VECTOR_LIMIT = 5
-# vec0 caps k at 4096; 100 candidates per retriever is plenty for a limit of 15, and cheap.
+# 100 candidates per retriever is plenty for a limit of 15, and cheap.
 CANDIDATES = 100
 LEXICAL_CANDIDATES = 50  # lexical-only candidates need their vectors fetched, so fewer
+# Dense candidates are the best CANDIDATES by exact cosine among this many sketch neighbours
+# (memory/sketches.py; recall of the exact top-k measured in docs/benchmarks.md).
+SKETCH_POOL = 400
+# BM25 scores every posting of every OR'ed term (~0.45 µs each: 19 ms for a question whose
+# terms sit in 43k of 100k memories). Terms are kept rarest first while their postings fit
+# this budget; the commonest words, whose IDF is lowest, are left to the dense side.
+# A conversation-sized store (LoCoMo: ~600 turns) never reaches it.
+LEXICAL_POSTINGS = 5000
 # How many top hits lend their score to their neighbouring turns.
 NEIGHBOUR_ANCHORS = 30
 
@@ -104,13 +113,30 @@ def query_terms(query: str) -> list[str]:
 
 
 def fts_query(query: str) -> str | None:
-    """An FTS5 MATCH expression that ORs the query's content words, or None if it has none.
+    """An FTS5 MATCH expression that ORs the query's content words, or None if it has none."""
+    return fts_terms(query_terms(query))
+
+
+def fts_terms(terms: Sequence[str]) -> str | None:
+    """An FTS5 MATCH expression that ORs these words, or None for none.
 
     Each term is double-quoted so user text can never inject FTS5 operators (NEAR, column
     filters, `*`); the porter tokenizer still stems quoted terms.
     """
-    terms = query_terms(query)
     return " OR ".join(f'"{t}"' for t in terms) if terms else None
+
+
+def affordable(postings: dict[str, int], budget: int = LEXICAL_POSTINGS) -> list[str]:
+    """The terms worth a BM25 pass: rarest first while their postings fit `budget` (the rarest
+    matching term always), in query order; terms no memory contains are dropped."""
+    kept: list[str] = []
+    spent = 0
+    for term in sorted((t for t in postings if postings[t] > 0), key=lambda t: postings[t]):
+        if kept and spent + postings[term] > budget:
+            break
+        kept.append(term)
+        spent += postings[term]
+    return [t for t in postings if t in kept]
 
 
 def fuse(dense: dict[int, float], lexical: dict[int, float]) -> list[tuple[int, float, float, float]]:
@@ -219,19 +245,21 @@ def _in_clause(column: str, values: Sequence[Any] | None, params: dict[str, Any]
 
 
 class HybridSearch:
-    """Candidate generation over `memory_vec` (KNN) and `memory_fts` (BM25), always per user."""
+    """Candidate generation over sign sketches + `memory_vec` (dense) and `memory_fts` (BM25), always per user."""
 
     def __init__(self, engine: Engine, embedder: Embedder) -> None:
         self._engine = engine
         self._embedder = embedder
+        self._sketches = SketchIndex(engine)
         self._last: tuple[str, np.ndarray] | None = None
 
     def query_vector(self, query: str) -> np.ndarray:
         """The query's embedding; the last one is kept, since context assembly, the agent's
-        SEARCH_MEMORIES and dedupe often ask for the same text in a row (~20 ms each)."""
-        if self._last is None or self._last[0] != query:
-            self._last = (query, self._embedder.embed_one(query))
-        return self._last[1]
+        SEARCH_MEMORIES and dedupe often ask for the same text in a row (~10 ms each)."""
+        last = self._last  # read once: another thread (a prepare, formation) may replace it
+        if last is None or last[0] != query:
+            last = self._last = (query, self._embedder.embed_one(query))
+        return last[1]
 
     def ranked(
         self,
@@ -267,15 +295,10 @@ class HybridSearch:
         kinds: Sequence[str] | None = None,
         document_ids: Sequence[int] | None = None,
     ) -> dict[int, float]:
-        """Top-k active memories by cosine: memory id -> cosine similarity."""
-        sql = (
-            "SELECT memory_id, distance FROM memory_vec WHERE embedding MATCH :q AND k = :k "
-            "AND user_id = :u AND status = 'active'"
-        )
-        params: dict[str, Any] = {"q": blob(qvec), "k": min(k, 4096), "u": user_id}
-        sql += _in_clause("kind", kinds, params) + _in_clause("document_id", document_ids, params)
-        with self._engine.connect() as conn:
-            return {int(m): 1.0 - float(d) for m, d in conn.execute(text(sql), params)}
+        """Top-k active memories by exact cosine among the sketch neighbours: memory id -> cosine."""
+        pool = self._sketches.nearest(user_id, qvec, max(SKETCH_POOL, 4 * k), kinds, document_ids)
+        exact = self.cosines(user_id, qvec, pool)
+        return dict(sorted(exact.items(), key=lambda kv: (-kv[1], -kv[0]))[:k])
 
     def lexical(
         self,
@@ -285,38 +308,48 @@ class HybridSearch:
         kinds: Sequence[str] | None = None,
         document_ids: Sequence[int] | None = None,
     ) -> dict[int, float]:
-        """Top-n active memories by FTS5 BM25: memory id -> score (higher is better)."""
-        match = fts_query(query)
-        if match is None:
+        """Top-n active memories by FTS5 BM25 over the affordable terms: memory id -> score (higher is better)."""
+        terms = query_terms(query)
+        if not terms:
             return {}
-        sql = (
-            "SELECT m.id, -bm25(memory_fts) AS s FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid "
-            "WHERE memory_fts MATCH :q AND m.user_id = :u AND m.status = 'active'"
-        )
-        params: dict[str, Any] = {"q": match, "u": user_id, "n": n}
-        sql += _in_clause("m.kind", kinds, params) + _in_clause("m.document_id", document_ids, params)
         with self._engine.connect() as conn:
+            match = fts_terms(affordable({t: _postings(conn, t) for t in terms}))
+            if match is None:
+                return {}
+            sql = (
+                "SELECT m.id, -bm25(memory_fts) AS s FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid "
+                "WHERE memory_fts MATCH :q AND m.user_id = :u AND m.status = 'active'"
+            )
+            params: dict[str, Any] = {"q": match, "u": user_id, "n": n}
+            sql += _in_clause("m.kind", kinds, params) + _in_clause("m.document_id", document_ids, params)
             rows = conn.execute(text(sql + " ORDER BY s DESC LIMIT :n"), params)
             return {int(m): float(s) for m, s in rows}
 
     def cosines(self, user_id: int, qvec: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
-        """Cosine of the query with each of these (this user's) memories."""
+        """Cosine of the query with each of these (this user's, active) memories."""
         if not ids:
             return {}
-        # User filter via `memories`: `user_id = ?` on vec0 scans the partition per id (147 vs 1.4 ms).
-        params: dict[str, Any] = {"u": user_id}
-        sql = "SELECT m.id, v.embedding FROM memories m JOIN memory_vec v ON v.memory_id = m.id WHERE m.user_id = :u"
-        sql += _in_clause("m.id", ids, params)
+        # The hot path of dense recall (a sketch pool of 400 ids), so the driver's own cursor:
+        # SQLAlchemy's row handling doubled it (5.2 against 2.7 ms at 100k memories). By primary
+        # key: the unary `+` keeps SQLite from walking the user's (user_id, status) index instead
+        # (7 against 0.3 ms for 50 ids), and `user_id = ?` on vec0 would scan the partition per id.
+        sql = (
+            "SELECT m.id, v.embedding FROM memories m JOIN memory_vec v ON v.memory_id = m.id "
+            f"WHERE +m.user_id = ? AND +m.status = 'active' AND m.id IN ({', '.join('?' * len(ids))})"
+        )
         with self._engine.connect() as conn:
-            found = [(int(m), np.frombuffer(e, dtype=np.float32)) for m, e in conn.execute(text(sql), params)]
-        return {m: float(v @ qvec) for m, v in found}
+            found = conn.exec_driver_sql(sql, (user_id, *ids)).fetchall()
+        if not found:
+            return {}
+        vectors = np.frombuffer(b"".join(e for _, e in found), dtype=np.float32).reshape(len(found), -1)
+        return dict(zip((int(m) for m, _ in found), (vectors @ qvec).tolist(), strict=True))
 
     def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """The thread of each of these (this user's) memories."""
         if not ids:
             return {}
         params: dict[str, Any] = {"u": user_id}
-        sql = "SELECT id, thread_id FROM memories WHERE user_id = :u" + _in_clause("id", ids, params)
+        sql = "SELECT id, thread_id FROM memories WHERE +user_id = :u" + _in_clause("id", ids, params)  # by key
         with self._engine.connect() as conn:
             return {int(m): t for m, t in conn.execute(text(sql), params)}
 
@@ -329,9 +362,15 @@ class HybridSearch:
         sql = (
             "WITH t AS (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM memories "
             "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND thread_id IN "
-            f"(SELECT thread_id FROM memories WHERE user_id = :u AND {chosen}) "
+            f"(SELECT thread_id FROM memories WHERE +user_id = :u AND {chosen}) "
             f"WINDOW w AS (PARTITION BY thread_id ORDER BY id)) SELECT id, prev, next FROM t WHERE {chosen}"
         )
         with self._engine.connect() as conn:
             rows = conn.execute(text(sql), params)
             return {int(m): [int(x) for x in (p, n) if x is not None] for m, p, n in rows}
+
+
+def _postings(conn: Any, term: str) -> int:
+    """How many memories (of every user) contain `term`, counted up to LEXICAL_POSTINGS + 1."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH :t LIMIT :cap)"
+    return int(conn.execute(text(sql), {"t": fts_terms([term]), "cap": LEXICAL_POSTINGS + 1}).scalar_one())

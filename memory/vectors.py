@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 from memory import recall
 from memory.embedder import Embedder
 from memory.models import MemoryRow, utcnow
+from memory.sketches import sketch
 from memory.turns import storable_text
 
 Kind = Literal["turn", "fact", "chunk", "summary"]
@@ -131,7 +132,7 @@ class MemoryIndex:
             if item.kind not in KINDS or not item.content.strip():
                 raise ValueError(f"a memory needs a kind in {KINDS} and non-empty content: {item!r}")
         vectors = self._embedder.embed([i.content for i in items])
-        rows = [self._row(user_id, item) for item in items]
+        rows = [self._row(user_id, item, bits.tobytes()) for item, bits in zip(items, sketch(vectors), strict=True)]
         with Session(self._engine) as session:
             session.add_all(rows)
             session.flush()
@@ -151,9 +152,9 @@ class MemoryIndex:
         return rows
 
     @staticmethod
-    def _row(user_id: int, item: NewMemory) -> MemoryRow:
+    def _row(user_id: int, item: NewMemory, bits: bytes) -> MemoryRow:
         fields = {k: getattr(item, k) for k in ("kind", "content", "thread_id", "source_turn_id", "document_id")}
-        fields |= {"user_id": user_id, "created_at": item.created_at or utcnow()}
+        fields |= {"user_id": user_id, "created_at": item.created_at or utcnow(), "sketch": bits}
         fields["content_hash"] = content_hash(item.content)
         fields["meta"] = json.dumps(item.meta) if item.meta is not None else None
         return MemoryRow.model_validate(fields)
@@ -186,9 +187,11 @@ class MemoryIndex:
         """This user's memories among `ids`, keyed by id (others' ids are silently absent)."""
         if not ids:
             return {}
-        query = select(MemoryRow).where(MemoryRow.user_id == user_id, col(MemoryRow.id).in_(list(ids)))
+        # By primary key alone, user checked here: with `user_id = ?` in SQL, SQLite may walk the
+        # user's whole index instead (7 ms against 0.1 ms for 50 ids at 100k memories).
+        query = select(MemoryRow).where(col(MemoryRow.id).in_(list(ids)))
         with Session(self._engine) as session:
-            return {r.id: r for r in session.exec(query) if r.id is not None}
+            return {r.id: r for r in session.exec(query) if r.id is not None and r.user_id == user_id}
 
     def update_content(self, user_id: int, memory_id: int, content: str) -> MemoryRow:
         """Replace a memory's text and re-embed it (FTS follows through a trigger).
@@ -200,6 +203,7 @@ class MemoryIndex:
         with Session(self._engine) as session:
             row = self._owned(session, user_id, memory_id)
             row.content, row.content_hash = content, content_hash(content)
+            row.sketch = sketch(vector[None, :])[0].tobytes()
             session.add(row)
             session.flush()
             session.connection().execute(
@@ -269,6 +273,13 @@ class MemoryIndex:
             if cos >= min_similarity:
                 return self.get(user_id, mid)
         return None
+
+    def prepare(self, query: str) -> None:
+        """Embed `query` ahead of a `search` for it (the chat does this while the model plans the
+        turn's context, so the ~10 ms embedding is off the assembly's path); thread-safe."""
+        query = storable_text(query)
+        if query.strip():
+            self._search.query_vector(query)
 
     def search(
         self,

@@ -10,6 +10,7 @@ import pytest
 from memory.models import MemoryRow
 from memory.recall import (
     MemoryHit,
+    affordable,
     clamp_threshold,
     fts_query,
     fuse,
@@ -54,6 +55,14 @@ def test_clamp_threshold_keeps_range() -> None:
 
 def test_query_terms_drop_stopwords_and_duplicates() -> None:
     assert query_terms("What did Caroline do, and what did CAROLINE see?") == ["caroline", "see"]
+
+
+def test_affordable_keeps_the_rarest_terms_within_the_postings_budget() -> None:
+    postings = {"remember": 25_000, "ana": 5_000, "marasx": 200, "cello": 4_000, "zebra": 0}
+    assert affordable(postings, budget=5_000) == ["marasx", "cello"]  # query order, rarest first in
+    assert affordable(postings, budget=100_000) == ["remember", "ana", "marasx", "cello"]
+    assert affordable({"the": 90_000, "and": 80_000}, budget=5_000) == ["and"]  # the rarest always
+    assert affordable({"zebra": 0}, budget=5_000) == []
 
 
 def test_fts_query_quotes_terms_against_injection() -> None:

@@ -1,0 +1,146 @@
+"""The sign-sketch prefilter on real SQLite files with the real embedder: it never goes stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlalchemy import Engine, text
+
+from memory.db import migrate, open_engine
+from memory.embedder import Embedder, get_embedder
+from memory.migrations import MIGRATIONS
+from memory.recall import HybridSearch
+from memory.sketches import SKETCH_BYTES, SketchIndex, sketch
+from memory.vectors import MemoryIndex, NewMemory
+
+FACTS = [
+    "My sister Anna works as a nurse at the children's hospital.",
+    "I adopted a golden retriever puppy called Biscuit in March.",
+    "We went hiking in the Dolomites last summer.",
+    "My favourite dish is mushroom risotto.",
+    "I am allergic to peanuts and carry an epipen.",
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder()
+
+
+def _engine(path: Path) -> Engine:
+    eng = open_engine(path)
+    migrate(eng, MIGRATIONS)
+    with eng.begin() as conn:
+        for uid in (1, 2):
+            conn.execute(
+                text(
+                    "INSERT OR IGNORE INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, '-', 'now')"
+                ),
+                {"i": uid, "n": f"u{uid}"},
+            )
+    return eng
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Engine:
+    return _engine(tmp_path / "r.db")
+
+
+def test_sketch_is_the_sign_of_each_dimension() -> None:
+    v = np.zeros((1, 384), dtype=np.float32)
+    v[0, [0, 9, 383]] = [0.5, 0.1, 0.2]
+    v[0, 1] = -0.7
+    bits = sketch(v)
+    assert bits.shape == (1, SKETCH_BYTES)
+    assert bits[0, 0] == 0b1 and bits[0, 1] == 0b10 and bits[0, 47] == 0b1000_0000
+
+
+def test_sketches_are_stored_with_every_memory(engine: Engine, embedder: Embedder) -> None:
+    index = MemoryIndex(engine, embedder)
+    row = index.add(1, "fact", FACTS[0])
+    edited = index.update_content(1, row.id or 0, FACTS[1])
+    with engine.connect() as conn:
+        stored = conn.execute(text("SELECT sketch FROM memories WHERE id = :i"), {"i": row.id}).scalar_one()
+    assert stored == sketch(embedder.embed_one(edited.content)[None, :])[0].tobytes()
+
+
+def test_nearest_follows_inserts_edits_status_changes_and_deletes(engine: Engine, embedder: Embedder) -> None:
+    index, sketches = MemoryIndex(engine, embedder), SketchIndex(engine)
+    rows = index.add_many(1, [NewMemory("fact", f) for f in FACTS[:3]])
+    peanut = embedder.embed_one("Which food allergy do I have?")
+    assert len(sketches.nearest(1, peanut, 10)) == 3
+    added = index.add(1, "fact", FACTS[4])  # insert only: appended to the cached sketches
+    assert sketches.nearest(1, peanut, 1) == [added.id]
+    index.update_content(1, added.id or 0, "We painted the kitchen yellow.")  # edit: reloaded
+    assert sketches.nearest(1, peanut, 1) != [added.id]
+    index.set_status(1, rows[0].id or 0, "superseded")
+    assert rows[0].id not in sketches.nearest(1, peanut, 10)
+    index.delete(1, rows[1].id or 0)
+    assert sorted(sketches.nearest(1, peanut, 10)) == sorted([rows[2].id, added.id])
+
+
+def test_nearest_is_per_user_and_filters_kind_and_document(engine: Engine, embedder: Embedder) -> None:
+    index, sketches = MemoryIndex(engine, embedder), SketchIndex(engine)
+    mine = index.add_many(
+        1, [NewMemory("fact", FACTS[0]), NewMemory("turn", FACTS[1]), NewMemory("chunk", FACTS[2], document_id=7)]
+    )
+    index.add_many(2, [NewMemory("fact", f) for f in FACTS])
+    q = embedder.embed_one("anything")
+    assert sorted(sketches.nearest(1, q, 50)) == sorted(r.id for r in mine)
+    assert sketches.nearest(1, q, 50, kinds=["turn"]) == [mine[1].id]
+    assert sketches.nearest(1, q, 50, document_ids=[7]) == [mine[2].id]
+    assert sketches.nearest(1, q, 50, kinds=["summary"]) == []
+    assert sketches.nearest(3, q, 50) == []
+
+
+def test_a_write_through_another_connection_is_seen(tmp_path: Path, embedder: Embedder) -> None:
+    """Another process (the CLI, a second engine) writes: the next search sees it, no restart."""
+    app, other = _engine(tmp_path / "r.db"), _engine(tmp_path / "r.db")
+    search = HybridSearch(app, embedder)
+    first = MemoryIndex(app, embedder).add(1, "fact", FACTS[0])
+    q = embedder.embed_one("Which food allergy do I have?")
+    assert list(search.dense(1, q, 5)) == [first.id]
+    second = MemoryIndex(other, embedder).add(1, "fact", FACTS[4])
+    assert list(search.dense(1, q, 5)) == [second.id, first.id]
+    MemoryIndex(other, embedder).delete(1, second.id or 0)
+    assert list(search.dense(1, q, 5)) == [first.id]
+
+
+def test_dense_is_exact_when_the_pool_covers_the_store(engine: Engine, embedder: Embedder) -> None:
+    index = MemoryIndex(engine, embedder)
+    rows = index.add_many(1, [NewMemory("fact", f) for f in FACTS])
+    q = embedder.embed_one("my dog")
+    vectors = embedder.embed(FACTS)
+    want = sorted(zip((r.id for r in rows), (vectors @ q).tolist(), strict=True), key=lambda kv: -kv[1])
+    got = HybridSearch(engine, embedder).dense(1, q, 3)
+    assert list(got) == [m for m, _ in want[:3]]
+    assert list(got.values()) == pytest.approx([c for _, c in want[:3]], abs=1e-5)
+
+
+def test_m009_backfills_the_sketches_of_existing_memories(tmp_path: Path, embedder: Embedder) -> None:
+    eng = open_engine(tmp_path / "old.db")
+    migrate(eng, [m for m in MIGRATIONS if m[0] < "m009"])
+    vector = embedder.embed_one(FACTS[2])
+    with eng.begin() as conn:
+        conn.execute(text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (1, 'u', '-', 'now')"))
+        conn.execute(
+            text(
+                "INSERT INTO memories (id, user_id, kind, content, created_at, content_hash) "
+                "VALUES (5, 1, 'fact', :c, '2024-01-01', 'h')"
+            ),
+            {"c": FACTS[2]},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO memory_vec (memory_id, user_id, embedding, kind, status, document_id) "
+                "VALUES (5, 1, :e, 'fact', 'active', 0)"
+            ),
+            {"e": vector.tobytes()},
+        )
+    assert migrate(eng, MIGRATIONS) == ["m009_sketches"]
+    with eng.connect() as conn:
+        stored = conn.execute(text("SELECT sketch FROM memories WHERE id = 5")).scalar_one()
+    assert stored == sketch(vector[None, :])[0].tobytes()
+    assert SketchIndex(eng).nearest(1, vector, 3) == [5]
