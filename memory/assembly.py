@@ -209,20 +209,17 @@ class ContextAssembler:
             return {}, Subgraph(), set()
         seeds = self.seeds(user_id, message, [h.memory.id for h in hits if h.memory.id is not None])
         if domains is not None:
-            seeds = [i for i in seeds if (row := self._entities.get(user_id, i)) and row.domain in domains]
+            known = self._entities.get_many(user_id, seeds)
+            seeds = [i for i in seeds if i in known and known[i].domain in domains]
         if not seeds:
             return {}, Subgraph(), set()
         subgraph = _in_domains(self._entities.expand(user_id, seeds, depth), domains)
-        rows = {i: r for i in subgraph.node_ids | set(seeds) if (r := self._entities.get(user_id, i))}
+        rows = self._entities.get_many(user_id, sorted(subgraph.node_ids | set(seeds)))
         return rows, subgraph, set(seeds)
 
     def seeds(self, user_id: int, message: str, memory_ids: Sequence[int]) -> list[int]:
         """Entities named in the message (exact name or alias), then those the recalled memories mention."""
-        found: list[int] = []
-        for phrase in _candidate_names(message):
-            for row in self._entities.find_by_name(user_id, phrase, fuzzy=False, limit=5):
-                if row.id is not None and row.id not in found:
-                    found.append(row.id)
+        found = self._entities.named(user_id, _candidate_names(message), per_name=5)
         found += [i for i in self._linked_entities(user_id, memory_ids) if i not in found]
         return found[:MAX_SEEDS]
 

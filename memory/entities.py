@@ -117,6 +117,23 @@ class EntityStore:
             row = s.get(EntityRow, entity_id)
         return row if row is not None and row.user_id == user_id else None
 
+    def get_many(self, user_id: int, ids: Sequence[int]) -> dict[int, EntityRow]:
+        """This user's entities among `ids`, keyed by id (others' ids are silently absent)."""
+        if not ids:
+            return {}
+        # By primary key alone, the user checked here (SQLite may walk the user's index instead).
+        with Session(self._engine) as s:
+            rows = s.exec(select(EntityRow).where(col(EntityRow.id).in_(list(ids))))
+            return {r.id: r for r in rows if r.id is not None and r.user_id == user_id}
+
+    def named(self, user_id: int, names: Sequence[str], per_name: int = 5) -> list[int]:
+        """Active entities each name calls exactly (name or alias), in the order of `names`,
+        the most mentioned first within a name; one query for all of them."""
+        keys = [name_key(clean_name(storable_text(n))) for n in names]
+        with self._engine.connect() as conn:
+            found = rec.ids_by_keys(conn, user_id, keys, None)
+        return list(dict.fromkeys(i for key in keys for i, _ in found.get(key, [])[:per_name]))
+
     def _active(self, user_id: int, entity_id: int) -> EntityRow:
         row = self.get(user_id, entity_id)
         if row is None or row.status != "active":

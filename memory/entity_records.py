@@ -104,18 +104,30 @@ def add_keys(conn: Connection, user_id: int, entity_id: int, names: Iterable[str
 
 def ids_by_key(conn: Connection, user_id: int, keys: Iterable[str], domain: str | None) -> list[int]:
     """Active entities of this user whose name or an alias has one of `keys`, most mentioned first."""
-    found: dict[int, int] = {}
-    for key in set(keys) - {""}:
-        rows = conn.execute(
-            text(
-                "SELECT e.id, e.mention_count FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
-                "WHERE k.user_id = :u AND k.key = :k AND e.user_id = :u AND e.status = 'active' "
-                "AND (:d IS NULL OR e.domain = :d)"
-            ),
-            {"u": user_id, "k": key, "d": domain},
-        )
-        found.update({r[0]: r[1] for r in rows})
+    found = {i: m for matches in ids_by_keys(conn, user_id, keys, domain).values() for i, m in matches}
     return sorted(found, key=lambda i: (-found[i], i))
+
+
+def ids_by_keys(
+    conn: Connection, user_id: int, keys: Iterable[str], domain: str | None
+) -> dict[str, list[tuple[int, int]]]:
+    """Per key, the (id, mention count) of this user's active entities it names, most mentioned first."""
+    wanted = sorted(set(keys) - {""})
+    if not wanted:
+        return {}
+    marks = ", ".join(f":k{i}" for i in range(len(wanted)))
+    rows = conn.execute(
+        text(
+            "SELECT k.key, e.id, e.mention_count FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
+            f"WHERE k.user_id = :u AND k.key IN ({marks}) AND e.user_id = :u AND e.status = 'active' "
+            "AND (:d IS NULL OR e.domain = :d) ORDER BY e.mention_count DESC, e.id"
+        ),
+        {"u": user_id, "d": domain, **{f"k{i}": key for i, key in enumerate(wanted)}},
+    )
+    found: dict[str, list[tuple[int, int]]] = {}
+    for key, entity_id, mentions in rows:
+        found.setdefault(key, []).append((int(entity_id), int(mentions)))
+    return found
 
 
 def fuzzy_ids(conn: Connection, user_id: int, name: str, domain: str | None) -> list[int]:
