@@ -8,6 +8,7 @@ turn's context will show. The Chainlit handlers only render these events.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -196,9 +197,14 @@ async def reply_to(
     last = rt.store.usage.last(user_id, thread_id)
     previous_report = last.report if last is not None and settings.include_execution_report else ""
     notice = "\n".join(n for n in (limits_notice(rt.store.usage.last_for_user(user_id), limits), reminder_notice) if n)
-    request, notes, request_ms = await request_resources(
-        rt.backend, limits, settings.hardware_label, user_turn.content, previous_report
-    )
+    # The message's embedding does not depend on the request: compute it while the model plans.
+    embedding = asyncio.create_task(asyncio.to_thread(rt.store.memories.prepare, user_turn.content))
+    try:
+        request, notes, request_ms = await request_resources(
+            rt.backend, limits, settings.hardware_label, user_turn.content, previous_report
+        )
+    finally:
+        await embedding
     provision = clamp(request, limits)
     ctx = rt.store.assembler.assemble(
         user_id,
