@@ -106,56 +106,51 @@ def expand(run: Runner, user_id: int, seeds: list[int], depth: int, history: boo
     if not 0 <= depth <= MAX_DEPTH:
         raise ValueError(f"depth must be 0..{MAX_DEPTH}, got {depth}")
     seed_nodes = nodes(run, user_id, sorted(set(seeds)))
-    seed_ids = [n.id for n in seed_nodes]
-    if depth == 0 or not seed_ids:
-        return Subgraph(nodes=tuple(seed_nodes))
-    # SHORTEST is a BFS per (seed, node) pair: it gives distances without enumerating every
-    # trail, and the explicit NOT IN drops seeds that a cycle reaches again.
-    rows = run.read(
-        "MATCH (s:Entity)-[e:REL* SHORTEST 1.." + str(depth) + " (r, n | WHERE n.user_id = $u AND "
-        f"{_EDGE_OK})]-(n:Entity) WHERE s.id IN $seeds AND s.user_id = $u AND n.user_id = $u "
-        f"AND NOT n.id IN $seeds RETURN {_NODE}, min(length(e)) ORDER BY n.id",
-        {"seeds": seed_ids, "u": user_id, "history": history},
-    )
-    reached = [_node(r) for r in rows]
-    inner = seed_ids + [n.id for r, n in zip(rows, reached, strict=True) if r[5] < depth]
-    every = seed_ids + [n.id for n in reached]
-    # Anchored on the inner nodes' primary keys (each direction once), then filtered here:
-    # a whole-table scan with two IN lists took 45-165 ms on 30k edges, this 5-15 ms.
-    ret = "RETURN r.relation_id, a.id AS s, r.predicate, b.id AS o, r.weight, r.current"
-    rows = run.read(
-        f"MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE a.id IN $inner AND b.user_id = $u AND {_EDGE_OK} {ret} "
-        f"UNION ALL MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE b.id IN $inner AND a.user_id = $u "
-        f"AND {_EDGE_OK} {ret}",
-        {"inner": inner, "u": user_id, "history": history},
-    )
-    members = set(every)
-    edges = {r[0]: _edge(r) for r in rows if r[1] in members and r[3] in members}
-    return Subgraph(nodes=tuple(seed_nodes + reached), edges=tuple(edges[k] for k in sorted(edges)))
+    reached = {n.id: n for n in seed_nodes}
+    edges: dict[int, GraphEdge] = {}
+    frontier = sorted(reached)
+    # Breadth first, one hop per round from the nodes first reached in the previous one: at
+    # 10k entities / 30k edges this took 3 ms for a hop from 8 seeds, where one SHORTEST
+    # query for the distances plus one for the edges took 9 ms at depth 1 and 49 ms at depth 3.
+    for _ in range(depth if frontier else 0):
+        found = _neighbours(run, user_id, frontier, "both", history)
+        edges.update((edge.relation_id, edge) for edge, _ in found)
+        fresh = {node.id: node for _, node in found if node.id not in reached}
+        reached.update(fresh)
+        frontier = sorted(fresh)
+        if not frontier:
+            break
+    others = [reached[i] for i in sorted(reached) if i not in {n.id for n in seed_nodes}]
+    return Subgraph(nodes=tuple(seed_nodes + others), edges=tuple(edges[k] for k in sorted(edges)))
+
+
+def _neighbours(
+    run: Runner, user_id: int, ids: list[int], direction: Direction, history: bool
+) -> list[tuple[GraphEdge, GraphNode]]:
+    """Each edge touching one of `ids` in `direction`, with the node at its other end."""
+    arrows = {"outgoing": ["(a)-[r:REL]->(n)"], "incoming": ["(n)-[r:REL]->(a)"]}
+    found: list[tuple[GraphEdge, GraphNode]] = []
+    # One query per direction: a UNION ALL of the two took longer than both apart.
+    for pattern in arrows.get(direction, arrows["outgoing"] + arrows["incoming"]):
+        subj, obj = ("a", "n") if pattern.startswith("(a)") else ("n", "a")
+        rows = run.read(
+            f"MATCH {pattern} WHERE a.id IN $ids AND a.user_id = $u AND n.user_id = $u AND {_EDGE_OK} "
+            f"RETURN {_NODE}, r.relation_id, {subj}.id AS s, r.predicate, {obj}.id AS o, r.weight, r.current",
+            {"ids": ids, "u": user_id, "history": history},
+        )
+        found += [(_edge(row[5:]), _node(row)) for row in rows]
+    return found
 
 
 def relationships(run: Runner, user_id: int, entity_id: int, direction: Direction, history: bool = False) -> Subgraph:
     """The entity, its neighbours in `direction`, and the edges to them."""
-    arrows = {"outgoing": ["(a)-[r:REL]->(n)"], "incoming": ["(n)-[r:REL]->(a)"]}
-    patterns = arrows.get(direction, arrows["outgoing"] + arrows["incoming"])
-    edges: list[GraphEdge] = []
-    neighbours: dict[int, GraphNode] = {}
-    for pattern in patterns:
-        outgoing = pattern.startswith("(a)")
-        subj, obj = ("a", "n") if outgoing else ("n", "a")
-        rows = run.read(
-            f"MATCH {pattern} WHERE a.id = $id AND a.user_id = $u AND n.user_id = $u AND {_EDGE_OK} "
-            f"RETURN {_NODE}, r.relation_id, {subj}.id AS s, r.predicate, {obj}.id AS o, r.weight, r.current",
-            {"id": entity_id, "u": user_id, "history": history},
-        )
-        for row in rows:
-            neighbours[row[0]] = _node(row)
-            edges.append(_edge(row[5:]))
-    if not edges:
-        return Subgraph(nodes=tuple(nodes(run, user_id, [entity_id])))
+    found = _neighbours(run, user_id, [entity_id], direction, history)
     me = nodes(run, user_id, [entity_id])
+    if not found:
+        return Subgraph(nodes=tuple(me))
+    neighbours = {node.id: node for _, node in found}
     others = [n for i, n in sorted(neighbours.items()) if i != entity_id]
-    edges.sort(key=lambda e: e.relation_id)
+    edges = sorted((edge for edge, _ in found), key=lambda e: e.relation_id)
     return Subgraph(nodes=tuple(me + others), edges=tuple(dict.fromkeys(edges)))
 
 
