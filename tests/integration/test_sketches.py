@@ -144,3 +144,28 @@ def test_m009_backfills_the_sketches_of_existing_memories(tmp_path: Path, embedd
         stored = conn.execute(text("SELECT sketch FROM memories WHERE id = 5")).scalar_one()
     assert stored == sketch(vector[None, :])[0].tobytes()
     assert SketchIndex(eng).nearest(1, vector, 3) == [5]
+
+
+class CountingEmbedder(Embedder):
+    """The real embedder, counting the texts it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.texts += texts
+        return get_embedder().embed(texts)
+
+
+def test_prepare_embeds_the_message_once_for_the_search_after_it(engine: Engine) -> None:
+    counting = CountingEmbedder()
+    index = MemoryIndex(engine, counting)
+    index.add(1, "fact", FACTS[4])
+    question = "Am I allergic to peanuts?"
+    index.prepare(question)
+    assert counting.texts[-1] == question
+    before = len(counting.texts)
+    hits = index.search(1, question, limit=3, threshold=0.5)
+    assert len(counting.texts) == before  # the prepared vector was used
+    assert [h.memory.content for h in hits] == [FACTS[4]]
