@@ -24,9 +24,12 @@ import random
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import psutil
@@ -64,6 +67,7 @@ DEFAULT = ContextRequest(context_turns=10, vector_limit=5, similarity_threshold=
 MAXIMUM = ContextRequest(context_turns=20, vector_limit=15, similarity_threshold=0.5, triple_depth=3)
 NO_GRAPH = ContextRequest(context_turns=10, vector_limit=5, similarity_threshold=0.7, triple_depth=0)
 BATCH = 2000
+T = TypeVar("T")
 MAIN = ["default", "maximum", "no graph", "bm25 only", "query embedding", "default incl. embedding"]
 
 
@@ -163,23 +167,24 @@ def queries(k: int, n: int, rng: random.Random) -> list[str]:
 
 
 def measure(store: Storage, uid: int, qs: list[str]) -> dict[str, list[float]]:
-    """Per-query wall and CPU ms (a shared box inflates wall time) of assembly and BM25, and the default's stages."""
+    """Per-query wall and CPU ms (a shared box inflates wall time) of assembly, its parts and BM25."""
     bm25 = HybridSearch(store.engine, store.embedder)
     lat: dict[str, list[float]] = {}
+
+    def timed(name: str, work: Callable[[], T]) -> T:
+        w, c = time.perf_counter(), time.process_time()
+        out = work()
+        lat.setdefault(name, []).append((time.perf_counter() - w) * 1000)
+        lat.setdefault(f"{name} cpu", []).append((time.process_time() - c) * 1000)
+        return out
+
     for q in qs[:3]:  # warm caches (mmap pages, Kuzu buffer pool) so p50 is steady state
         store.assembler.assemble(uid, "t0", q, MAXIMUM)
     for i, q in enumerate(qs):
-        thread = f"t{i}"
         # The chat embeds the message while the model plans the turn (app/chat.py): assembly finds it ready.
-        w, c = time.perf_counter(), time.process_time()
-        store.memories.prepare(q)
-        lat.setdefault("query embedding", []).append((time.perf_counter() - w) * 1000)
-        lat.setdefault("query embedding cpu", []).append((time.process_time() - c) * 1000)
+        timed("query embedding", partial(store.memories.prepare, q))
         for name, req in (("default", DEFAULT), ("maximum", MAXIMUM), ("no graph", NO_GRAPH)):
-            w, c = time.perf_counter(), time.process_time()
-            ctx = store.assembler.assemble(uid, thread, q, req)
-            lat.setdefault(name, []).append((time.perf_counter() - w) * 1000)
-            lat.setdefault(f"{name} cpu", []).append((time.process_time() - c) * 1000)
+            ctx = timed(name, partial(store.assembler.assemble, uid, f"t{i}", q, req))
             if name == "default":
                 for key in ("", " cpu"):  # what a turn would cost if nothing were prepared
                     lat.setdefault(f"default incl. embedding{key}", []).append(
@@ -187,10 +192,13 @@ def measure(store: Storage, uid: int, qs: list[str]) -> dict[str, list[float]]:
                     )
                 for stage, ms in ctx.timings_ms.items():
                     lat.setdefault(f"stage {stage}", []).append(ms)
-        w, c = time.perf_counter(), time.process_time()
-        bm25.lexical(uid, q, 15)
-        lat.setdefault("bm25 only", []).append((time.perf_counter() - w) * 1000)
-        lat.setdefault("bm25 only cpu", []).append((time.process_time() - c) * 1000)
+                seeds = store.assembler.seeds(uid, q, [h.memory.id for h in ctx.hits if h.memory.id is not None])
+                for depth in (1, 2, 3):
+                    timed(f"graph depth {depth}", partial(store.entities.expand, uid, seeds, depth))
+        timed(
+            "vector search", partial(store.memories.search, uid, q, DEFAULT.vector_limit, DEFAULT.similarity_threshold)
+        )
+        timed("bm25 only", partial(bm25.lexical, uid, q, 15))
     return lat
 
 
@@ -242,7 +250,9 @@ def report(tiers: list[Tier], embed_rate: float) -> None:
           f"embedding is ≈ {embed_rate:.0f} memories/s at every tier (embedding dominates).")
     for title, keys in (("wall ms, p50 / p95", MAIN), ("CPU ms, p50 / p95", [f"{k} cpu" for k in MAIN]),
                         ("default request, wall ms per stage, p50 / p95",
-                         sorted(k for k in tiers[0].lat if k.startswith("stage")))):
+                         sorted(k for k in tiers[0].lat if k.startswith("stage"))),
+                        ("parts on their own (query vector ready; expansion from the default's seeds), wall ms",
+                         ["vector search", "graph depth 1", "graph depth 2", "graph depth 3"])):
         print(f"\n{title}\n\n| memories | " + " | ".join(keys) + " |\n|---|" + "---|" * len(keys))
         for t in tiers:
             print(f"| {t.memories:,} | " + " | ".join(f"{pct(t.lat[k], 50):.1f} / {pct(t.lat[k], 95):.1f}"
