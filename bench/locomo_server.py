@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import Engine, text
 
-from memory import recall
+from memory import conversation_recall as conv
 from memory.db import migrate, open_engine
 from memory.embedder import Embedder, get_embedder
 from memory.migrations import MIGRATIONS
@@ -39,7 +39,7 @@ from memory.vectors import MemoryIndex, NewMemory
 
 USER = 1
 NEIGHBOURS = os.environ.get("LOCOMO_NEIGHBOURS", "1") == "1"
-recall.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", recall.SESSION_WEIGHT))  # 0 turns it off
+conv.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", conv.SESSION_WEIGHT))  # 0 turns it off
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 
 

@@ -16,6 +16,7 @@ to unrelated is r / (1 - r): 1:1 at 0.5, 2.3:1 at 0.7, 9:1 at 0.9. Measured ther
 floor of 0.7 would keep 2 % of evidence (a paraphrase's cosine is typically 0.4-0.6). `bm25` is
 FTS5's BM25, sign flipped (higher is better, 0 when no term matches). Ranking is by relevance
 too, so rank and threshold agree. `VECTOR_LIMIT` 0 returns nothing and embeds nothing.
+Conversation mode (`neighbours=True`) re-ranks these candidates: memory/conversation_recall.py.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any, TypeVar
 import numpy as np
 from sqlalchemy import Engine, text
 
+from memory import conversation_recall as conv
 from memory.embedder import Embedder
 from memory.models import MemoryRow
 from memory.sketches import SketchIndex
@@ -49,19 +51,11 @@ SKETCH_POOL = 400
 # this budget; the commonest words, whose IDF is lowest, are left to the dense side.
 # A conversation-sized store (LoCoMo: ~600 turns) never reaches it.
 LEXICAL_POSTINGS = 5000
-# How many top hits lend their score to their neighbouring turns.
-NEIGHBOUR_ANCHORS = 30
 
 # Fitted on LoCoMo dev (see docs/benchmarks.md, "Calibration"); three numbers, no data copied.
 W_COS = 8.096
 W_LEX = 1.566
 BIAS = -3.891
-# A neighbour's log-odds are its anchor's minus this (measured: 1.0-2.0 all gain ~1 point).
-NEIGHBOUR_PENALTY = 1.5
-# Conversation mode: a turn gains this share of the log-sum-exp of its thread's candidate
-# log-odds (evidence clusters in one session). LoCoMo dev at 1,024 tokens: 78.6 without, 79.7 / 80.0 /
-# 81.6 / 81.7 / 81.3 at 0.15 / 0.3 / 0.6 / 1.0 / 1.5 (docs/benchmarks.md).
-SESSION_WEIGHT = 0.6
 
 # Function words carry no evidence and make FTS5 match nearly every row; the list is short on
 # purpose (negations and numbers stay, they change meaning).
@@ -188,45 +182,6 @@ def _default_cost(item: object) -> int:
     return estimate_tokens(str(item))
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-9), 1.0 - 1e-9)
-    return math.log(p / (1.0 - p))
-
-
-def with_session_support(
-    scored: Sequence[tuple[int, float]], threads: dict[int, str | None], weight: float
-) -> list[tuple[int, float]]:
-    """Re-score each candidate by its log-odds plus `weight` x the log-sum-exp of the log-odds of
-    all candidates in its thread (itself included; a memory with no thread is its own group), so
-    a turn in a session that matches the question in several places rises. Best first."""
-    keyed = [(mid, threads.get(mid) or ("own", mid), _logit(rel)) for mid, rel in scored]
-    groups: dict[object, list[float]] = {}
-    for _, key, z in keyed:
-        groups.setdefault(key, []).append(z)
-    support = {key: float(np.logaddexp.reduce(z)) for key, z in groups.items()}
-    boosted = [(mid, 1.0 / (1.0 + math.exp(-(z + weight * support[key])))) for mid, key, z in keyed]
-    return sorted(boosted, key=lambda kv: (-kv[1], kv[0]))
-
-
-def with_neighbours(
-    ranked: Sequence[tuple[int, float]], neighbours: dict[int, list[int]], penalty: float = NEIGHBOUR_PENALTY
-) -> list[tuple[int, float]]:
-    """Add each hit's conversational neighbours just behind it, `penalty` lower in log-odds.
-
-    The evidence for a question is often the turn next to the best match (the answer to a
-    question, a follow-up), so a neighbour inherits its anchor's relevance discounted in
-    log-odds (a probability scale would barely separate 0.99 from 0.9). Each id keeps its
-    best score; the result is sorted best first.
-    """
-    best: dict[int, float] = {}
-    for mid, score in ranked:
-        best[mid] = max(best.get(mid, 0.0), score)
-        odds = max(score, 1e-9) / max(1.0 - score, 1e-9) * math.exp(-penalty)
-        for nid in neighbours.get(mid, []):
-            best[nid] = max(best.get(nid, 0.0), odds / (1.0 + odds))
-    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
-
-
 def blob(vector: np.ndarray) -> bytes:
     """A vector as the little-endian float32 bytes vec0 stores."""
     return np.asarray(vector, dtype=np.float32).tobytes()
@@ -278,14 +233,16 @@ class HybridSearch:
         scored = fuse(dense, lexical)
         if not neighbours:
             return scored
-        supported = with_session_support(
-            [(m, rel) for m, rel, _, _ in scored], self.threads(user_id, [m for m, *_ in scored]), SESSION_WEIGHT
+        supported = conv.with_session_support(
+            [(m, rel) for m, rel, _, _ in scored], self.threads(user_id, [m for m, *_ in scored]), conv.SESSION_WEIGHT
         )
-        anchors = supported[:NEIGHBOUR_ANCHORS]
-        spread = with_neighbours(anchors, self.neighbours(user_id, [m for m, _ in anchors]))
+        anchors = supported[: conv.NEIGHBOUR_ANCHORS]
+        spread = conv.with_neighbours(
+            anchors, self.neighbours(user_id, [m for m, _ in anchors]), conv.NEIGHBOUR_PENALTY
+        )
         seen = {m for m, _ in spread}
-        rest = [(m, rel) for m, rel in supported if m not in seen]
-        return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in spread + rest]
+        ranked = spread + [(m, rel) for m, rel in supported if m not in seen]
+        return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
 
     def dense(
         self,

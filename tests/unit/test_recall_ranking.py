@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memory.conversation_recall import with_neighbours, with_session_support
 from memory.models import MemoryRow
 from memory.recall import (
     MemoryHit,
@@ -17,8 +18,6 @@ from memory.recall import (
     pack,
     query_terms,
     relevance,
-    with_neighbours,
-    with_session_support,
 )
 
 
