@@ -5,7 +5,8 @@
         --retriever 'jsonl:.venv/bin/python bench/locomo_server.py'
 
 Each conversation gets a fresh SQLite file (real sqlite-vec, FTS5, migrations). Each turn
-becomes a `turn` memory dated by its session, in a thread per session; ranking is
+becomes a `turn` memory dated by its session, in a thread per session, its speaker in `meta`
+(conversation mode's speaker prior reads it); ranking is
 `MemoryIndex.recall` exactly as the app uses it. No benchmark data is stored in the repo.
 """
 
@@ -39,7 +40,9 @@ from memory.vectors import MemoryIndex, NewMemory
 
 USER = 1
 NEIGHBOURS = os.environ.get("LOCOMO_NEIGHBOURS", "1") == "1"
-conv.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", conv.SESSION_WEIGHT))  # 0 turns it off
+# Conversation-mode weights can be swept from the environment; 0 turns a step off.
+conv.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", conv.SESSION_WEIGHT))
+conv.SPEAKER_WEIGHT = float(os.environ.get("LOCOMO_SPEAKER_WEIGHT", conv.SPEAKER_WEIGHT))
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 
 
@@ -94,9 +97,10 @@ class Server:
     def flush(self) -> None:
         if not self.pending or self.index is None:
             return
+        meta = [{"dia": t["dia_id"], "speaker": t["speaker"]} for t in self.pending]
         items = [
-            NewMemory("turn", memory_text(t), _date(t), thread_id=f"session-{t['session']}", meta={"dia": t["dia_id"]})
-            for t in self.pending
+            NewMemory("turn", memory_text(t), _date(t), thread_id=f"session-{t['session']}", meta=m)
+            for t, m in zip(self.pending, meta, strict=True)
         ]
         rows = self.index.add_many(USER, items)
         for row, turn in zip(rows, self.pending, strict=True):

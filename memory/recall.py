@@ -242,6 +242,9 @@ class HybridSearch:
         )
         seen = {m for m, _ in spread}
         ranked = spread + [(m, rel) for m, rel in supported if m not in seen]
+        speakers = self.speakers(user_id, [m for m, _ in ranked])
+        named = conv.named_speakers(query_terms(query), speakers.values(), query_terms)
+        ranked = conv.with_speaker_prior(ranked, speakers, named, conv.SPEAKER_WEIGHT)
         return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
 
     def dense(
@@ -309,6 +312,16 @@ class HybridSearch:
         sql = "SELECT id, thread_id FROM memories WHERE +user_id = :u" + _in_clause("id", ids, params)  # by key
         with self._engine.connect() as conn:
             return {int(m): t for m, t in conn.execute(text(sql), params)}
+
+    def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
+        """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""
+        if not ids:
+            return {}
+        params: dict[str, Any] = {"u": user_id}
+        sql = "SELECT id, json_extract(meta, '$.speaker') FROM memories WHERE +user_id = :u"  # by key
+        with self._engine.connect() as conn:
+            rows = conn.execute(text(sql + _in_clause("id", ids, params)), params)
+            return {int(m): s if isinstance(s, str) else None for m, s in rows}
 
     def neighbours(self, user_id: int, ids: Sequence[int]) -> dict[int, list[int]]:
         """The previous and next active turn in the same thread for each id (by id order)."""

@@ -300,7 +300,8 @@ class MemoryIndex:
             limit: at most this many hits; 0 returns [] without embedding anything.
             threshold: floor on calibrated relevance (0..1; the app clamps it to 0.5-0.9).
             kinds: only these kinds (e.g. ["fact"]); document_ids: only these documents' chunks.
-            neighbours: also return each hit's adjacent turns in its thread, just behind it.
+            neighbours: conversation mode (memory/conversation_recall.py): session support, adjacent
+                turns, turns by a speaker the query names rise; scores are then no longer calibrated.
         """
         query = storable_text(query)
         if limit <= 0 or not query.strip():

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.conversation_recall import with_neighbours, with_session_support
+from memory.conversation_recall import named_speakers, with_neighbours, with_session_support, with_speaker_prior
 from memory.models import MemoryRow
 from memory.recall import (
     MemoryHit,
@@ -98,3 +98,24 @@ def test_session_support_lifts_a_turn_whose_thread_matches_elsewhere_too() -> No
     assert with_session_support(scored, threads, weight=0.0) == sorted(scored, key=lambda kv: -kv[1])
     alone = dict(with_session_support([(4, 0.61)], {4: None}, weight=0.3))
     assert alone[4] == pytest.approx(1 / (1 + math.exp(-1.3 * math.log(0.61 / 0.39))))  # its own group
+
+
+def test_named_speakers_are_the_ones_whose_whole_name_the_query_uses() -> None:
+    people = ["Caroline", "Melanie", "Mary Ann", "Will", None]
+
+    def named(query: str) -> set[str]:
+        return named_speakers(query_terms(query), people, query_terms)
+
+    assert named("What did Caroline's kids like?") == {"Caroline"}
+    assert named("Did Ann call?") == set()  # only part of "Mary Ann"
+    assert named("What will mary ann and melanie bring?") == {"Mary Ann", "Melanie"}
+    assert named("Will it rain?") == set()  # a stopword-only name never matches
+
+
+def test_speaker_prior_lifts_the_named_speakers_turns_only() -> None:
+    ranked = [(1, 0.8), (2, 0.6), (3, 0.5)]
+    speakers: dict[int, str | None] = {1: "Caroline", 2: "Melanie", 3: None}
+    lifted = with_speaker_prior(ranked, speakers, {"Melanie"}, weight=math.log(9))
+    assert lifted[0] == (2, pytest.approx(0.6 * 9 / (0.6 * 9 + 0.4)))  # odds x 9
+    assert dict(lifted)[1] == 0.8 and dict(lifted)[3] == 0.5
+    assert with_speaker_prior(ranked, speakers, set(), weight=1.5) == ranked
