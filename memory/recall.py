@@ -225,8 +225,10 @@ class HybridSearch:
         *,
         neighbours: bool = False,
     ) -> list[tuple[int, float, float, float]]:
-        """(id, relevance, cosine, bm25) of the fused dense and lexical candidates, best first."""
-        qvec = self.query_vector(query)
+        """(id, relevance, cosine, bm25) of the fused dense and lexical candidates, best first;
+        with `neighbours`, re-ranked by conversation mode (memory/conversation_recall.py)."""
+        named = self.named_speakers(user_id, query) if neighbours and conv.SPEAKER_WEIGHT else set()
+        qvec = self.query_vector(conv.without_names(query, named))
         dense = self.dense(user_id, qvec, CANDIDATES, kinds, document_ids)
         lexical = self.lexical(user_id, query, LEXICAL_CANDIDATES, kinds, document_ids)
         dense.update(self.cosines(user_id, qvec, [m for m in lexical if m not in dense]))
@@ -242,9 +244,9 @@ class HybridSearch:
         )
         seen = {m for m, _ in spread}
         ranked = spread + [(m, rel) for m, rel in supported if m not in seen]
-        speakers = self.speakers(user_id, [m for m, _ in ranked])
-        named = conv.named_speakers(query_terms(query), speakers.values(), query_terms)
-        ranked = conv.with_speaker_prior(ranked, speakers, named, conv.SPEAKER_WEIGHT)
+        if named:
+            speakers = self.speakers(user_id, [m for m, _ in ranked])
+            ranked = conv.with_speaker_prior(ranked, speakers, named, conv.SPEAKER_WEIGHT)
         return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
 
     def dense(
@@ -312,6 +314,20 @@ class HybridSearch:
         sql = "SELECT id, thread_id FROM memories WHERE +user_id = :u" + _in_clause("id", ids, params)  # by key
         with self._engine.connect() as conn:
             return {int(m): t for m, t in conn.execute(text(sql), params)}
+
+    def named_speakers(self, user_id: int, query: str) -> set[str]:
+        """The speakers of this user's active turns (`meta["speaker"]`) that the query names.
+
+        Scans the user's active turns: 0.4 ms at 700, 2 ms at 10k (measured), so ~20 ms at 100k;
+        a store that large in conversation mode needs an index on the speaker or a cache."""
+        params: dict[str, Any] = {"u": user_id}
+        sql = (
+            "SELECT DISTINCT json_extract(meta, '$.speaker') FROM memories "
+            "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND meta IS NOT NULL"
+        )
+        with self._engine.connect() as conn:
+            names = [s for (s,) in conn.execute(text(sql), params) if isinstance(s, str)]
+        return conv.named_speakers(query_terms(query), names, query_terms)
 
     def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""

@@ -7,7 +7,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.conversation_recall import named_speakers, with_neighbours, with_session_support, with_speaker_prior
+from memory.conversation_recall import (
+    named_speakers,
+    with_neighbours,
+    with_session_support,
+    with_speaker_prior,
+    without_names,
+)
 from memory.models import MemoryRow
 from memory.recall import (
     MemoryHit,
@@ -119,3 +125,10 @@ def test_speaker_prior_lifts_the_named_speakers_turns_only() -> None:
     assert lifted[0] == (2, pytest.approx(0.6 * 9 / (0.6 * 9 + 0.4)))  # odds x 9
     assert dict(lifted)[1] == 0.8 and dict(lifted)[3] == 0.5
     assert with_speaker_prior(ranked, speakers, set(), weight=1.5) == ranked
+
+
+def test_without_names_replaces_whole_names_in_any_case() -> None:
+    assert without_names("What do Melanie's kids like?", {"Melanie"}) == "What do someone's kids like?"
+    assert without_names("did mary ann call Melanie?", {"Mary Ann", "Melanie"}) == "did someone call someone?"
+    assert without_names("Is Annabel Ann's sister?", {"Ann"}) == "Is Annabel someone's sister?"
+    assert without_names("Any news?", set()) == "Any news?"
