@@ -235,8 +235,11 @@ class HybridSearch:
         scored = fuse(dense, lexical)
         if not neighbours:
             return scored
+        ids = [m for m, *_ in scored]
+        speakers = self.speakers(user_id, ids) if named else {}
+        lift = {m: conv.SPEAKER_WEIGHT for m in ids if speakers.get(m) in named}
         supported = conv.with_session_support(
-            [(m, rel) for m, rel, _, _ in scored], self.threads(user_id, [m for m, *_ in scored]), conv.SESSION_WEIGHT
+            [(m, rel) for m, rel, _, _ in scored], self.threads(user_id, ids), conv.SESSION_WEIGHT, lift
         )
         anchors = supported[: conv.NEIGHBOUR_ANCHORS]
         spread = conv.with_neighbours(
@@ -245,7 +248,7 @@ class HybridSearch:
         seen = {m for m, _ in spread}
         ranked = spread + [(m, rel) for m, rel in supported if m not in seen]
         if named:
-            speakers = self.speakers(user_id, [m for m, _ in ranked])
+            speakers |= self.speakers(user_id, [m for m in seen if m not in speakers])
             ranked = conv.with_speaker_prior(ranked, speakers, named, conv.SPEAKER_WEIGHT)
         return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
 

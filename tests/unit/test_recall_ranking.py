@@ -102,6 +102,9 @@ def test_session_support_lifts_a_turn_whose_thread_matches_elsewhere_too() -> No
     ranked = with_session_support(scored, threads, weight=0.3)
     assert [m for m, _ in ranked] == [2, 1, 3, 4]  # 1 overtakes 3: its session also holds 2
     assert with_session_support(scored, threads, weight=0.0) == sorted(scored, key=lambda kv: -kv[1])
+    lifted = with_session_support(scored, threads, weight=0.3, lift={3: 3.0})
+    assert [m for m, _ in lifted][:2] == [3, 2]  # 3's lift counts in its own (one-turn) thread
+    assert dict(lifted)[1] == dict(ranked)[1]  # 1 is in another thread: unchanged
     alone = dict(with_session_support([(4, 0.61)], {4: None}, weight=0.3))
     assert alone[4] == pytest.approx(1 / (1 + math.exp(-1.3 * math.log(0.61 / 0.39))))  # its own group
 
