@@ -161,6 +161,7 @@ def _load(conn: Connection, user_id: int, generation: tuple[int, int], after_id:
     # A delta walks the rowid range: the unary `+` keeps SQLite from scanning the user's whole
     # (user_id, status, kind) index for a handful of new rows.
     where = "id > :after AND +user_id = :u AND +status = 'active'" if after_id else "user_id = :u AND status = 'active'"
+    where += " AND sketch IS NOT NULL"  # only a memory with no vector at all (never written so) lacks one
     rows = conn.execute(
         text(f"SELECT id, kind, coalesce(document_id, 0), sketch FROM memories WHERE {where} ORDER BY id"),
         {"u": user_id, "after": after_id},
