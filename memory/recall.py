@@ -106,11 +106,6 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-def fts_query(query: str) -> str | None:
-    """An FTS5 MATCH expression that ORs the query's content words, or None if it has none."""
-    return fts_terms(query_terms(query))
-
-
 def fts_terms(terms: Sequence[str]) -> str | None:
     """An FTS5 MATCH expression that ORs these words, or None for none.
 

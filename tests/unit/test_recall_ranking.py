@@ -19,7 +19,7 @@ from memory.recall import (
     MemoryHit,
     affordable,
     clamp_threshold,
-    fts_query,
+    fts_terms,
     fuse,
     pack,
     query_terms,
@@ -70,9 +70,9 @@ def test_affordable_keeps_the_rarest_terms_within_the_postings_budget() -> None:
     assert affordable({"zebra": 0}, budget=5_000) == []
 
 
-def test_fts_query_quotes_terms_against_injection() -> None:
-    assert fts_query('NEAR(a b) OR content:"x" *') == '"near" OR "content"'
-    assert fts_query("what is it?") is None
+def test_fts_terms_quote_terms_against_injection() -> None:
+    assert fts_terms(query_terms('NEAR(a b) OR content:"x" *')) == '"near" OR "content"'
+    assert fts_terms(query_terms("what is it?")) is None
 
 
 def test_fuse_ranks_by_relevance_and_keeps_union() -> None:
