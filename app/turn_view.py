@@ -33,7 +33,9 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
     )
     skipped = telemetry.get("skipped", [])
     if skipped:
-        lines.append("**Related but not loaded**: " + "; ".join(f"{s['label']} ({s['reason']})" for s in skipped[:8]))
+        more = int(telemetry.get("skipped_total", len(skipped))) - min(len(skipped), 8)
+        names = "; ".join(f"{s['label']} ({s['reason']})" for s in skipped[:8])
+        lines.append("**Related but not loaded**: " + names + (f"; and {more} more" if more > 0 else ""))
     timings = telemetry.get("timings_ms", {})
     lines.append(f"**Timings**: request {request_ms:.0f} ms · retrieval {sum(timings.values()):.0f} ms")
     return "\n".join(lines)

@@ -33,6 +33,9 @@ Level = Literal["full", "summary"]
 KIND_WEIGHT = {"fact": 1.0, "summary": 0.85, "chunk": 0.75, "turn": 0.6}
 RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_SEEDS = 8
+# Skipped items the telemetry names (best first); the count is always whole. Naming every one
+# wrote ~250 KB into each usage row for a depth-3 request on a 10k-entity graph (~3,000 skipped).
+TELEMETRY_SKIPPED = 50
 _CAPITALIZED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}")
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][\w'’-]{2,}")
 _DELIMITER = re.compile(r"<\s*/?\s*recalled_context\s*>", re.IGNORECASE)
@@ -107,7 +110,10 @@ class AssembledContext:
             "history_turns": len(self.history),
             "history_tokens": sum(t.tokens for t in self.history),
             "loaded": [{"ref": i.ref, "level": i.level, "score": round(i.score, 3)} for i in self.loaded],
-            "skipped": [{"ref": i.ref, "label": i.summary[:60], "reason": i.reason} for i in self.skipped],
+            "skipped": [
+                {"ref": i.ref, "label": i.summary[:60], "reason": i.reason} for i in self.skipped[:TELEMETRY_SKIPPED]
+            ],
+            "skipped_total": len(self.skipped),
             "coverage": round(len(self.loaded) / total, 3) if total else 1.0,
             "context_tokens": self.tokens,
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},

@@ -87,7 +87,7 @@ def test_assembly_pack_uses_summaries_then_skips_under_budget(seeded: tuple[Stor
     loaded, skipped = pack(ctx.loaded + ctx.skipped, budget_tokens=20)
     assert loaded and skipped and all(i.reason == "token budget" for i in skipped)
     telemetry = ctx.telemetry()
-    assert set(telemetry) >= {"loaded", "skipped", "coverage", "context_tokens", "timings_ms"}
+    assert set(telemetry) >= {"loaded", "skipped", "skipped_total", "coverage", "context_tokens", "timings_ms"}
 
 
 def test_assembly_domain_filter_keeps_only_those_graphs(seeded: tuple[Storage, int]) -> None:
