@@ -120,7 +120,7 @@ def expand(run: Runner, user_id: int, seeds: list[int], depth: int, history: boo
         frontier = sorted(fresh)
         if not frontier:
             break
-    others = [reached[i] for i in sorted(reached) if i not in {n.id for n in seed_nodes}]
+    others = [reached[i] for i in sorted(reached.keys() - {n.id for n in seed_nodes})]
     return Subgraph(nodes=tuple(seed_nodes + others), edges=tuple(edges[k] for k in sorted(edges)))
 
 

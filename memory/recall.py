@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from memory import conversation_recall as conv
 from memory.embedder import Embedder
@@ -306,12 +306,7 @@ class HybridSearch:
 
     def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """The thread of each of these (this user's) memories."""
-        if not ids:
-            return {}
-        params: dict[str, Any] = {"u": user_id}
-        sql = "SELECT id, thread_id FROM memories WHERE +user_id = :u" + _in_clause("id", ids, params)  # by key
-        with self._engine.connect() as conn:
-            return {int(m): t for m, t in conn.execute(text(sql), params)}
+        return {m: t if isinstance(t, str) else None for m, t in self._column(user_id, ids, "thread_id").items()}
 
     def named_speakers(self, user_id: int, query: str) -> set[str]:
         """The speakers of this user's active turns (`meta["speaker"]`) that the query names.
@@ -329,13 +324,17 @@ class HybridSearch:
 
     def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""
+        found = self._column(user_id, ids, "json_extract(meta, '$.speaker')")
+        return {m: s if isinstance(s, str) else None for m, s in found.items()}
+
+    def _column(self, user_id: int, ids: Sequence[int], expression: str) -> dict[int, Any]:
+        """`expression` (a fixed SQL expression, never user text) for each of these (this user's) memories."""
         if not ids:
             return {}
         params: dict[str, Any] = {"u": user_id}
-        sql = "SELECT id, json_extract(meta, '$.speaker') FROM memories WHERE +user_id = :u"  # by key
+        sql = f"SELECT id, {expression} FROM memories WHERE +user_id = :u" + _in_clause("id", ids, params)  # by key
         with self._engine.connect() as conn:
-            rows = conn.execute(text(sql + _in_clause("id", ids, params)), params)
-            return {int(m): s if isinstance(s, str) else None for m, s in rows}
+            return {int(m): v for m, v in conn.execute(text(sql), params)}
 
     def neighbours(self, user_id: int, ids: Sequence[int]) -> dict[int, list[int]]:
         """The previous and next active turn in the same thread for each id (by id order)."""
@@ -354,7 +353,7 @@ class HybridSearch:
             return {int(m): [int(x) for x in (p, n) if x is not None] for m, p, n in rows}
 
 
-def _postings(conn: Any, term: str) -> int:
+def _postings(conn: Connection, term: str) -> int:
     """How many memories (of every user) contain `term`, counted up to LEXICAL_POSTINGS + 1."""
     sql = "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH :t LIMIT :cap)"
     return int(conn.execute(text(sql), {"t": fts_terms([term]), "cap": LEXICAL_POSTINGS + 1}).scalar_one())
