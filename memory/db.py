@@ -7,7 +7,7 @@ engine runs on `sqlean.py`, a drop-in DB-API driver that can, on every CPython.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -137,6 +137,18 @@ def async_engine(path: Path) -> AsyncEngine:
         return await aiosqlite.Connection(connector, 64)
 
     return create_async_engine(f"sqlite+aiosqlite:///{path}", async_creator=create, isolation_level="AUTOCOMMIT")
+
+
+def in_clause(column: str, values: Sequence[Any] | None, params: dict[str, Any]) -> str:
+    """` AND column IN (:p0, :p1, ...)` with the values bound as parameters ('' for None)."""
+    if values is None:
+        return ""
+    names = []
+    for value in values:
+        name = f"p{len(params)}"
+        params[name] = value
+        names.append(f":{name}")
+    return f" AND {column} IN ({', '.join(names) or 'NULL'})"
 
 
 def versions(engine: Engine) -> dict[str, str]:

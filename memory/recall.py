@@ -22,7 +22,6 @@ Conversation mode (`neighbours=True`) re-ranks these candidates: memory/conversa
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -31,10 +30,11 @@ import numpy as np
 from sqlalchemy import Connection, Engine, text
 
 from memory import conversation_recall as conv
+from memory.db import in_clause
 from memory.embedder import Embedder
 from memory.models import MemoryRow
 from memory.sketches import SketchIndex
-from memory.tokens import estimate_tokens
+from memory.tokens import estimate_tokens, query_terms
 
 DEFAULT_SIMILARITY_THRESHOLD = 0.7
 MIN_SIMILARITY_THRESHOLD = 0.5
@@ -56,17 +56,6 @@ LEXICAL_POSTINGS = 5000
 W_COS = 8.096
 W_LEX = 1.566
 BIAS = -3.891
-
-# Function words carry no evidence and make FTS5 match nearly every row; the list is short on
-# purpose (negations and numbers stay, they change meaning).
-_STOPWORDS = frozenset(
-    """a about after all also am an and any are as at be been before being but by can could did do
-    does doing for from had has have having he her here hers him his how i if in into is it its
-    just me my of on or our ours she so some than that the their them then there these they this
-    those to too up us was we were what when where which while who whom why will with would you
-    your yours""".split()  # noqa: SIM905 -- a word list reads better as text
-)
-_WORD = re.compile(r"[0-9A-Za-z\u00C0-\uFFFF]+")
 
 
 @dataclass(frozen=True)
@@ -95,15 +84,6 @@ def relevance(cosine: float, lexical: float) -> float:
 def clamp_threshold(threshold: float) -> float:
     """Keep a requested threshold inside the supported 0.5-0.9 range."""
     return min(MAX_SIMILARITY_THRESHOLD, max(MIN_SIMILARITY_THRESHOLD, threshold))
-
-
-def query_terms(query: str) -> list[str]:
-    """Content words of a query, lower-cased, de-duplicated, in order."""
-    seen: dict[str, None] = {}
-    for word in _WORD.findall(query.lower()):
-        if word not in _STOPWORDS and len(word) > 1:
-            seen.setdefault(word, None)
-    return list(seen)
 
 
 def fts_terms(terms: Sequence[str]) -> str | None:
@@ -182,18 +162,6 @@ def blob(vector: np.ndarray) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
-def _in_clause(column: str, values: Sequence[Any] | None, params: dict[str, Any]) -> str:
-    """` AND column IN (:p0, :p1, ...)` with the values bound as parameters ('' for None)."""
-    if values is None:
-        return ""
-    names = []
-    for value in values:
-        name = f"p{len(params)}"
-        params[name] = value
-        names.append(f":{name}")
-    return f" AND {column} IN ({', '.join(names) or 'NULL'})"
-
-
 class HybridSearch:
     """Candidate generation over sign sketches + `memory_vec` (dense) and `memory_fts` (BM25), always per user."""
 
@@ -201,6 +169,7 @@ class HybridSearch:
         self._engine = engine
         self._embedder = embedder
         self._sketches = SketchIndex(engine)
+        self.conversation = conv.ConversationLookups(engine)
         self._last: tuple[str, np.ndarray] | None = None
 
     def query_vector(self, query: str) -> np.ndarray:
@@ -222,7 +191,7 @@ class HybridSearch:
     ) -> list[tuple[int, float, float, float]]:
         """(id, relevance, cosine, bm25) of the fused dense and lexical candidates, best first;
         with `neighbours`, re-ranked by conversation mode (memory/conversation_recall.py)."""
-        named = self.named_speakers(user_id, query) if neighbours and conv.SPEAKER_WEIGHT else set()
+        named = self.conversation.named_speakers(user_id, query) if neighbours and conv.SPEAKER_WEIGHT else set()
         qvec = self.query_vector(conv.without_names(query, named))
         dense = self.dense(user_id, qvec, CANDIDATES, kinds, document_ids)
         lexical = self.lexical(user_id, query, LEXICAL_CANDIDATES, kinds, document_ids)
@@ -230,21 +199,7 @@ class HybridSearch:
         scored = fuse(dense, lexical)
         if not neighbours:
             return scored
-        ids = [m for m, *_ in scored]
-        speakers = self.speakers(user_id, ids) if named else {}
-        lift = {m: conv.SPEAKER_WEIGHT for m in ids if speakers.get(m) in named}
-        supported = conv.with_session_support(
-            [(m, rel) for m, rel, _, _ in scored], self.threads(user_id, ids), conv.SESSION_WEIGHT, lift
-        )
-        anchors = supported[: conv.NEIGHBOUR_ANCHORS]
-        spread = conv.with_neighbours(
-            anchors, self.neighbours(user_id, [m for m, _ in anchors]), conv.NEIGHBOUR_PENALTY
-        )
-        seen = {m for m, _ in spread}
-        ranked = spread + [(m, rel) for m, rel in supported if m not in seen]
-        if named:
-            speakers |= self.speakers(user_id, [m for m in seen if m not in speakers])
-            ranked = conv.with_speaker_prior(ranked, speakers, named, conv.SPEAKER_WEIGHT)
+        ranked = conv.rerank(self.conversation, user_id, [(m, rel) for m, rel, _, _ in scored], named)
         return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
 
     def dense(
@@ -281,7 +236,7 @@ class HybridSearch:
                 "WHERE memory_fts MATCH :q AND m.user_id = :u AND m.status = 'active'"
             )
             params: dict[str, Any] = {"q": match, "u": user_id, "n": n}
-            sql += _in_clause("m.kind", kinds, params) + _in_clause("m.document_id", document_ids, params)
+            sql += in_clause("m.kind", kinds, params) + in_clause("m.document_id", document_ids, params)
             rows = conn.execute(text(sql + " ORDER BY s DESC LIMIT :n"), params)
             return {int(m): float(s) for m, s in rows}
 
@@ -303,54 +258,6 @@ class HybridSearch:
             return {}
         vectors = np.frombuffer(b"".join(e for _, e in found), dtype=np.float32).reshape(len(found), -1)
         return dict(zip((int(m) for m, _ in found), (vectors @ qvec).tolist(), strict=True))
-
-    def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
-        """The thread of each of these (this user's) memories."""
-        return {m: t if isinstance(t, str) else None for m, t in self._column(user_id, ids, "thread_id").items()}
-
-    def named_speakers(self, user_id: int, query: str) -> set[str]:
-        """The speakers of this user's active turns (`meta["speaker"]`) that the query names.
-
-        Scans the user's active turns: 0.4 ms at 700, 2 ms at 10k (measured), so ~20 ms at 100k;
-        a store that large in conversation mode needs an index on the speaker or a cache."""
-        params: dict[str, Any] = {"u": user_id}
-        sql = (
-            "SELECT DISTINCT json_extract(meta, '$.speaker') FROM memories "
-            "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND meta IS NOT NULL"
-        )
-        with self._engine.connect() as conn:
-            names = [s for (s,) in conn.execute(text(sql), params) if isinstance(s, str)]
-        return conv.named_speakers(query_terms(query), names, query_terms)
-
-    def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
-        """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""
-        found = self._column(user_id, ids, "json_extract(meta, '$.speaker')")
-        return {m: s if isinstance(s, str) else None for m, s in found.items()}
-
-    def _column(self, user_id: int, ids: Sequence[int], expression: str) -> dict[int, Any]:
-        """`expression` (a fixed SQL expression, never user text) for each of these (this user's) memories."""
-        if not ids:
-            return {}
-        params: dict[str, Any] = {"u": user_id}
-        sql = f"SELECT id, {expression} FROM memories WHERE +user_id = :u" + _in_clause("id", ids, params)  # by key
-        with self._engine.connect() as conn:
-            return {int(m): v for m, v in conn.execute(text(sql), params)}
-
-    def neighbours(self, user_id: int, ids: Sequence[int]) -> dict[int, list[int]]:
-        """The previous and next active turn in the same thread for each id (by id order)."""
-        if not ids:
-            return {}
-        params: dict[str, Any] = {"u": user_id}
-        chosen = _in_clause("id", ids, params).removeprefix(" AND ")
-        sql = (
-            "WITH t AS (SELECT id, LAG(id) OVER w AS prev, LEAD(id) OVER w AS next FROM memories "
-            "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND thread_id IN "
-            f"(SELECT thread_id FROM memories WHERE +user_id = :u AND {chosen}) "
-            f"WINDOW w AS (PARTITION BY thread_id ORDER BY id)) SELECT id, prev, next FROM t WHERE {chosen}"
-        )
-        with self._engine.connect() as conn:
-            rows = conn.execute(text(sql), params)
-            return {int(m): [int(x) for x in (p, n) if x is not None] for m, p, n in rows}
 
 
 def _postings(conn: Connection, term: str) -> int:

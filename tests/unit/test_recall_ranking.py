@@ -22,9 +22,9 @@ from memory.recall import (
     fts_terms,
     fuse,
     pack,
-    query_terms,
     relevance,
 )
+from memory.tokens import query_terms
 
 
 def _hit(mid: int, content: str, rel: float) -> MemoryHit:
