@@ -15,15 +15,9 @@ from memory.embedder import (
     EmbedderUnavailable,
     EmbeddingIndexMismatch,
     check_index_meta,
-    get_embedder,
     rebuild_index,
 )
 from memory.migrations import MIGRATIONS
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
 
 
 @pytest.fixture

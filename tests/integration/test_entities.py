@@ -6,34 +6,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
-from memory.db import migrate, open_engine
 from memory.entities import EntityNotFound, EntityStore
 from memory.graph import Graph
-from memory.migrations import MIGRATIONS
-
-
-def make_engine(path: Path) -> Engine:
-    """A migrated SQLite file with accounts 1 and 2."""
-    engine = open_engine(path)
-    migrate(engine, MIGRATIONS)
-    with engine.begin() as conn:
-        for uid in (1, 2):
-            conn.execute(
-                text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, 'x', 'now')"),
-                {"i": uid, "n": f"user{uid}"},
-            )
-    return engine
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[EntityStore]:
-    engine = make_engine(tmp_path / "reverie.db")
+def store(tmp_path: Path, engine: Engine) -> Iterator[EntityStore]:
     graph = Graph.open(tmp_path / "graph")
     yield EntityStore(engine, graph)
     graph.close()
-    engine.dispose()
 
 
 def test_upsert_entity_dedupes_exact_casefold_and_alias(store: EntityStore) -> None:

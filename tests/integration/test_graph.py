@@ -16,16 +16,8 @@ from sqlalchemy import Engine, text
 from memory.entities import EntityStore
 from memory.graph import Graph, GraphCorruptError, GraphNode
 from memory.models import EntityRow
-from tests.integration.test_entities import make_engine
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(tmp_path / "reverie.db")
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture

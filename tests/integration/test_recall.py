@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine
 
-from memory.db import migrate, open_engine
-from memory.embedder import Embedder, get_embedder
-from memory.migrations import MIGRATIONS
+from memory.embedder import Embedder
 from memory.vectors import MemoryIndex, NewMemory
 
 NOTES = [
@@ -21,17 +17,8 @@ NOTES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
 @pytest.fixture
-def index(tmp_path: Path, embedder: Embedder) -> MemoryIndex:
-    engine = open_engine(tmp_path / "r.db")
-    migrate(engine, MIGRATIONS)
-    with engine.begin() as conn:
-        conn.execute(text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (1, 'u', '-', 'now')"))
+def index(engine: Engine, embedder: Embedder) -> MemoryIndex:
     idx = MemoryIndex(engine, embedder)
     idx.add_many(1, [NewMemory("fact", n) for n in NOTES])
     return idx

@@ -14,6 +14,7 @@ from memory.migrations import MIGRATIONS
 from memory.recall import HybridSearch
 from memory.sketches import SKETCH_BYTES, SketchIndex, sketch
 from memory.vectors import MemoryIndex, NewMemory
+from tests.integration.conftest import make_engine
 
 FACTS = [
     "My sister Anna works as a nurse at the children's hospital.",
@@ -22,30 +23,6 @@ FACTS = [
     "My favourite dish is mushroom risotto.",
     "I am allergic to peanuts and carry an epipen.",
 ]
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-def _engine(path: Path) -> Engine:
-    eng = open_engine(path)
-    migrate(eng, MIGRATIONS)
-    with eng.begin() as conn:
-        for uid in (1, 2):
-            conn.execute(
-                text(
-                    "INSERT OR IGNORE INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, '-', 'now')"
-                ),
-                {"i": uid, "n": f"u{uid}"},
-            )
-    return eng
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Engine:
-    return _engine(tmp_path / "r.db")
 
 
 def test_sketch_is_the_sign_of_each_dimension() -> None:
@@ -97,7 +74,7 @@ def test_nearest_is_per_user_and_filters_kind_and_document(engine: Engine, embed
 
 def test_a_write_through_another_connection_is_seen(tmp_path: Path, embedder: Embedder) -> None:
     """Another process (the CLI, a second engine) writes: the next search sees it, no restart."""
-    app, other = _engine(tmp_path / "r.db"), _engine(tmp_path / "r.db")
+    app, other = make_engine(tmp_path / "r.db"), make_engine(tmp_path / "r.db")
     search = HybridSearch(app, embedder)
     first = MemoryIndex(app, embedder).add(1, "fact", FACTS[0])
     q = embedder.embed_one("Which food allergy do I have?")

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.db import migrate, open_engine
-from memory.embedder import Embedder, get_embedder
-from memory.migrations import MIGRATIONS
+from memory.embedder import Embedder
 from memory.vectors import MemoryIndex, MemoryNotFound, NewMemory
 
 FACTS = [
@@ -18,24 +14,6 @@ FACTS = [
     "We went hiking in the Dolomites last summer.",
     "My favourite dish is mushroom risotto.",
 ]
-
-
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder()
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Engine:
-    eng = open_engine(tmp_path / "r.db")
-    migrate(eng, MIGRATIONS)
-    with eng.begin() as conn:
-        for uid in (1, 2):
-            conn.execute(
-                text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, '-', 'now')"),
-                {"i": uid, "n": f"u{uid}"},
-            )
-    return eng
 
 
 @pytest.fixture

@@ -1,0 +1,43 @@
+"""Integration fixtures: a migrated SQLite file with two accounts, and the real embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from memory.db import migrate, open_engine
+from memory.embedder import Embedder, get_embedder
+from memory.migrations import MIGRATIONS
+
+
+def make_engine(path: Path) -> Engine:
+    """The SQLite file at `path`, migrated, with accounts 1 and 2 (a second engine on the same file
+    finds them there)."""
+    engine = open_engine(path)
+    migrate(engine, MIGRATIONS)
+    with engine.begin() as conn:
+        for uid in (1, 2):
+            conn.execute(
+                text(
+                    "INSERT OR IGNORE INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, '-', 'now')"
+                ),
+                {"i": uid, "n": f"user{uid}"},
+            )
+    return engine
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    """The real MiniLM embedder (loaded once per test run)."""
+    return get_embedder()
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    """`make_engine` on tmp_path/reverie.db."""
+    engine = make_engine(tmp_path / "reverie.db")
+    yield engine
+    engine.dispose()
