@@ -141,6 +141,11 @@ def third_person(sentence: str) -> str:
 
 _WORD = re.compile(r"[0-9A-Za-zÀ-ÿ]+")
 _FACT_STOP = frozenset(re.findall(r"\S+", "the user user's users is are was has have a an of to in at and or for on s"))
+# Words that point at someone without naming them: "you" in the user's message is the assistant,
+# and "she" or "they" name nobody the graph could hold apart. Never an entity.
+_UNNAMED = frozenset(
+    re.findall(r"\S+", "you your yours yourself he him his she her hers it its we us our they them their someone")
+)
 
 
 def _words(text: str) -> set[str]:
@@ -151,20 +156,25 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
     """Only what the source text supports: facts mostly made of its words, triples naming what it names.
 
     Small models invent people and places; an item that the message does not mention is
-    dropped. At most `MAX_ITEMS` facts and triples survive, predicates and types normalized.
+    dropped, and so is a triple about a pronoun ("You", "They") or a fact with a snake_case word
+    (seen from SmolLM2-135M, which echoes its schema). At most `MAX_ITEMS` facts and triples
+    survive, predicates and types normalized.
     """
     src_words, src_key = _words(source), f" {name_key(source)} "
     facts: dict[str, None] = {}
     for raw in extraction.facts:
         fact = third_person(raw)[:MAX_FACT_CHARS]
         words = _words(fact)
-        if len(fact) >= 8 and words and len(words & src_words) / len(words) >= 0.6:
+        # A snake_case word is the schema leaking into the answer ("The user_storys."), not a fact.
+        if len(fact) >= 8 and "_" not in fact and words and len(words & src_words) / len(words) >= 0.6:
             facts.setdefault(fact, None)
     triples: dict[Triple, None] = {}
     for t in extraction.triples:
         subject, obj = canonical_entity(t.subject), canonical_entity(t.object)
         named = [n for n in (subject, obj) if n != USER]
         if not obj or not subject or subject == obj or not all(f" {name_key(n)} " in src_key for n in named):
+            continue
+        if any(name_key(n) in _UNNAMED for n in named):
             continue
         kind = (normalize_type(t.subject_type) if subject != USER else "Person", normalize_type(t.object_type))
         triple = Triple(subject, canonical_predicate(t.predicate), obj, *kind)

@@ -91,6 +91,18 @@ def test_grounded_drops_what_the_message_does_not_say() -> None:
     )
 
 
+def test_grounded_drops_pronoun_entities_and_schema_echoes() -> None:
+    # What SmolLM2-135M returned for two LoCoMo turns: the pronoun is the person spoken to, and
+    # "user_storys" is its schema leaking into a fact.
+    out = grounded(
+        Extraction(facts=("The user_storys.",), triples=(Triple("You", "USER", "User"),)),
+        "That's really cool. You've got guts. The transgender stories were so inspiring!",
+    )
+    assert out == Extraction()
+    kept = grounded(Extraction(triples=(Triple("I", "likes", "Yours Truly"),)), "I like Yours Truly, the band.")
+    assert [t.object for t in kept.triples] == ["Yours Truly"]
+
+
 def test_grounded_caps_items_at_five() -> None:
     source = " ".join(f"I like thing{i}." for i in range(9))
     raw = Extraction(
