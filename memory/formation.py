@@ -175,13 +175,13 @@ def plan_turn(
         return Plan(tuple(memories))
     memories.append(PlannedMemory("turn", prep.text, {"role": "user"}))
     turn_index = len(memories) - 1
-    found, source = None, "patterns"
+    patterns = extract_patterns(prep.text)
+    found, source = patterns, "patterns"
     if extractor is not None:
         raw = extractor.extract(prep.text, "user", when)
-        found = grounded(raw, prep.text) if raw is not None else None
-        source = type(extractor).__name__
-    if found is None or not (found.facts or found.triples):
-        found, source = extract_patterns(prep.text), "patterns"
+        model = grounded(raw, prep.text) if raw is not None else None
+        if model is not None and (model.facts or model.triples):
+            found, source = _with_missed(model, patterns), type(extractor).__name__
     facts = [_with_role(f, roles or {}) for f in found.facts if not is_instruction(f)]
     triples: list[tuple[Triple, int]] = []
     for triple in found.triples:
@@ -191,8 +191,17 @@ def plan_turn(
             index = len(facts) - 1
         triples.append((triple, turn_index + 1 + index))
     memories += [PlannedMemory("fact", f, {"extractor": source}) for f in facts]
-    mentions = found.mentions if found.mentions else extract_patterns(prep.text).mentions
+    mentions = found.mentions or patterns.mentions
     return Plan(tuple(memories), tuple(triples), tuple(mentions), source)
+
+
+def _with_missed(model: Extraction, patterns: Extraction) -> Extraction:
+    """The model's extraction plus the pattern triples it missed: a small model often returns one
+    grounded but minor item and skips the plain statement the patterns catch ("my sister Ana moved
+    to Porto"). Each added triple gets a fact of its own in `plan_turn`."""
+    have = {(t.subject.casefold(), t.predicate, t.object.casefold()) for t in model.triples}
+    missed = tuple(t for t in patterns.triples if (t.subject.casefold(), t.predicate, t.object.casefold()) not in have)
+    return Extraction(model.facts, model.triples + missed, model.mentions)
 
 
 def _with_role(fact: str, roles: Mapping[str, str]) -> str:

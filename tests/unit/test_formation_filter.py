@@ -91,9 +91,25 @@ def test_plan_uses_grounded_model_output_and_ties_triples_to_facts() -> None:
     plan = plan_turn("My sister Ana lives in Porto and I like tea", Scripted(model), WHEN)
     assert plan.extractor == "Scripted"
     contents = [m.content for m in plan.memories]
-    lives, likes = plan.triples
+    lives, likes, sister = plan.triples  # the model missed the sister: the patterns add her
+    assert sister[0] == Triple(USER, "HAS_SISTER", "Ana", "Person", "Person")
     assert contents[lives[1]] == "The user's sister Ana lives in Porto."
     assert contents[likes[1]] == "The user likes tea."  # no fact stated it: one is written from the triple
+
+
+def test_plan_adds_the_pattern_triples_a_grounded_model_answer_missed() -> None:
+    # A small model's usual answer: one minor grounded item, the plain statement skipped.
+    model = Extraction(facts=("The user likes tea.",), triples=(Triple("Ana", "lives in", "Porto", "Person", "City"),))
+    plan = plan_turn("My sister Ana moved to Porto and I like tea", Scripted(model), WHEN)
+    assert plan.extractor == "Scripted"
+    contents = [m.content for m in plan.memories]
+    assert [(t.subject, t.predicate, t.object) for t, _ in plan.triples] == [
+        ("Ana", "LIVES_IN", "Porto"),
+        (USER, "HAS_SISTER", "Ana"),
+        (USER, "LIKES", "tea"),
+    ]
+    stated = [contents[i] for _, i in plan.triples]
+    assert stated == ["Ana lives in Porto.", "Ana lives in Porto.", "The user likes tea."]
 
 
 def test_plan_adds_known_roles_to_facts() -> None:
