@@ -37,7 +37,7 @@ _PREDICATE_SYNONYMS = {
     **dict.fromkeys(("STUDY_AT", "STUDIES_IN", "ATTENDS", "GOES_TO_SCHOOL_AT"), "STUDIES_AT"),
     **dict.fromkeys(("IS_MARRIED_TO", "WIFE_OF", "HUSBAND_OF", "SPOUSE_OF"), "MARRIED_TO"),
     **dict.fromkeys(("ALLERGIC_TO", "HAS_ALLERGY", "HAS_ALLERGY_TO", "IS_ALLERGIC"), "IS_ALLERGIC_TO"),
-    **{"LIKE": "LIKES", "LOVE": "LOVES", "HATE": "HATES", "ENJOY": "ENJOYS", "DISLIKE": "DISLIKES"},
+    **{verb: verb + "S" for verb in ("LIKE", "LOVE", "HATE", "ENJOY", "DISLIKE", "PREFER")},
 }
 
 
@@ -141,6 +141,7 @@ def third_person(sentence: str) -> str:
 
 _WORD = re.compile(r"[0-9A-Za-zÀ-ÿ]+")
 _FACT_STOP = frozenset(re.findall(r"\S+", "the user user's users is are was has have a an of to in at and or for on s"))
+_TAG = re.compile(r"</?[A-Za-z][^<>]{0,30}>")
 # Words that point at someone without naming them: "you" in the user's message is the assistant,
 # and "she" or "they" name nobody the graph could hold apart. Never an entity.
 _UNNAMED = frozenset(
@@ -163,7 +164,7 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
     src_words, src_key = _words(source), f" {name_key(source)} "
     facts: dict[str, None] = {}
     for raw in extraction.facts:
-        fact = third_person(raw)[:MAX_FACT_CHARS]
+        fact = third_person(_TAG.sub("", raw))[:MAX_FACT_CHARS]  # "<story>We went hiking…"
         words = _words(fact)
         # A snake_case word is the schema leaking into the answer ("The user_storys."), not a fact.
         if len(fact) >= 8 and "_" not in fact and words and len(words & src_words) / len(words) >= 0.6:
@@ -198,15 +199,16 @@ _ADV = r"(?:(?i:also|just|recently|now|still|currently|really|finally|absolutely
 _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"{_SUBJ}\s+{_ADV}(?i:moved(?: back)? to|lives? in|(?:is|am) living in|relocated to)"
                 rf"\s+(?P<obj>{_NAME})"), "LIVES_IN", "Location"),
-    (re.compile(rf"{_SUBJ}\s+{_ADV}(?i:works?|(?:is|am) working)\s+(?i:at|for)\s+(?P<obj>{_NAME})"),
+    (re.compile(rf"{_SUBJ}\s+{_ADV}(?i:works?|(?:is|am) working|started working|"
+                rf"(?:started|got|have|has) a (?:new )?job)\s+(?i:at|for)\s+(?P<obj>{_NAME})"),
      "WORKS_AT", "Organization"),
     (re.compile(rf"{_SUBJ}\s+{_ADV}(?i:stud(?:y|ies)|(?:is|am) studying)\s+(?i:at)\s+(?P<obj>{_NAME})"),
      "STUDIES_AT", "Organization"),
     (re.compile(rf"{_SUBJ}\s*(?:'m|’m|\s(?i:am|is))\s+{_ADV}(?i:from)\s+(?P<obj>{_NAME})"), "FROM", "Location"),
     (re.compile(rf"{_SUBJ}\s*(?:'m|’m|\s(?i:am|is))\s+(?:(?i:also|very|severely|badly)\s+)?(?i:allergic to)"
                 r"\s+(?P<obj>[^.,;!?]+)"), "IS_ALLERGIC_TO", "Concept"),
-    (re.compile(rf"(?P<subj>\bI|{_NAME})\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore))s?\s+"
-                r"(?!to\b)(?P<obj>[^.,;!?]+)"), "", "Concept"),
+    (re.compile(rf"(?P<subj>\bI|{_NAME})\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore|prefer))s?\s+"
+                r"(?!to\b)(?P<obj>[^.,;!?]+?)(?=\s+(?i:over|rather than|instead of)\b|[.,;!?]|$)"), "", "Concept"),
 ]  # fmt: skip
 _HAS_REL = [
     re.compile(rf"(?i:\bmy)\s+(?P<rel>{_REL})(?:,)?\s+(?P<obj>{_NAME})"),

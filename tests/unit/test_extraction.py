@@ -39,6 +39,17 @@ def test_extraction_work_likes_and_named_subjects() -> None:
     assert "The user works at Acme Corp." in found.facts
 
 
+def test_extraction_new_jobs_and_preferences() -> None:
+    job = extract_patterns("I started a new job at Siemens as a data engineer last week.")
+    assert job.triples == (Triple(USER, "WORKS_AT", "Siemens", "Person", "Organization"),)
+    tea = extract_patterns("I prefer tea over coffee. Ana likes jazz rather than rock.")
+    assert [(t.subject, t.predicate, t.object) for t in tea.triples] == [
+        (USER, "PREFERS", "tea"),
+        ("Ana", "LIKES", "jazz"),
+    ]
+    assert tea.facts[0] == "The user prefers tea over coffee."
+
+
 def test_extraction_strips_leading_non_names_and_keeps_mentions() -> None:
     found = extract_patterns("Yesterday Ana moved back to Lisbon. We met Carlos at the station.")
     assert Triple("Ana", "LIVES_IN", "Lisbon", "Person", "Location") in found.triples
@@ -92,13 +103,15 @@ def test_grounded_drops_what_the_message_does_not_say() -> None:
 
 
 def test_grounded_drops_pronoun_entities_and_schema_echoes() -> None:
-    # What SmolLM2-135M returned for two LoCoMo turns: the pronoun is the person spoken to, and
-    # "user_storys" is its schema leaking into a fact.
+    # What SmolLM2-135M returned for LoCoMo turns and a hiking message: the pronoun is the person
+    # spoken to, "user_storys" is its schema leaking into a fact, "<story>" a tag it made up.
     out = grounded(
         Extraction(facts=("The user_storys.",), triples=(Triple("You", "USER", "User"),)),
         "That's really cool. You've got guts. The transgender stories were so inspiring!",
     )
     assert out == Extraction()
+    tagged = grounded(Extraction(facts=("<story>We went hiking in the Alps.",)), "We went hiking in the Alps.")
+    assert tagged.facts == ("We went hiking in the Alps.",)
     kept = grounded(Extraction(triples=(Triple("I", "likes", "Yours Truly"),)), "I like Yours Truly, the band.")
     assert [t.object for t in kept.triples] == ["Yours Truly"]
 
