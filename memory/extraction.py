@@ -141,6 +141,8 @@ def third_person(sentence: str) -> str:
 
 _WORD = re.compile(r"[0-9A-Za-zÀ-ÿ]+")
 _FACT_STOP = frozenset(re.findall(r"\S+", "the user user's users is are was has have a an of to in at and or for on s"))
+_PARAPHRASED = FUNCTIONAL_PREDICATES | {"FROM", "LIKES", "LOVES", "HATES", "ENJOYS", "DISLIKES", "PREFERS"}
+_PREDICATE_GLUE = frozenset({"has", "is", "of", "in", "at", "to", "a", "an", "the", "for", "with", "on", "by"})
 _TAG = re.compile(r"</?[A-Za-z][^<>]{0,30}>")
 # Words that point at someone without naming them: "you" in the user's message is the assistant,
 # and "she" or "they" name nobody the graph could hold apart. Never an entity.
@@ -157,8 +159,8 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
     """Only what the source text supports: facts mostly made of its words, triples naming what it names.
 
     Small models invent people and places; an item that the message does not mention is
-    dropped, and so is a triple about a pronoun ("You", "They") or a fact with a snake_case word
-    (seen from SmolLM2-135M, which echoes its schema). At most `MAX_ITEMS` facts and triples
+    dropped, and so is a triple `_supported` rejects or a fact with a snake_case word (seen from
+    SmolLM2-135M, which echoes its schema). At most `MAX_ITEMS` facts and triples
     survive, predicates and types normalized.
     """
     src_words, src_key = _words(source), f" {name_key(source)} "
@@ -175,12 +177,26 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
         named = [n for n in (subject, obj) if n != USER]
         if not obj or not subject or subject == obj or not all(f" {name_key(n)} " in src_key for n in named):
             continue
-        if any(name_key(n) in _UNNAMED for n in named):
+        predicate = canonical_predicate(t.predicate)
+        if not _supported(predicate, named, src_words):
             continue
         kind = (normalize_type(t.subject_type) if subject != USER else "Person", normalize_type(t.object_type))
-        triple = Triple(subject, canonical_predicate(t.predicate), obj, *kind)
-        triples.setdefault(triple, None)
+        triples.setdefault(Triple(subject, predicate, obj, *kind), None)
     return Extraction(tuple(facts)[:MAX_ITEMS], tuple(triples)[:MAX_ITEMS])
+
+
+def _supported(predicate: str, named: list[str], src_words: set[str]) -> bool:
+    """Whether a grounded triple's ends are names and its predicate is said in the message.
+
+    A pronoun ("You") or a bare relation word ("Sister") is no entity. A predicate needs one of its
+    words in the message ("IS_ALLERGIC_TO" needs "allergic"), except the ones people say in other
+    words ("moved to" is LIVES_IN, "I am from" FROM). Seen from SmolLM2-135M: "Ana HAS_SISTER
+    Sister" and "Ana IS_ALLERGIC_TO Sister" from "My sister Ana moved to Porto".
+    """
+    if any(name_key(n) in _UNNAMED or re.fullmatch(_REL, name_key(n)) for n in named):
+        return False
+    words = [w for w in predicate.lower().split("_") if w not in _PREDICATE_GLUE]
+    return predicate in _PARAPHRASED or not words or any(w[:4] in src_words for w in words)
 
 
 # -- the deterministic fallback ------------------------------------------------------------------

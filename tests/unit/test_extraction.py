@@ -110,6 +110,18 @@ def test_grounded_drops_pronoun_entities_and_schema_echoes() -> None:
         "That's really cool. You've got guts. The transgender stories were so inspiring!",
     )
     assert out == Extraction()
+    sister = "My sister Ana moved to Porto."
+    junk = (
+        Triple("ANA", "HAS_SISTER", "Sister"),
+        Triple("ANA", "IS_ALLERGIC_TO", "Sister"),
+        Triple("Ana", "OWNS", "Porto"),
+    )
+    assert grounded(Extraction(triples=junk), sister) == Extraction()
+    said = grounded(Extraction(triples=(Triple("Ana", "MOVED_TO", "Porto"), Triple("I", "has sister", "Ana"))), sister)
+    assert [(t.subject, t.predicate, t.object) for t in said.triples] == [
+        ("Ana", "LIVES_IN", "Porto"),
+        (USER, "HAS_SISTER", "Ana"),
+    ]
     tagged = grounded(Extraction(facts=("<story>We went hiking in the Alps.",)), "We went hiking in the Alps.")
     assert tagged.facts == ("We went hiking in the Alps.",)
     kept = grounded(Extraction(triples=(Triple("I", "likes", "Yours Truly"),)), "I like Yours Truly, the band.")
