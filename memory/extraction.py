@@ -12,6 +12,7 @@ The user is the entity named `USER` ("User", alias "me"): extractors may say "I"
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -151,8 +152,8 @@ _UNNAMED = frozenset(
 )
 
 
-def _words(text: str) -> set[str]:
-    return {w[:4] for w in _WORD.findall(text.casefold()) if w not in _FACT_STOP}  # a crude stem
+def _stems(text: str) -> Counter[str]:
+    return Counter(w[:4] for w in _WORD.findall(text.casefold()) if w not in _FACT_STOP)  # a crude stem
 
 
 def grounded(extraction: Extraction, source: str) -> Extraction:
@@ -163,13 +164,19 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
     SmolLM2-135M, which echoes its schema). At most `MAX_ITEMS` facts and triples
     survive, predicates and types normalized.
     """
-    src_words, src_key = _words(source), f" {name_key(source)} "
+    src_stems, src_key = _stems(source), f" {name_key(source)} "
+    src_words = set(src_stems)
     facts: dict[str, None] = {}
     for raw in extraction.facts:
         fact = third_person(_TAG.sub("", raw))[:MAX_FACT_CHARS]  # "<story>We went hiking…"
-        words = _words(fact)
-        # A snake_case word is the schema leaking into the answer ("The user_storys."), not a fact.
-        if len(fact) >= 8 and "_" not in fact and words and len(words & src_words) / len(words) >= 0.6:
+        stems = _stems(fact)
+        words = set(stems)
+        # A snake_case word is the schema leaking into the answer ("The user_storys."); a word said
+        # more often than the message says it is a model looping ("Lisbon lisbon Ana.").
+        if len(fact) < 8 or "_" in fact or not words:
+            continue
+        said = words & src_words
+        if len(said) / len(words) >= 0.6 and all(stems[w] <= src_stems[w] for w in said):
             facts.setdefault(fact, None)
     triples: dict[Triple, None] = {}
     for t in extraction.triples:

@@ -122,6 +122,8 @@ def test_grounded_drops_pronoun_entities_and_schema_echoes() -> None:
         ("Ana", "LIVES_IN", "Porto"),
         (USER, "HAS_SISTER", "Ana"),
     ]
+    looping = ("Lisbon lisbon Ana.", "Dog Rex loves the beach lives in Dog Rex.")
+    assert grounded(Extraction(facts=looping), "Ana moved back to Lisbon. My dog Rex loves the beach.") == Extraction()
     tagged = grounded(Extraction(facts=("<story>We went hiking in the Alps.",)), "We went hiking in the Alps.")
     assert tagged.facts == ("We went hiking in the Alps.",)
     kept = grounded(Extraction(triples=(Triple("I", "likes", "Yours Truly"),)), "I like Yours Truly, the band.")
