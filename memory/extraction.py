@@ -144,6 +144,7 @@ _WORD = re.compile(r"[0-9A-Za-zÀ-ÿ]+")
 _FACT_STOP = frozenset(re.findall(r"\S+", "the user user's users is are was has have a an of to in at and or for on s"))
 _PARAPHRASED = FUNCTIONAL_PREDICATES | {"FROM", "LIKES", "LOVES", "HATES", "ENJOYS", "DISLIKES", "PREFERS"}
 _PREDICATE_GLUE = frozenset({"has", "is", "of", "in", "at", "to", "a", "an", "the", "for", "with", "on", "by"})
+_CLAUSE = re.compile(r"\b(?:is|are|was|were|am)\b")
 _TAG = re.compile(r"</?[A-Za-z][^<>]{0,30}>")
 # Words that point at someone without naming them: "you" in the user's message is the assistant,
 # and "she" or "they" name nobody the graph could hold apart. Never an entity.
@@ -195,14 +196,17 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
 def _supported(predicate: str, named: list[str], src_words: set[str]) -> bool:
     """Whether a grounded triple's ends are names and its predicate is said in the message.
 
-    A pronoun ("You") or a bare relation word ("Sister") is no entity. A predicate needs one of its
+    A pronoun ("You"), a bare relation word ("Sister") or a clause ("The wife Clara is a doctor")
+    is no entity. A predicate needs one of its
     words in the message ("IS_ALLERGIC_TO" needs "allergic"), except the ones people say in other
     words ("moved to" is LIVES_IN, "I am from" FROM). Seen from SmolLM2-135M: "Ana HAS_SISTER
     Sister" and "Ana IS_ALLERGIC_TO Sister" from "My sister Ana moved to Porto".
     """
-    if any(name_key(n) in _UNNAMED or re.fullmatch(_REL, name_key(n)) for n in named):
+    if any(name_key(n) in _UNNAMED or re.fullmatch(_REL, name_key(n)) or _CLAUSE.search(name_key(n)) for n in named):
         return False
     words = [w for w in predicate.lower().split("_") if w not in _PREDICATE_GLUE]
+    if len(words) > 3:  # a relation has a short name; "SAOJO_HEALTH_TREATMENT_DOCTOR" is a sentence
+        return False
     return predicate in _PARAPHRASED or not words or any(w[:4] in src_words for w in words)
 
 

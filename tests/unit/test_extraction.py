@@ -115,6 +115,8 @@ def test_grounded_drops_pronoun_entities_and_schema_echoes() -> None:
         Triple("ANA", "HAS_SISTER", "Sister"),
         Triple("ANA", "IS_ALLERGIC_TO", "Sister"),
         Triple("Ana", "OWNS", "Porto"),
+        Triple("Porto", "MOVED_TO_PORTO_LAST_SPRING", "Ana"),
+        Triple("Ana", "LIVES_IN", "Ana is in Porto"),
     )
     assert grounded(Extraction(triples=junk), sister) == Extraction()
     said = grounded(Extraction(triples=(Triple("Ana", "MOVED_TO", "Porto"), Triple("I", "has sister", "Ana"))), sister)
