@@ -50,9 +50,10 @@ Only what the message says; if it says nothing about the user, give empty lists.
 class TripleOut(BaseModel):
     """One relation the message states."""
 
-    subject: str = Field(max_length=40, description='Who or what; "User" for the user.')
-    predicate: str = Field(max_length=30, description="UPPER_SNAKE_CASE, e.g. LIVES_IN.")
-    object: str = Field(max_length=40)
+    # min_length: unbounded below, the grammar let SmolLM2 return "" as a subject or object.
+    subject: str = Field(min_length=1, max_length=40, description='Who or what; "User" for the user.')
+    predicate: str = Field(min_length=1, max_length=30, description="UPPER_SNAKE_CASE, e.g. LIVES_IN.")
+    object: str = Field(min_length=1, max_length=40)
     subject_type: EntityType
     object_type: EntityType
 

@@ -8,12 +8,13 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from pydantic_ai import Agent, PromptedOutput, models
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
+from app.extractor import ExtractionOut, TripleOut
 from app.llm import MAX_STRING_LENGTH, Backend, LLMConfig, grammar_schema, output_spec
 
 
@@ -161,3 +162,11 @@ def test_llm_config_defaults_are_plain_and_frozen() -> None:
     assert (cfg.embedded_model_path, cfg.embedded_threads, cfg.embedded_ctx) == (None, 1, 4096)
     with pytest.raises(AttributeError):
         cfg.backend = "ollama"  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_extraction_grammar_forbids_empty_triple_ends() -> None:
+    # Unbounded below, SmolLM2 filled a triple's subject and object with "" (a flaky real-model test).
+    triple = grammar_schema(ExtractionOut)["$defs"]["TripleOut"]["properties"]
+    assert all(triple[f]["minLength"] == 1 for f in ("subject", "predicate", "object"))
+    with pytest.raises(ValidationError):
+        TripleOut(subject="", predicate="LIKES", object="tea", subject_type="Person", object_type="Concept")
