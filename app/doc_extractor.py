@@ -40,7 +40,7 @@ _RELATION_PROMPT = (
 class EntityItem(BaseModel):
     """One entity as the model reports it."""
 
-    name: str = Field(max_length=60)
+    name: str = Field(min_length=1, max_length=60)
     type: EntityType
     description: str = Field(max_length=100)
     salience: int = Field(ge=1, le=5)
