@@ -132,6 +132,40 @@ def cmd_graph(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
+    """Re-embed every memory with the configured embedder (the fix EmbeddingIndexMismatch names).
+
+    Holds the graph's lock while it runs, as the app does, so it never re-embeds under a running
+    app that would go on writing vectors of the old model.
+    """
+    from app.runtime import embedder_for
+    from memory.db import StorageError, migrate, open_engine
+    from memory.embedder import EmbedderUnavailable
+    from memory.graph import Graph, GraphError
+    from memory.migrations import MIGRATIONS
+    from memory.reindex import rebuild_index
+
+    def progress(done: int, total: int) -> None:
+        print(f"\r  {done}/{total} memories", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        graph = Graph.open(settings.graph_dir)
+        engine = open_engine(settings.db_path)
+        try:
+            migrate(engine, MIGRATIONS)
+            embedder = embedder_for(settings)
+            done = rebuild_index(engine, embedder, progress=progress)
+        finally:
+            engine.dispose()
+            graph.close()
+    except (StorageError, GraphError, EmbedderUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"re-embedded {done} memories with {embedder.name} ({embedder.dim} dimensions)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every `reverie` command."""
     parser = argparse.ArgumentParser(prog="reverie", description=__doc__)
@@ -155,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     graph = sub.add_parser("graph", help="the knowledge-graph projection")
     graph.add_argument("action", choices=["rebuild"])
     graph.set_defaults(func=cmd_graph)
+    reindex = sub.add_parser("reindex", help="re-embed every memory with the configured embedder")
+    reindex.set_defaults(func=cmd_reindex)
     for area in (cli_memories, cli_documents, cli_dream, cli_queries):
         area.register(sub)
     return parser

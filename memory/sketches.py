@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sqlalchemy import Connection, Engine, text
 
-SKETCH_BYTES = 48  # 384 dimensions, one bit each
+SKETCH_BYTES = 48  # MiniLM's 384 dimensions, one bit each (another embedder: dim/8, padded to 8-byte words)
 _KINDS = ("turn", "fact", "chunk", "summary")  # memories.kind's CHECK; a code per kind
 
 _DDL = [
@@ -51,8 +51,11 @@ _DDL = [
 
 
 def sketch(vectors: np.ndarray) -> np.ndarray:
-    """The sign sketches of unit vectors: `(n, 384)` floats -> `(n, 48)` uint8 bits."""
-    return np.packbits(np.asarray(vectors) > 0, axis=-1, bitorder="little")
+    """The sign sketches of unit vectors: `(n, d)` floats -> `(n, ceil(d / 64) * 8)` uint8 bits
+    (`(n, 48)` for MiniLM), zero-padded to whole 64-bit words for the Hamming distance."""
+    bits = np.packbits(np.asarray(vectors) > 0, axis=-1, bitorder="little")
+    pad = -bits.shape[-1] % 8
+    return np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, pad)]) if pad else bits
 
 
 def m009_sketches(conn: Connection) -> None:
@@ -92,6 +95,8 @@ class _Cached:
     documents: np.ndarray  # int64, 0 for none
 
     def extended(self, generation: tuple[int, int], more: _Cached) -> _Cached:
+        if not len(self.ids) or not len(more.ids):  # an empty side may not know the sketch width
+            return replace(more if len(more.ids) else self, generation=generation)
         return _Cached(
             generation,
             np.concatenate([self.ids, more.ids]),
@@ -166,7 +171,8 @@ def _load(conn: Connection, user_id: int, generation: tuple[int, int], after_id:
         text(f"SELECT id, kind, coalesce(document_id, 0), sketch FROM memories WHERE {where} ORDER BY id"),
         {"u": user_id, "after": after_id},
     ).all()
-    bits = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.uint64).reshape(len(rows), SKETCH_BYTES // 8)
+    width = len(rows[0][3]) // 8 if rows else SKETCH_BYTES // 8  # one embedder per store (checked at start-up)
+    bits = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.uint64).reshape(len(rows), width)
     return _Cached(
         generation,
         np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -48,12 +49,7 @@ _DDL = [
     "CREATE INDEX ix_memories_user_status_kind ON memories (user_id, status, kind)",
     "CREATE INDEX ix_memories_user_hash ON memories (user_id, content_hash)",
     "CREATE INDEX ix_memories_user_thread ON memories (user_id, thread_id, id)",
-    # kind/status/document_id are vec0 metadata columns so the KNN filters before taking k
-    # (post-filtering could return fewer than `limit`); document_id 0 stands for "none".
-    """CREATE VIRTUAL TABLE memory_vec USING vec0(
-        memory_id INTEGER PRIMARY KEY, user_id INTEGER PARTITION KEY,
-        embedding float[384] distance_metric=cosine,
-        kind TEXT, status TEXT, document_id INTEGER)""",
+    "{vector_table}",  # placeholder: m002 creates memory_vec with vector_table_sql(384)
     """CREATE VIRTUAL TABLE memory_fts USING fts5(
         content, content='memories', content_rowid='id', tokenize='porter unicode61')""",
     """CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
@@ -69,10 +65,30 @@ _DDL = [
 ]
 
 
+def vector_table_sql(dim: int) -> str:
+    """The `memory_vec` table for `dim`-dimensional cosine vectors, partitioned by user."""
+    # kind/status/document_id are vec0 metadata columns so a KNN filters before taking k
+    # (post-filtering could return fewer than `limit`); document_id 0 stands for "none".
+    return f"""CREATE VIRTUAL TABLE memory_vec USING vec0(
+        memory_id INTEGER PRIMARY KEY, user_id INTEGER PARTITION KEY,
+        embedding float[{int(dim)}] distance_metric=cosine,
+        kind TEXT, status TEXT, document_id INTEGER)"""
+
+
+def vector_dim(conn: Connection) -> int:
+    """The dimension `memory_vec` was created with (384 unless a reindex changed it)."""
+    sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'memory_vec'")).scalar_one()
+    found = re.search(r"float\[(\d+)\]", str(sql))
+    if found is None:
+        raise ValueError(f"memory_vec has no float[] column: {sql}")
+    return int(found.group(1))
+
+
 def m002_memories(conn: Connection) -> None:
-    """Semantic memories, their 384-d cosine vectors (partitioned by user) and FTS5 index."""
+    """Semantic memories, their 384-d cosine vectors (partitioned by user) and FTS5 index.
+    (Another embedder's dimension is set at first start or by `reverie reindex`: memory/reindex.py.)"""
     for statement in _DDL:
-        conn.execute(text(statement))
+        conn.execute(text(vector_table_sql(384) if statement == "{vector_table}" else statement))
 
 
 class MemoryNotFound(LookupError):

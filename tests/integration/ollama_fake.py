@@ -1,6 +1,7 @@
 """A small fake Ollama on 127.0.0.1 speaking the documented HTTP API (stdlib only).
 
 Routes: ``GET /api/version``, ``GET /api/tags``, ``POST /api/pull`` (NDJSON progress stream),
+``POST /api/embed`` (vectors from the test's ``embed`` function),
 ``POST /v1/chat/completions`` (OpenAI shape, streamed as SSE when asked). Every request body is
 recorded so tests can check what the client sent; a `script` can choose each reply's content
 (tests/e2e/scripted_llm.py drives the real server with it).
@@ -34,6 +35,8 @@ class FakeOllamaState:
         requests: ``(path, body)`` of every POST, in order.
         script: When set, the content of each chat reply is ``script(body)`` instead of ``chat_reply``.
         delay: Seconds slept after each streamed piece (a slow model, to act mid-stream).
+        embed: The vectors ``/api/embed`` returns for a list of texts, for any model in ``models``;
+            another model gets Ollama's 404 "not found, try pulling it first".
     """
 
     models: list[str] = field(default_factory=list)
@@ -43,6 +46,7 @@ class FakeOllamaState:
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     script: Callable[[dict[str, Any]], str] | None = None
     delay: float = 0.0
+    embed: Callable[[list[str]], list[list[float]]] | None = None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -69,6 +73,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._pull(body)
         elif self.path == "/v1/chat/completions":
             self._chat(body)
+        elif self.path == "/api/embed":
+            self._embed(body)
         else:
             self._json({"error": "not found"}, status=404)
 
@@ -121,6 +127,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(self.server.state.delay)
         self.wfile.write(b"data: [DONE]\n\n")
+
+    def _embed(self, body: dict[str, Any]) -> None:
+        state, model = self.server.state, body.get("model", "")
+        if state.embed is None or model not in state.models:
+            self._json({"error": f'model "{model}" not found, try pulling it first'}, status=404)
+            return
+        texts = body.get("input", [])
+        self._json({"model": model, "embeddings": state.embed([texts] if isinstance(texts, str) else texts)})
 
     def _json(self, data: dict[str, Any], status: int = 200) -> None:
         payload = json.dumps(data).encode()

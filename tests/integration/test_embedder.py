@@ -14,10 +14,9 @@ from memory.embedder import (
     Embedder,
     EmbedderUnavailable,
     EmbeddingIndexMismatch,
-    check_index_meta,
-    rebuild_index,
 )
 from memory.migrations import MIGRATIONS
+from memory.reindex import check_index_meta, rebuild_index
 
 
 @pytest.fixture
@@ -85,7 +84,7 @@ def test_check_index_meta_mismatch_names_fix(engine: Engine, embedder: Embedder)
     check_index_meta(engine, embedder)
     with engine.begin() as conn:
         conn.execute(text("UPDATE meta SET value = '768' WHERE key = 'embedding_dim'"))
-    with pytest.raises(EmbeddingIndexMismatch, match="rebuild_index"):
+    with pytest.raises(EmbeddingIndexMismatch, match="reverie reindex"):
         check_index_meta(engine, embedder)
 
 

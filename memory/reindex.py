@@ -1,0 +1,104 @@
+"""Which embedder built a store's vectors: recorded at first start, checked at every start, rebuilt on demand.
+
+`meta` holds the embedding model's name and dimension. A store opened with another embedder is
+refused (`EmbeddingIndexMismatch`): vectors of two models are not comparable, and a silent mix
+would make recall quietly wrong. `reverie reindex` (`rebuild_index`) re-embeds every memory
+with the configured embedder; when the dimension changes (MiniLM's 384 to an Ollama model's
+768, say), `memory_vec` is created anew at the new dimension first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, Engine, text
+
+from memory.embedder import Embedder, EmbeddingIndexMismatch
+from memory.recall import blob
+from memory.sketches import sketch
+from memory.vectors import vector_dim, vector_table_sql
+
+
+def check_index_meta(engine: Engine, embedder: Embedder) -> None:
+    """Record the embedding model in `meta` on first start; refuse a different one later.
+
+    On first start the vector table takes the embedder's dimension (it is still empty then).
+
+    Raises:
+        EmbeddingIndexMismatch: the stored vectors were built with another model or dimension.
+    """
+    want = {"embedding_model": embedder.name, "embedding_dim": str(embedder.dim)}
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_dim')")).all()
+        have = {str(k): str(v) for k, v in rows}
+        if not have:
+            if not _has_vectors(conn):
+                _ensure_dim(conn, embedder.dim)
+            if vector_dim(conn) == embedder.dim:  # vectors stored before meta existed are taken as they are
+                _record(conn, embedder)
+                return
+    if have != want:
+        raise EmbeddingIndexMismatch(
+            f"the memory index was built with {have.get('embedding_model', 'an unrecorded model')} "
+            f"(dim {have.get('embedding_dim', '?')}) but this install embeds with {embedder.name} "
+            f"(dim {embedder.dim}). Set the embedder back (REVERIE_EMBEDDING_BACKEND, REVERIE_OLLAMA_EMBEDDING_MODEL), "
+            "or re-embed every memory with it: `reverie reindex` (the text is kept)."
+        )
+
+
+def rebuild_index(
+    engine: Engine, embedder: Embedder, batch: int = 256, progress: Callable[[int, int], None] | None = None
+) -> int:
+    """Re-embed every memory with `embedder` and record it in `meta`; returns how many.
+
+    The fix for `EmbeddingIndexMismatch`. A batch's vectors are rewritten in one transaction and
+    `meta` changes only after the last batch, so an interrupted rebuild is still refused at the
+    next start-up and can simply be run again. `progress(done, total)` is called after each batch.
+    """
+    with engine.begin() as conn:
+        ids = [int(r[0]) for r in conn.execute(text("SELECT id FROM memories ORDER BY id"))]
+        _ensure_dim(conn, embedder.dim)
+    for start in range(0, len(ids), batch):
+        chunk = ids[start : start + batch]
+        marks = ", ".join(f":i{n}" for n in range(len(chunk)))
+        params = {f"i{n}": mid for n, mid in enumerate(chunk)}
+        with engine.begin() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT id, user_id, kind, status, coalesce(document_id, 0), content "
+                    f"FROM memories WHERE id IN ({marks})"
+                ),
+                params,
+            ).all()
+            vectors = embedder.embed([str(r[5]) for r in rows])
+            conn.execute(text(f"DELETE FROM memory_vec WHERE memory_id IN ({marks})"), params)
+            for (mid, uid, kind, status, doc, _), vec, bits in zip(rows, vectors, sketch(vectors), strict=True):
+                conn.execute(
+                    text(
+                        "INSERT INTO memory_vec (memory_id, user_id, embedding, kind, status, document_id) "
+                        "VALUES (:id, :u, :e, :k, :s, :d)"
+                    ),
+                    {"id": mid, "u": uid, "e": blob(vec), "k": kind, "s": status, "d": doc},
+                )
+                conn.execute(text("UPDATE memories SET sketch = :s WHERE id = :id"), {"s": bits.tobytes(), "id": mid})
+        if progress is not None:
+            progress(min(start + batch, len(ids)), len(ids))
+    with engine.begin() as conn:
+        _record(conn, embedder)
+    return len(ids)
+
+
+def _has_vectors(conn: Connection) -> bool:
+    return conn.execute(text("SELECT 1 FROM memories LIMIT 1")).first() is not None
+
+
+def _ensure_dim(conn: Connection, dim: int) -> None:
+    """`memory_vec` at `dim` dimensions: created anew (empty) when it has another."""
+    if vector_dim(conn) != dim:
+        conn.execute(text("DROP TABLE memory_vec"))
+        conn.execute(text(vector_table_sql(dim)))
+
+
+def _record(conn: Connection, embedder: Embedder) -> None:
+    for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):
+        conn.execute(text("INSERT OR REPLACE INTO meta (key, value) VALUES (:k, :v)"), {"k": key, "v": value})
