@@ -32,6 +32,9 @@ def test_sketch_is_the_sign_of_each_dimension() -> None:
     bits = sketch(v)
     assert bits.shape == (1, SKETCH_BYTES)
     assert bits[0, 0] == 0b1 and bits[0, 1] == 0b10 and bits[0, 47] == 0b1000_0000
+    # Another embedder's width is padded to whole 64-bit words (300 dims: 38 bytes of bits, 40 stored).
+    odd = sketch(np.ones((2, 300), dtype=np.float32))
+    assert odd.shape == (2, 40) and odd[0, 37] == 0b1111 and not odd[:, 38:].any()
 
 
 def test_sketches_are_stored_with_every_memory(engine: Engine, embedder: Embedder) -> None:
