@@ -151,13 +151,15 @@ def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
     try:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         graph = Graph.open(settings.graph_dir)
-        engine = open_engine(settings.db_path)
         try:
-            migrate(engine, MIGRATIONS)
-            embedder = embedder_for(settings)
-            done = rebuild_index(engine, embedder, progress=progress)
+            engine = open_engine(settings.db_path)
+            try:
+                migrate(engine, MIGRATIONS)
+                embedder = embedder_for(settings)
+                done = rebuild_index(engine, embedder, progress=progress)
+            finally:
+                engine.dispose()
         finally:
-            engine.dispose()
             graph.close()
     except (StorageError, GraphError, EmbedderUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -7,6 +7,7 @@ write, so `chmod` cannot simulate them.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from app.cli import cmd_reindex
 from app.runtime import open_storage
 from app.settings import Settings
 from memory.db import StorageError
@@ -130,8 +132,22 @@ def test_faults_mismatched_embedding_meta(tmp_path: Path) -> None:
     before = _digest(data)
     with pytest.raises(EmbeddingIndexMismatch) as err:
         open_storage(_settings(data))
-    assert "Install the original model" in str(err.value) and "reindex" in str(err.value)
+    assert "Set the embedder back" in str(err.value) and "`reverie reindex`" in str(err.value)
     assert _digest(data) == before
+
+
+def test_faults_reindex_refused_while_another_process_owns_the_graph(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A running app would go on writing the old model's vectors: reindex waits for it to stop."""
+    data = tmp_path / "data"
+    _seed(data)
+    before = _digest(data)
+    with _holder(HOLD_KUZU, data / "graph" / "graph.kuzu"):
+        assert cmd_reindex(_settings(data), argparse.Namespace()) == 2
+    assert "another Reverie process owns" in capsys.readouterr().err
+    assert _digest(data) == before
+    assert cmd_reindex(_settings(data), argparse.Namespace()) == 0
 
 
 def test_faults_missing_embedder_files(tmp_path: Path) -> None:
