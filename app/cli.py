@@ -26,8 +26,15 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """Start the web app on the embedded model (or Ollama when it answers)."""
     from app.credentials import auth_secret, ensure_first_user
     from app.runtime import open_storage
+    from memory.db import StorageError
+    from memory.embedder import EmbedderUnavailable, EmbeddingIndexMismatch
+    from memory.graph import GraphError
 
-    store = open_storage(settings)
+    try:
+        store = open_storage(settings)
+    except (StorageError, GraphError, EmbeddingIndexMismatch, EmbedderUnavailable) as exc:
+        print(f"error: Reverie cannot start: {exc}", file=sys.stderr)  # each message names its fix
+        return 2
     password = ensure_first_user(store.accounts, settings.data_dir)
     store.close()
     host = args.host or settings.host

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
-from app.cli import cmd_reindex
+from app.cli import cmd_reindex, cmd_run
 from app.doctor import report
 from app.runtime import Storage, open_storage
 from app.settings import Settings
@@ -123,6 +123,8 @@ def test_a_missing_model_or_a_stopped_ollama_names_the_fix(
         open_storage(stopped)
     assert cmd_reindex(stopped, argparse.Namespace()) == 2
     assert "EMBEDDING_BACKEND=minilm" in capsys.readouterr().err
+    assert cmd_run(stopped, argparse.Namespace(host=None, port=None)) == 2  # no traceback, the fix named
+    assert capsys.readouterr().err.startswith("error: Reverie cannot start: Ollama did not answer")
 
 
 def test_doctor_reports_the_ollama_embedder(settings: Settings, ollama: FakeOllama) -> None:
