@@ -34,8 +34,9 @@ from sqlmodel import Session, col, select
 
 from memory.entities import EntityStore
 from memory.entity_names import name_key
-from memory.extraction import USER, Extraction, Extractor, Triple, extract_patterns, grounded, sentences, third_person
+from memory.extraction import USER, Extraction, Extractor, Triple, extract_patterns, sentences, third_person
 from memory.formation_graph import entity, link, user_roles
+from memory.grounding import grounded
 from memory.models import MemoryRow, TurnRow
 from memory.turns import TurnStore
 from memory.vectors import MemoryIndex, NewMemory, content_hash

@@ -9,10 +9,10 @@ from memory.extraction import (
     canonical_entity,
     canonical_predicate,
     extract_patterns,
-    grounded,
     is_functional,
     third_person,
 )
+from memory.grounding import grounded
 
 
 def test_extraction_relative_and_move_give_fact_and_two_triples() -> None:
