@@ -9,6 +9,7 @@ with the configured embedder; when the dimension changes (MiniLM's 384 to an Oll
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from sqlalchemy import Connection, Engine, text
@@ -16,7 +17,25 @@ from sqlalchemy import Connection, Engine, text
 from memory.embedder import Embedder, EmbeddingIndexMismatch
 from memory.recall import blob
 from memory.sketches import sketch
-from memory.vectors import vector_dim, vector_table_sql
+
+
+def vector_table_sql(dim: int) -> str:
+    """The `memory_vec` table for `dim`-dimensional cosine vectors, partitioned by user."""
+    # kind/status/document_id are vec0 metadata columns so a KNN filters before taking k
+    # (post-filtering could return fewer than `limit`); document_id 0 stands for "none".
+    return f"""CREATE VIRTUAL TABLE memory_vec USING vec0(
+        memory_id INTEGER PRIMARY KEY, user_id INTEGER PARTITION KEY,
+        embedding float[{int(dim)}] distance_metric=cosine,
+        kind TEXT, status TEXT, document_id INTEGER)"""
+
+
+def vector_dim(conn: Connection) -> int:
+    """The dimension `memory_vec` was created with (384 unless a reindex changed it)."""
+    sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'memory_vec'")).scalar_one()
+    found = re.search(r"float\[(\d+)\]", str(sql))
+    if found is None:
+        raise ValueError(f"memory_vec has no float[] column: {sql}")
+    return int(found.group(1))
 
 
 def check_index_meta(engine: Engine, embedder: Embedder) -> None:

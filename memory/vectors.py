@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -22,6 +21,7 @@ from sqlmodel import Session, col, select
 from memory import recall
 from memory.embedder import Embedder
 from memory.models import MemoryRow, utcnow
+from memory.reindex import vector_table_sql
 from memory.sketches import sketch
 from memory.turns import storable_text
 
@@ -63,25 +63,6 @@ _DDL = [
     """CREATE TRIGGER memories_au_status AFTER UPDATE OF status ON memories BEGIN
         UPDATE memory_vec SET status = new.status WHERE memory_id = new.id; END""",
 ]
-
-
-def vector_table_sql(dim: int) -> str:
-    """The `memory_vec` table for `dim`-dimensional cosine vectors, partitioned by user."""
-    # kind/status/document_id are vec0 metadata columns so a KNN filters before taking k
-    # (post-filtering could return fewer than `limit`); document_id 0 stands for "none".
-    return f"""CREATE VIRTUAL TABLE memory_vec USING vec0(
-        memory_id INTEGER PRIMARY KEY, user_id INTEGER PARTITION KEY,
-        embedding float[{int(dim)}] distance_metric=cosine,
-        kind TEXT, status TEXT, document_id INTEGER)"""
-
-
-def vector_dim(conn: Connection) -> int:
-    """The dimension `memory_vec` was created with (384 unless a reindex changed it)."""
-    sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'memory_vec'")).scalar_one()
-    found = re.search(r"float\[(\d+)\]", str(sql))
-    if found is None:
-        raise ValueError(f"memory_vec has no float[] column: {sql}")
-    return int(found.group(1))
 
 
 def m002_memories(conn: Connection) -> None:

@@ -17,7 +17,7 @@ from app.doctor import report
 from app.runtime import Storage, open_storage
 from app.settings import Settings
 from memory.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
-from memory.vectors import vector_dim
+from memory.reindex import vector_dim
 from tests.integration.ollama_fake import FakeOllama, FakeOllamaState, fake_ollama
 
 MODEL = "nomic-embed-text"
