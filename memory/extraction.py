@@ -163,7 +163,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"{_SUBJ}\s*(?:'m|’m|\s(?i:am|is))\s+(?:(?i:also|very|severely|badly)\s+)?(?i:allergic to)"
                 r"\s+(?P<obj>[^.,;!?]+)"), "IS_ALLERGIC_TO", "Concept"),
     (re.compile(rf"(?P<subj>\bI|{_NAME})\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore|prefer))s?\s+"
-                r"(?!to\b)(?P<obj>[^.,;!?]+?)(?=\s+(?i:over|rather than|instead of)\b|[.,;!?]|$)"), "", "Concept"),
+                r"(?!to\b)(?P<obj>[^.,;!?]+?)(?=\s+(?i:over|rather than|instead of|but)\b|[.,;!?]|$)"), "", "Concept"),
 ]  # fmt: skip
 _HAS_REL = [
     re.compile(rf"(?i:\bmy)\s+(?P<rel>{RELATIONS})(?:,)?\s+(?P<obj>{_NAME})"),

@@ -36,7 +36,7 @@ from memory.entities import EntityStore
 from memory.entity_names import name_key
 from memory.extraction import USER, Extraction, Extractor, Triple, extract_patterns, sentences, third_person
 from memory.formation_graph import entity, link, user_roles
-from memory.grounding import grounded
+from memory.grounding import grounded, restates
 from memory.models import MemoryRow, TurnRow
 from memory.turns import TurnStore
 from memory.vectors import MemoryIndex, NewMemory, content_hash
@@ -182,7 +182,7 @@ def plan_turn(
         raw = extractor.extract(prep.text, "user", when)
         model = grounded(raw, prep.text) if raw is not None else None
         if model is not None and (model.facts or model.triples):
-            found, source = _with_missed(model, patterns), type(extractor).__name__
+            found, source = _merged(model, patterns), type(extractor).__name__
     facts = [_with_role(f, roles or {}) for f in found.facts if not is_instruction(f)]
     triples: list[tuple[Triple, int]] = []
     for triple in found.triples:
@@ -196,13 +196,15 @@ def plan_turn(
     return Plan(tuple(memories), tuple(triples), tuple(mentions), source)
 
 
-def _with_missed(model: Extraction, patterns: Extraction) -> Extraction:
-    """The model's extraction plus the pattern triples it missed: a small model often returns one
-    grounded but minor item and skips the plain statement the patterns catch ("my sister Ana moved
-    to Porto"). Each added triple gets a fact of its own in `plan_turn`."""
-    have = {(t.subject.casefold(), t.predicate, t.object.casefold()) for t in model.triples}
-    missed = tuple(t for t in patterns.triples if (t.subject.casefold(), t.predicate, t.object.casefold()) not in have)
-    return Extraction(model.facts, model.triples + missed, model.mentions)
+def _merged(model: Extraction, patterns: Extraction) -> Extraction:
+    """Patterns first, then what the model adds. A pattern reads a sentence exactly or not at all;
+    a small model reads "I hate running but I love swimming" as "The user loves running" and
+    skips "my sister Ana moved to Porto". So a model fact that restates a sentence the patterns
+    read is dropped, and so is a model triple between two ends a pattern triple already links."""
+    facts = [*patterns.facts, *(f for f in model.facts if not any(restates(f, p) for p in patterns.facts))]
+    linked = {(t.subject.casefold(), t.object.casefold()) for t in patterns.triples}
+    extra = tuple(t for t in model.triples if (t.subject.casefold(), t.object.casefold()) not in linked)
+    return Extraction(tuple(facts), patterns.triples + extra, model.mentions)
 
 
 def _with_role(fact: str, roles: Mapping[str, str]) -> str:

@@ -41,6 +41,12 @@ def _stems(text: str) -> Counter[str]:
     return Counter(w[:4] for w in _WORD.findall(text.casefold()) if w not in _FACT_STOP)  # a crude stem
 
 
+def restates(fact: str, source: str) -> bool:
+    """Whether `fact` is mostly made of `source`'s words (60 % of its crude stems)."""
+    words = set(_stems(fact))
+    return bool(words) and len(words & set(_stems(source))) / len(words) >= 0.6
+
+
 def grounded(extraction: Extraction, source: str) -> Extraction:
     """Only what the source text supports: facts mostly made of its words, triples naming what it names.
 
@@ -60,8 +66,7 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
         # more often than the message says it is a model looping ("Lisbon lisbon Ana.").
         if len(fact) < 8 or "_" in fact or not words:
             continue
-        said = words & src_words
-        if len(said) / len(words) >= 0.6 and all(stems[w] <= src_stems[w] for w in said):
+        if restates(fact, source) and all(stems[w] <= src_stems[w] for w in words & src_words):
             facts.setdefault(fact, None)
     triples: dict[Triple, None] = {}
     for t in extraction.triples:
