@@ -29,7 +29,7 @@ _FACT_STOP = frozenset(re.findall(r"\S+", "the user user's users is are was has 
 _PARAPHRASED = FUNCTIONAL_PREDICATES | {"FROM", "LIKES", "LOVES", "HATES", "ENJOYS", "DISLIKES", "PREFERS"}
 _PREDICATE_GLUE = frozenset({"has", "is", "of", "in", "at", "to", "a", "an", "the", "for", "with", "on", "by"})
 _CLAUSE = re.compile(r"\b(?:is|are|was|were|am)\b")
-_TAG = re.compile(r"</?[A-Za-z][^<>]{0,30}>")
+_TAG = re.compile(r"</?[A-Za-z][^<>]{0,30}>|^\s*(?:\d{1,2}[.)]|[-*•])\s+")  # made-up tags, list marks
 # Words that point at someone without naming them: "you" in the user's message is the assistant,
 # and "she" or "they" name nobody the graph could hold apart. Never an entity.
 _UNNAMED = frozenset(
@@ -59,7 +59,7 @@ def grounded(extraction: Extraction, source: str) -> Extraction:
     src_words = set(src_stems)
     facts: dict[str, None] = {}
     for raw in extraction.facts:
-        fact = third_person(_TAG.sub("", raw))[:MAX_FACT_CHARS]  # "<story>We went hiking…"
+        fact = third_person(_TAG.sub("", raw))[:MAX_FACT_CHARS]  # "<story>We went hiking…", "1. Miso is a cat."
         stems = _stems(fact)
         words = set(stems)
         # A snake_case word is the schema leaking into the answer ("The user_storys."); a word said

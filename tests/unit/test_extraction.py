@@ -128,6 +128,8 @@ def test_grounded_drops_pronoun_entities_and_schema_echoes() -> None:
     assert grounded(Extraction(facts=looping), "Ana moved back to Lisbon. My dog Rex loves the beach.") == Extraction()
     tagged = grounded(Extraction(facts=("<story>We went hiking in the Alps.",)), "We went hiking in the Alps.")
     assert tagged.facts == ("We went hiking in the Alps.",)
+    listed = grounded(Extraction(facts=("1. Miso is a cat.",)), "We adopted a cat called Miso in March.")
+    assert listed.facts == ("Miso is a cat.",)
     kept = grounded(Extraction(triples=(Triple("I", "likes", "Yours Truly"),)), "I like Yours Truly, the band.")
     assert [t.object for t in kept.triples] == ["Yours Truly"]
 
