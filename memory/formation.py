@@ -160,7 +160,7 @@ class FormationResult:
 def plan_turn(
     message: str, extractor: Extractor | None, when: datetime, roles: Mapping[str, str] | None = None
 ) -> Plan:
-    """Filter, extract (model first, patterns as the fallback) and tie each triple to its fact.
+    """Filter, extract (patterns first, the model adds what no pattern read: `_merged`) and tie each triple to its fact.
 
     Args:
         message: the user's turn as they wrote it.
