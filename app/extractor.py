@@ -2,8 +2,8 @@
 
 `LLMExtractor` asks the backend for an `ExtractionOut` under a grammar (schema-constrained
 JSON; a 135M model cannot be trusted with free-form JSON). Any model failure, invalid output
-or timeout returns None, and memory/formation.py falls back to its pattern extractor; what
-the model does return is grounded in the message there before anything is stored.
+or timeout returns None; memory/formation.py runs its pattern extractor first and keeps only what
+the model adds beyond it, grounded in the message (memory/grounding.py) before anything is stored.
 
 The stores are synchronous, so formation runs in a worker thread (`anyio.to_thread`); the
 extractor's sync `extract` hops back to the event loop for the model call
