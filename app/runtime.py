@@ -60,14 +60,15 @@ class Storage:
         self.engine.dispose()
 
 
-def embedder_for(settings: Settings) -> Embedder:
-    """The configured embedder: the bundled MiniLM, or an Ollama model (REVERIE_EMBEDDING_BACKEND).
+def embedder_for(settings: Settings, timeout_s: float = 60.0) -> Embedder:
+    """The configured embedder: the bundled MiniLM, or an Ollama model (REVERIE_EMBEDDING_BACKEND)
+    that gets `timeout_s` per call.
 
     Raises:
         EmbedderUnavailable: the model cannot be loaded or reached; the message names the fix.
     """
     if settings.embedding_backend == "ollama":
-        return OllamaEmbedder(normalize_host(settings.ollama_host), settings.ollama_embedding_model)
+        return OllamaEmbedder(normalize_host(settings.ollama_host), settings.ollama_embedding_model, timeout_s)
     return get_embedder()
 
 

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Engine, text
 
+from memory.db import in_clause
 from memory.entities import EntityStore
 from memory.graph_queries import Subgraph
 from memory.models import EntityRow, TurnRow, utcnow
@@ -232,11 +233,10 @@ class ContextAssembler:
     def _linked_entities(self, user_id: int, memory_ids: Sequence[int]) -> list[int]:
         if not memory_ids:
             return []
-        marks = ", ".join(f":m{i}" for i in range(len(memory_ids)))
-        params: dict[str, Any] = {"u": user_id, **{f"m{i}": m for i, m in enumerate(memory_ids)}}
+        params: dict[str, Any] = {"u": user_id}
         sql = (
-            "SELECT subject_id, object_id FROM relations WHERE user_id = :u AND valid_to IS NULL "
-            f"AND source_memory_id IN ({marks}) ORDER BY weight DESC LIMIT 20"
+            "SELECT subject_id, object_id FROM relations WHERE user_id = :u AND valid_to IS NULL"
+            f"{in_clause('source_memory_id', memory_ids, params)} ORDER BY weight DESC LIMIT 20"
         )
         with self._engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()

@@ -218,7 +218,7 @@ class OllamaEmbedder(Embedder):
         """
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        out = np.concatenate([self._post(list(texts[i : i + _BATCH])) for i in range(0, len(texts), _BATCH)])
+        out = np.concatenate([self._post(texts[i : i + _BATCH]) for i in range(0, len(texts), _BATCH)])
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return out
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import Any
 
 from sqlalchemy import Connection, text
 from sqlmodel import Session, col, select
 
+from memory.db import in_clause
 from memory.entity_names import DEFAULT_TYPE, name_key
 from memory.models import EntityRow, RelationRow, utcnow
 
@@ -115,14 +117,14 @@ def ids_by_keys(
     wanted = sorted(set(keys) - {""})
     if not wanted:
         return {}
-    marks = ", ".join(f":k{i}" for i in range(len(wanted)))
+    params: dict[str, Any] = {"u": user_id, "d": domain}
     rows = conn.execute(
         text(
             "SELECT k.key, e.id, e.mention_count FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
-            f"WHERE k.user_id = :u AND k.key IN ({marks}) AND e.user_id = :u AND e.status = 'active' "
+            f"WHERE k.user_id = :u{in_clause('k.key', wanted, params)} AND e.user_id = :u AND e.status = 'active' "
             "AND (:d IS NULL OR e.domain = :d) ORDER BY e.mention_count DESC, e.id"
         ),
-        {"u": user_id, "d": domain, **{f"k{i}": key for i, key in enumerate(wanted)}},
+        params,
     )
     found: dict[str, list[tuple[int, int]]] = {}
     for key, entity_id, mentions in rows:

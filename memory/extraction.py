@@ -2,8 +2,8 @@
 
 Pure: no storage, no model. It holds what every extractor shares (the `Extraction` shape, the
 `Extractor` protocol, predicate canonicalization and the functional-predicate rule) and the
-deterministic pattern extractor, which formation runs first (memory/formation.py, `_merged`). The check that
-turns a small model's output into something safe to store is memory/grounding.py.
+deterministic pattern extractor, which formation runs first (memory/formation.py, `_merged`).
+The check that turns a small model's output into something safe to store is memory/grounding.py.
 
 The user is the entity named `USER` ("User", alias "me"): extractors may say "I", "me", "my",
 "user" or "the user" and all of them become that one entity.

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
+from memory.db import in_clause
 from memory.embedder import Embedder, EmbeddingIndexMismatch
 from memory.recall import blob
 from memory.sketches import sketch
@@ -51,7 +53,7 @@ def check_index_meta(engine: Engine, embedder: Embedder) -> None:
         rows = conn.execute(text("SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_dim')")).all()
         have = {str(k): str(v) for k, v in rows}
         if not have:
-            if not _has_vectors(conn):
+            if not _has_memories(conn):
                 _ensure_dim(conn, embedder.dim)
             if vector_dim(conn) == embedder.dim:  # vectors stored before meta existed are taken as they are
                 _record(conn, embedder)
@@ -79,18 +81,19 @@ def rebuild_index(
         _ensure_dim(conn, embedder.dim)
     for start in range(0, len(ids), batch):
         chunk = ids[start : start + batch]
-        marks = ", ".join(f":i{n}" for n in range(len(chunk)))
-        params = {f"i{n}": mid for n, mid in enumerate(chunk)}
+        rows_of: dict[str, Any] = {}
+        vectors_of: dict[str, Any] = {}
         with engine.begin() as conn:
             rows = conn.execute(
                 text(
-                    "SELECT id, user_id, kind, status, coalesce(document_id, 0), content "
-                    f"FROM memories WHERE id IN ({marks})"
+                    "SELECT id, user_id, kind, status, coalesce(document_id, 0), content FROM memories "
+                    f"WHERE {in_clause('id', chunk, rows_of).removeprefix(' AND ')}"
                 ),
-                params,
+                rows_of,
             ).all()
             vectors = embedder.embed([str(r[5]) for r in rows])
-            conn.execute(text(f"DELETE FROM memory_vec WHERE memory_id IN ({marks})"), params)
+            in_chunk = in_clause("memory_id", chunk, vectors_of).removeprefix(" AND ")
+            conn.execute(text(f"DELETE FROM memory_vec WHERE {in_chunk}"), vectors_of)
             for (mid, uid, kind, status, doc, _), vec, bits in zip(rows, vectors, sketch(vectors), strict=True):
                 conn.execute(
                     text(
@@ -107,7 +110,7 @@ def rebuild_index(
     return len(ids)
 
 
-def _has_vectors(conn: Connection) -> bool:
+def _has_memories(conn: Connection) -> bool:
     return conn.execute(text("SELECT 1 FROM memories LIMIT 1")).first() is not None
 
 
