@@ -8,11 +8,12 @@ from memory.models import TurnRow
 
 
 def history_messages(turns: list[TurnRow]) -> list[ModelMessage]:
-    """Episodic turns (oldest first) as the agent's message history."""
+    """Episodic turns (oldest first) as the agent's message history; the person's turns carry
+    their date, so "yesterday" in an old turn can be placed."""
     messages: list[ModelMessage] = []
     for turn in turns:
         if turn.role == "user":
-            messages.append(ModelRequest(parts=[UserPromptPart(turn.content)]))
+            messages.append(ModelRequest(parts=[UserPromptPart(f"({turn.created_at:%Y-%m-%d}) {turn.content}")]))
         else:
             messages.append(ModelResponse(parts=[TextPart(turn.content)]))
     return messages

@@ -36,7 +36,7 @@ from capabilities.context import ContextStats, TwoLevelContext
 from capabilities.info import InfoRequestInvalid, InfoResult, InfoStores, Round, build_round, fulfil
 from memory.entities import EntityNotFound, EntityStore
 from memory.graph import GraphError
-from memory.models import QueryRow
+from memory.models import QueryRow, utcnow
 from memory.queries import QueryStore
 from memory.vectors import MemoryIndex
 
@@ -118,7 +118,7 @@ def round_prompt(preamble: str, ctx: TwoLevelContext, log_lines: Sequence[str], 
         parts.append("You may answer now, or ask for more with NeedsMoreInfo using one of:\n" + rnd.menu())
     else:
         parts.append("Answer now with what the context holds: no more information can be requested.")
-    parts.append(f"Question:\n{question}")
+    parts.append(f"Today is {utcnow():%Y-%m-%d}. Question:\n{question}")
     return "\n\n".join(parts)
 
 

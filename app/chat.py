@@ -22,22 +22,26 @@ from pydantic_ai.exceptions import AgentRunError
 from app.agent import history_messages
 from app.answer_loop import AnswerDelta, Answered, InfoRound, answer_question
 from app.extractor import enqueue_formation
+from app.grounded import Search, answer_grounded
 from app.metrics import rss_mb
 from app.proactive import parse_reminder
 from app.request_step import request_resources
 from app.runtime import Runtime, effective_limits
 from capabilities.context import TwoLevelContext
 from capabilities.report import ExecutionReport, changed_limits_notice, diff_limits
-from capabilities.resources import Limits, Provision, clamp
+from capabilities.request_policy import learn, plan_request
+from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
+from capabilities.situation import Situation, read
 from memory.assembly import AssembledContext, ContextRequest
 from memory.documents import get_focus
-from memory.models import UsageRow
+from memory.models import TurnRow, UsageRow, utcnow
 from memory.queries import QueryConfig
 from memory.turns import InvalidMessage, storable_text, validate_message
 from memory.usage import UsageRecord
 
 log = logging.getLogger(__name__)
+LEARN_WINDOW = 500  # logged turns the request policy learns from
 
 
 @dataclass(frozen=True)
@@ -197,14 +201,20 @@ async def reply_to(
     last = rt.store.usage.last(user_id, thread_id)
     previous_report = last.report if last is not None and settings.include_execution_report else ""
     notice = "\n".join(n for n in (limits_notice(rt.store.usage.last_for_user(user_id), limits), reminder_notice) if n)
-    # The message's embedding does not depend on the request: compute it while the model plans.
-    embedding = asyncio.create_task(asyncio.to_thread(rt.store.memories.prepare, user_turn.content))
-    try:
-        request, notes, request_ms = await request_resources(
-            rt.backend, limits, settings.hardware_label, user_turn.content, previous_report
-        )
-    finally:
-        await embedding
+    started = time.perf_counter()
+    earlier = rt.store.turns.recent(user_id, thread_id, 20, before_id=user_turn_id)
+    situation = read(user_turn.content, [t.content for t in earlier])
+    if rt.path == "policy":
+        request, notes, request_ms = _planned(rt, user_id, user_turn.content, earlier, limits, situation)
+    else:
+        # The message's embedding does not depend on the request: compute it while the model plans.
+        embedding = asyncio.create_task(asyncio.to_thread(rt.store.memories.prepare, user_turn.content))
+        try:
+            request, notes, request_ms = await request_resources(
+                rt.backend, limits, settings.hardware_label, user_turn.content, previous_report
+            )
+        finally:
+            await embedding
     provision = clamp(request, limits)
     ctx = rt.store.assembler.assemble(
         user_id,
@@ -239,23 +249,24 @@ async def reply_to(
         turn_id=user_turn_id,
     )
     preamble = "\n\n".join(p for p in (previous_report, notice) if p)
-    loop = answer_question(
-        rt.backend,
-        rt.store,
-        user_id,
-        query,
-        TwoLevelContext.from_assembled(ctx),
-        user_turn.content,
-        history_messages(ctx.history),
-        preamble,
-    )
+    two_level = TwoLevelContext.from_assembled(ctx)
+    history = history_messages(ctx.history)
+    if rt.path == "policy":
+        search = Search(int(limits[Dimension.VECTOR_LIMIT].max) or 5, settings.max_info_requests)
+        loop = answer_grounded(rt.backend, rt.store, user_id, query, two_level, ctx.hits, situation,
+                               user_turn.content, history, search, utcnow().date())  # fmt: skip
+    else:
+        loop = answer_question(rt.backend, rt.store, user_id, query, two_level, user_turn.content, history, preamble)
     answered: Answered | None = None
-    started = time.perf_counter()
+    generating = time.perf_counter()
+    first_token: float | None = None
     try:
         async for event in loop:
             if isinstance(event, InfoRound):
                 yield event
             elif isinstance(event, AnswerDelta):
+                if first_token is None:
+                    first_token = (time.perf_counter() - started) * 1000
                 yield Token(event.text)
             else:
                 answered = event
@@ -264,13 +275,15 @@ async def reply_to(
         _finish_record(rt, record, provision, [*notes, f"generation failed: {type(exc).__name__}"], None)
         yield Failed(model_failure_message(exc), user_turn_id)
         return
-    generation_ms = (time.perf_counter() - started) * 1000
+    generation_ms = (time.perf_counter() - generating) * 1000
     assert answered is not None  # the loop always ends with exactly one Answered
     answer = answered.answer
     turn = rt.store.turns.add(user_id, thread_id, "assistant", answer.content)
     enqueue_formation(rt, user_id, user_turn_id)  # formed in the background; the reply never waits
     row = _finish_record(rt, record, provision, notes, generation_ms)
-    timings = {"request": request_ms, "retrieval": ctx.retrieval_ms, "generation": generation_ms}
+    total_ms = (time.perf_counter() - started) * 1000
+    timings = {"request": request_ms, "retrieval": ctx.retrieval_ms, "generation": generation_ms,
+               "first_token": first_token if first_token is not None else total_ms, "total": total_ms}  # fmt: skip
     sources = [
         SourceView(s.ref, s.contribution, s.relevance, _source_text(rt, user_id, ctx, s.ref)) for s in answer.sources
     ]
@@ -278,6 +291,16 @@ async def reply_to(
         answer.content, turn.id or 0, row.report, row.id or 0, timings,
         answer.confidence, tuple(sources), tuple(answer.follow_ups), answered.rounds, answered.forced,
     )  # fmt: skip
+
+
+def _planned(
+    rt: Runtime, user_id: int, message: str, earlier: list[TurnRow], limits: Limits, situation: Situation
+) -> tuple[ResourceRequest, list[str], float]:
+    """The policy's request, learned from this person's logged turns (no model call)."""
+    t0 = time.perf_counter()
+    learned = learn((row.reason, row.followed_by_signal) for row in rt.store.usage.recent(user_id, LEARN_WINDOW))
+    request = plan_request(message, [t.content for t in earlier], limits, learned, situation)
+    return request, [], (time.perf_counter() - t0) * 1000
 
 
 def _source_text(rt: Runtime, user_id: int, ctx: AssembledContext, ref: str) -> str:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from app import cli_documents, cli_dream, cli_memories, cli_queries
+from app import cli_chat, cli_documents, cli_dream, cli_memories, cli_queries
 from app.settings import Settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     graph.set_defaults(func=cmd_graph)
     reindex = sub.add_parser("reindex", help="re-embed every memory with the configured embedder")
     reindex.set_defaults(func=cmd_reindex)
-    for area in (cli_memories, cli_documents, cli_dream, cli_queries):
+    for area in (cli_chat, cli_memories, cli_documents, cli_dream, cli_queries):
         area.register(sub)
     return parser
 

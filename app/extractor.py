@@ -131,6 +131,17 @@ async def form_memories(rt: Runtime, user_id: int, turn_id: int) -> list[Formati
     return formed
 
 
+async def drain_formation(rt: Runtime, batch: int = 4) -> int:
+    """Form every queued turn now (what `reverie chat` does before it exits); returns how many."""
+    queue = FormationQueue(rt.store.engine)
+    await anyio.to_thread.run_sync(queue.requeue_stale)
+    extractor = _extractor(rt)
+    done = 0
+    while formed := await anyio.to_thread.run_sync(run_pending, rt.store, extractor, batch):
+        done += len(formed)
+    return done
+
+
 async def formation_worker(rt: Runtime, poll_s: float = 2.0, batch: int = 4) -> None:
     """Form queued turns forever (start once at app start-up; cancel at shutdown).
 

@@ -7,12 +7,14 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
+from app.judgement import JudgementPath, choose_path
 from app.llm import Backend, LLMConfig, open_backend
 from app.ollama_backend import normalize_host
 from app.proactive import deliver_due
@@ -35,6 +37,8 @@ from memory.reindex import check_index_meta
 from memory.turns import TurnStore
 from memory.usage import OverrideStore, UsageLog
 from memory.vectors import MemoryIndex
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -142,6 +146,7 @@ class Runtime:
     settings: Settings
     store: Storage
     backend: Backend
+    path: JudgementPath = "model"  # who judges (app/judgement.py); open_runtime measures it
 
     @property
     def reminders(self) -> ReminderStore:
@@ -176,7 +181,9 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
     store = open_storage(settings)
     try:
         async with open_backend(llm_config(settings)) as backend:
-            rt = Runtime(settings=settings, store=store, backend=backend)
+            path, why = await choose_path(settings.judgement, backend, settings.data_dir)
+            log.info("judgement: %s (%s)", path, why)
+            rt = Runtime(settings=settings, store=store, backend=backend, path=path)
 
             async def dream() -> None:
                 await asyncio.to_thread(run_dream, store, dream_config(settings, store))

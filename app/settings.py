@@ -35,6 +35,9 @@ class Settings(BaseSettings):
 
     llm_backend: Literal["auto", "ollama", "embedded"] = "auto"
     """`auto` uses Ollama when it answers at `OLLAMA_HOST`, else the embedded model."""
+    judgement: Literal["auto", "policy", "model"] = "auto"
+    """Who judges the context request, the evidence and the confidence: `auto` measures the model once
+    (app/judgement.py) and lets only a model that passes judge; `policy` or `model` force a path."""
     ollama_host: str = Field(
         default="http://127.0.0.1:11434", validation_alias=AliasChoices("OLLAMA_HOST", "ollama_host")
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory.assembly import AssembledContext
+from memory.assembly import AssembledContext, escape_delimiters
 from memory.entities import EntityStore
 from memory.entity_names import name_key
 from memory.models import EntityRow
@@ -263,7 +263,7 @@ class TwoLevelContext:
             lines += [f"- {n}" for n in self.notes]
         if not lines:
             return "<recalled_context>\n(nothing recalled)\n</recalled_context>"
-        return "<recalled_context>\n" + "\n".join(lines) + "\n</recalled_context>"
+        return "<recalled_context>\n" + escape_delimiters("\n".join(lines)) + "\n</recalled_context>"
 
     def _label(self, entity_id: int) -> str:
         entity = self.summaries.get(entity_id)

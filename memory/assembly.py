@@ -100,9 +100,7 @@ class AssembledContext:
         """The recalled context as one delimited text, grouped by kind and entity type."""
         if not self.loaded:
             return ""
-        # Recalled text must not close (or reopen) its own delimiter and so pass for the user's words.
-        body = _DELIMITER.sub(lambda m: m.group(0).replace("<", "‹"), "\n".join(_block_lines(self)))
-        return "<recalled_context>\n" + body + "\n</recalled_context>"
+        return "<recalled_context>\n" + escape_delimiters("\n".join(_block_lines(self))) + "\n</recalled_context>"
 
     def telemetry(self) -> dict[str, Any]:
         """What was loaded at which level, what was skipped and why, and the coverage."""
@@ -119,6 +117,12 @@ class AssembledContext:
             "context_tokens": self.tokens,
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
         }
+
+
+def escape_delimiters(text: str) -> str:
+    """Recalled text with its delimiter defused: it must not close (or reopen) the block and so
+    pass for the person's own words. Every renderer of recalled context uses this."""
+    return _DELIMITER.sub(lambda m: m.group(0).replace("<", "‹"), text)
 
 
 def _block_lines(ctx: AssembledContext) -> list[str]:

@@ -1,0 +1,207 @@
+"""The small model as a voice: short plain prompts, and guards on what it says.
+
+Measured on SmolLM2-135M (STACK-NOTES): a plain two-line prompt with the notes and the question
+answered 5 of 5 personal-fact questions right, while long layered instructions made it repeat the
+rules and prompt examples were copied as answers. So the prompts here are short, carry no
+examples and no schema, and keep a stable prefix (system text first, the changing notes and
+question last) so llama.cpp reuses its prompt cache (`cache_prompt`).
+
+Nothing the model writes reaches the person unchecked: `clean` cuts repetition loops and
+rejects prompt or markup leakage and a sudden change of script; `grounded_reply` also demands
+that a factual answer say something the notes say and the question does not. A rejected reply
+is replaced by the notes themselves, turned to the second person.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage
+from pydantic_ai.settings import ModelSettings
+
+from app.llm import Backend
+from capabilities.evidence import Note
+from capabilities.situation import STOP, stem, word_set, words
+
+GROUNDED_SYSTEM = (
+    "Answer in one short sentence using only the notes. If the notes do not say, reply: I don't know."
+)
+CHAT_SYSTEM = "You are Reverie, a friendly assistant. Reply in one or two short sentences."
+GROUNDED_MAX_TOKENS = 48
+CHAT_MAX_TOKENS = 64
+# Text that belongs to prompts, schemas or reports, never to a reply.
+_LEAKS = re.compile(
+    r"recalled_context|Question:|Notes?:|SEARCH_MEMORIES|EXPAND_ENTIT|GET_ENTIT|NeedsMoreInfo|\"kind\"|"
+    r"I could not verify|SYSTEM_EXECUTION_REPORT|Answer in one short sentence|using only the notes|"
+    r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
+    re.IGNORECASE,
+)
+_DONT_KNOW = re.compile(r"\b(?:i don'?t know|i do not know|not sure|no information|don'?t have)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """What the model said, after the guards."""
+
+    text: str
+    accepted: bool
+    problem: str = ""
+    first_token_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+def grounded_prompt(notes: Sequence[Note], question: str) -> str:
+    """The user-role text of a grounded answer: dated notes (oldest first), then the question."""
+    lines = [f"({n.created_at:%Y-%m-%d}) {n.text.strip()}" if n.created_at else n.text.strip() for n in notes]
+    return "Notes:\n" + "\n".join(lines) + f"\n\nQuestion: {question.strip()}"
+
+
+def system_text(base: str, today: date) -> str:
+    """A system prompt with today's date (it changes once a day, so the cached prefix holds)."""
+    return f"{base} Today is {today:%Y-%m-%d}."
+
+
+def cut_loop(text: str) -> str:
+    """The text up to where it starts repeating itself (a 3+-word run said again), else as is."""
+    tokens = text.split()
+    for size in (3, 4, 5, 6):
+        seen: dict[tuple[str, ...], int] = {}
+        for i in range(len(tokens) - size + 1):
+            gram = tuple(t.casefold().strip(".,!?;:") for t in tokens[i : i + size])
+            if gram in seen and i - seen[gram] >= size:
+                return " ".join(tokens[:i]).rstrip(",;: ")
+            seen.setdefault(gram, i)
+    return text
+
+
+def _foreign(reply: str, reference: str) -> bool:
+    """Whether the reply switches to another script than the person's message used."""
+    def share(text: str) -> float:
+        letters = [c for c in text if c.isalpha()]
+        return sum(ord(c) > 0x24F for c in letters) / len(letters) if letters else 0.0
+
+    return share(reply) > 0.2 and share(reference) < 0.05
+
+
+_HEDGES = re.compile(r"\b(?:sorry|apologi[sz]e|confusion|as an ai|language model|i'?m not able)\b", re.IGNORECASE)
+# Function words every English sentence of some length uses; a reply of 5+ words with none of
+# them has switched language ("Le Grand Paris, la femme de la France.").
+_ENGLISH = word_set(
+    "the a an is are was were be to of in on at for and or but you your i my it this that with as by from "
+    "not do does did have has can will would"
+)
+NOVELTY_MAX = 0.34  # share of a grounded reply's content words that neither the notes nor the question hold
+
+
+def _switched_language(reply: str, message: str) -> bool:
+    said = words(reply)
+    return len(said) >= 5 and not _ENGLISH & set(said) and bool(_ENGLISH & set(words(message)) or not message)
+
+
+def clean(raw: str, message: str) -> tuple[str, str]:
+    """A model reply cut to at most two sentences without loops; ('', why) when it is unusable."""
+    text = raw.strip().strip('"').strip()
+    text = text.split("\n\n")[0].replace("\n", " ").strip()
+    text = cut_loop(text)
+    sentences = _SENTENCE_END.split(text)
+    text = " ".join(sentences[:2]).strip()
+    if not text or sum(c.isalnum() for c in text) < 2:
+        return "", "empty reply"
+    if _LEAKS.search(text):
+        return "", "the reply repeated prompt text"
+    if _foreign(text, message) or _switched_language(text, message):
+        return "", "the reply switched language"
+    if {stem(w) for w in words(text)} <= {stem(w) for w in words(message)}:
+        return "", "the reply only echoed the message"
+    return text, ""
+
+
+_SWAPS = (
+    (r"\bthe user's\b", "your"), (r"\bthe user is\b", "you are"), (r"\bthe user has\b", "you have"),
+    (r"\bthe user\b", "you"), (r"\bI'm\b", "you're"), (r"\bI am\b", "you are"), (r"\bI've\b", "you've"),
+    (r"\bI'd\b", "you'd"), (r"\bI'll\b", "you'll"), (r"\bI was\b", "you were"), (r"\bI\b", "you"),
+    (r"\bmy\b", "your"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"), (r"\bme\b", "you"),
+    (r"\bwe're\b", "you're"), (r"\bour\b", "your"),
+)  # fmt: skip
+
+
+def second_person(text: str) -> str:
+    """The person's own words turned to address them ("My cat is Miso." → "Your cat is Miso.")."""
+    out = text.replace("’", "'")
+
+    def starts_sentence(m: re.Match[str]) -> bool:
+        return not out[: m.start()].strip() or out[: m.start()].rstrip().endswith((".", "!", "?", ":", '"'))
+
+    for pattern, repl in _SWAPS:
+        out = re.sub(pattern, lambda m, r=repl: r.capitalize() if starts_sentence(m) else r, out, flags=re.I)
+    out = re.sub(r"\byou (?:am)\b", "you are", out)
+    return out[:1].upper() + out[1:]
+
+
+def answer_words(notes: Sequence[Note], question: str) -> set[str]:
+    """Stems a right answer would use: said in the notes, not in the question, not stop words."""
+    asked = {stem(w) for w in words(question)}
+    said = {stem(w) for n in notes for w in words(n.text) if w not in STOP and len(w) > 2}
+    return said - asked - {stem(w) for w in STOP}
+
+
+def grounded_reply(raw: str, notes: Sequence[Note], question: str) -> tuple[str, str]:
+    """The model's answer when it is clean and says something the notes say; else ('', why)."""
+    text, problem = clean(raw, question)
+    if problem:
+        return "", problem
+    if _DONT_KNOW.search(text) or _HEDGES.search(text):
+        return "", "the model hedged although the notes answer"
+    said = {stem(w) for w in words(text) if w not in STOP and len(w) > 2}
+    if not answer_words(notes, question) & said:
+        return "", "the reply says nothing the notes say"
+    known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}
+    if said and len(said - known) / len(said) > NOVELTY_MAX:
+        return "", "the reply adds things the notes do not say"
+    return second_person(text), ""
+
+
+def extractive(notes: Sequence[Note]) -> str:
+    """The notes themselves, addressed to the person, newest last."""
+    parts = [second_person(n.text.strip()) for n in notes]
+    return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in parts)
+
+
+def model_settings(backend: Backend, max_tokens: int) -> ModelSettings:
+    """Greedy, short, and with llama.cpp's prompt cache on."""
+    settings = ModelSettings(max_tokens=max_tokens, temperature=0.0)
+    if backend.name == "embedded":
+        settings["extra_body"] = {"cache_prompt": True}
+    return settings
+
+
+async def say(
+    backend: Backend,
+    system: str,
+    prompt: str,
+    max_tokens: int,
+    history: Sequence[ModelMessage] = (),
+) -> tuple[str, float, float]:
+    """One plain-text generation: (raw text, ms to the first token, ms in all).
+
+    Raises:
+        Model and connection errors (pydantic-ai's `ModelAPIError`, httpx errors), for the caller
+        to turn into the one user-facing failure message.
+    """
+    agent = Agent(backend.model, instructions=system)
+    started = time.perf_counter()
+    first: float | None = None
+    text = ""
+    async with agent.run_stream(prompt, message_history=list(history), model_settings=model_settings(
+        backend, max_tokens)) as run:
+        async for text in run.stream_text(debounce_by=None):
+            if first is None and text:
+                first = (time.perf_counter() - started) * 1000
+    total = (time.perf_counter() - started) * 1000
+    return text, first if first is not None else total, total

@@ -1,0 +1,290 @@
+"""What a message is, read without a model: the shared first step of every judgement policy.
+
+A 135M model cannot tell a "thanks" from a question about the person's life (it asked for the
+same context on every turn), so the policies read the message themselves: its kind (thanks,
+continuation, a question about the person, a broad recall, a relational question, a statement
+to remember, a document question, general chat), the words that carry its meaning (`key_terms`,
+stemmed), the things it asks about after "my" (`heads`: "my brother's name" → brother), and the
+names it mentions. Rules over words only: generic English, nothing tuned to one persona.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal[
+    "ack",  # thanks, ok, greetings: nothing to recall
+    "summary",  # "summarise our conversation": the thread itself
+    "continuation",  # refers back into this thread ("and step 3?", "why?")
+    "broad_recall",  # "what do I like?", "everything you know about me"
+    "relational",  # how people, places and things connect
+    "personal",  # a question about the person's own life
+    "document",  # a question about an uploaded document
+    "statement",  # the person tells something (to remember)
+    "general",  # general knowledge or chat, no memory needed
+]
+
+_WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’-]*")
+_NAME = re.compile(r"\b[A-Z][a-zà-ÿ]+(?:\s+[A-Z][a-zà-ÿ]+)*")
+def word_set(text: str) -> frozenset[str]:
+    """The space-separated words of a literal, as a set (keeps long word lists readable)."""
+    return frozenset(text.split())
+
+
+_FIRST_PERSON = word_set("i i'm i've i'd i'll me my mine myself we we're our us ours")
+STOP = word_set(
+    """a an the and or but if of at by for with about against between into through during before after above
+    below to from up down in out on off over under again further then once here there all any both each few more
+    most other some such no nor not only own same so than too very can will just don should now is are was were be
+    been being have has had having do does did doing would could might must shall may i me my myself we our ours us
+    you your yours he him his she her hers it its they them their what which who whom whose this that these those
+    am i'm i've i'd i'll you're it's that's what's who's where's how's there's let's im ive dont didnt doesnt
+    where when why how whats please tell remind remember recall know knew again name named called call
+    something anything thing things really also still yet ever one ok okay yes yeah hey hi hello thanks thank
+    get got go going want like according document documents uploaded"""
+)
+# Words after "my" that describe rather than name the thing asked about ("my favourite film").
+_DESCRIBERS = word_set("favourite favorite best new old little older younger big elder first last current")
+_ACK = re.compile(
+    r"^(?:thanks?(?: you)?|thank u|thx|ty|cheers|ok(?:ay)?|k|cool|nice|great|awesome|perfect|got it|sure|yes|yeah|"
+    r"yep|no|nope|nah|hmm+|lol|haha+|wow|hi|hello|hey|good (?:morning|night|evening|afternoon)|bye|see you|"
+    r"sounds good|that'?s (?:great|nice|cool|helpful|funny|interesting)|you'?re welcome|np|no worries)\b",
+    re.IGNORECASE,
+)
+_SUMMARY = re.compile(
+    r"\b(?:summari[sz]e|recap|sum up)\b.*\b(?:conversation|chat|discussion|thread|so far|this)\b", re.IGNORECASE
+)
+_BACKREF = re.compile(
+    r"^(?:and|but|so|also|then|what about|how about|why|which one|the (?:first|second|third|last|other)|"
+    r"it|that|this|those|these|they|she|he|step \d+)\b|\b(?:earlier|above|you said|you mentioned|we discussed|"
+    r"the (?:first|second|third|previous|last) (?:one|step|option|point)|at the (?:start|beginning)|go back)\b",
+    re.IGNORECASE,
+)
+_BROAD = re.compile(
+    r"\b(?:everything|all (?:my|the things|that)|list (?:my|all|everything)|what (?:do|did) i (?:like|love|enjoy)|"
+    r"my (?:hobbies|interests|preferences|habits|likes|friends|family)|about me\b|what do you know|"
+    r"what have i told you)\b",
+    re.IGNORECASE,
+)
+_RELATIONAL = re.compile(
+    r"\b(?:connected|connection|related|relationship|relation|link(?:ed)?|in common|know each other|"
+    r"how do .+ know|between)\b",
+    re.IGNORECASE,
+)
+_DOCUMENT = re.compile(r"\b(?:document|file|upload(?:ed)?|pdf|the text|the article|the notes|the report)\b", re.I)
+_HOW_TO = re.compile(
+    r"^(?:how (?:do|can|should|would|could) i|should i|can i|could i|what should i|how to|any tips|"
+    r"what(?:'s| is) the best way)\b",
+    re.IGNORECASE,
+)
+_QUESTION_START = re.compile(
+    r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|why|how|which|do|does|did|is|are|was|were|can|"
+    r"could|would|will|have|has|tell me|remind me|list|name|any idea)\b",
+    re.IGNORECASE,
+)
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, lower-cased, curly apostrophes straightened."""
+    return [w.casefold().replace("’", "'").strip("'-") for w in _WORD.findall(text)]
+
+
+def stem(word: str) -> str:
+    """A crude stem that lets "lives", "living" and "live" (or "allergic", "allergies") meet."""
+    w = word.casefold().replace("’", "'")
+    w = w[:-2] if w.endswith("'s") else w.rstrip("'")
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)] + repl
+            break
+    return w.rstrip("e")[:6] or w
+
+
+# Generic English. Synonyms cover each other ("work" is covered by "job"); a category covers its
+# members ("pet" by "cat") but a member never covers another ("dog" is not covered by "cat": the
+# near miss a question about a dog must not answer with the cat). Not tuned to any persona.
+_SYNONYMS_TEXT = (
+    "work job employ employer company office career profession occupation hired workplace",
+    "live lives living moved move home based reside house apartment flat",
+    "allergic allergy allergies intolerant",
+    "birthday born birth",
+    "partner boyfriend girlfriend husband wife spouse fiance fiancee",
+    "hobby hobbies pastime",
+    "car vehicle drive",
+    "study studied university degree college graduated",
+    "film movie cinema",
+    "book novel",
+    "child kid",
+    "mother mom mum",
+    "father dad",
+    "trip travel visit visited vacation holiday",
+    "found founded founder established",
+    "meet met",
+    "food dish cuisine eat",
+    "old age",
+)
+_CATEGORIES_TEXT = (
+    "pet: cat dog kitten puppy parrot hamster rabbit bird fish",
+    "instrument: piano guitar cello violin drums flute saxophone ukulele",
+    "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking",
+    "hobby: painting pottery reading gardening cooking baking photography knitting chess",
+    "drink: coffee tea beer wine juice",
+    "child: son daughter",
+    "sibling: brother sister",
+    "parent: mother father mom dad mum",
+)
+
+
+def _related() -> dict[str, frozenset[str]]:
+    """Stem → the words that cover it (its synonyms; a category's members)."""
+    table: dict[str, frozenset[str]] = {}
+    for line in _SYNONYMS_TEXT:
+        group = frozenset(line.split())
+        for member in group:
+            table[stem(member)] = table.get(stem(member), frozenset()) | group
+    for line in _CATEGORIES_TEXT:
+        category, members = line.split(":")
+        table[stem(category)] = table.get(stem(category), frozenset()) | frozenset(members.split())
+    return table
+
+
+_RELATED = _related()
+
+
+def related_words(term: str) -> frozenset[str]:
+    """The words that cover a stem: its synonyms and, for a category, its members."""
+    return _RELATED.get(term, frozenset())
+
+
+def related_stems(term: str) -> frozenset[str]:
+    """A stem and the stems of the words that cover it."""
+    return frozenset(stem(w) for w in related_words(term)) | {term}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A message read for the policies.
+
+    Attributes:
+        kind: What the message is (see `Kind`).
+        question: Whether it asks something.
+        about_me: Whether it speaks of the person (I, my, me…).
+        key_terms: Stems of the words that carry its meaning, in order.
+        heads: Stems of what it asks about after "my" (the chain "my sister's dog" → sister, dog).
+        names: Capitalised names it mentions (not at a sentence start).
+        chain: Length of the longest possessive chain ("my sister's husband's job" → 3).
+        text: The message itself.
+    """
+
+    kind: Kind
+    question: bool
+    about_me: bool
+    key_terms: tuple[str, ...]
+    heads: tuple[str, ...]
+    names: tuple[str, ...]
+    chain: int = 0
+    text: str = ""
+
+    def head_words(self) -> list[str]:
+        """The words after "my" as the person wrote them ("brother", not the stem "brother")."""
+        return list(dict.fromkeys(w.removesuffix("'s") for w in words(self.text) if stem(w) in self.heads))
+
+
+def is_first_person(text: str) -> bool:
+    """Whether a text speaks as the person (or of "the user", as formed facts do)."""
+    return bool(_FIRST_PERSON & set(words(text))) or "the user" in text.casefold()
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised names in a text, skipping a capitalised first word unless it recurs elsewhere."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+        for m in _NAME.finditer(sentence):
+            name = m.group(0)
+            if m.start() == 0 and name.split()[0].casefold() in STOP | _QUESTION_WORDS:
+                name = " ".join(name.split()[1:])
+            if name and name.casefold() not in STOP and name not in ("I",):
+                found.append(name)
+    return list(dict.fromkeys(found))
+
+
+_QUESTION_WORDS = word_set("what who where when why how which whose actually so and but also")
+
+
+def _heads(tokens: Sequence[str]) -> tuple[tuple[str, ...], int]:
+    """What follows each "my" (skipping describers), and its possessive chain."""
+    heads: list[str] = []
+    longest = 0
+    for i, token in enumerate(tokens):
+        if token != "my":
+            continue
+        chain, j = 0, i + 1
+        while j < len(tokens):
+            word = tokens[j]
+            if word in _DESCRIBERS:
+                j += 1
+                continue
+            if word in STOP:
+                break
+            heads.append(stem(word))
+            chain += 1
+            if not word.endswith("'s"):
+                break
+            j += 1
+        longest = max(longest, chain)
+    return tuple(dict.fromkeys(heads)), longest
+
+
+def key_terms(text: str) -> tuple[str, ...]:
+    """Stems of the content words of a text, in order, without repeats."""
+    return tuple(dict.fromkeys(stem(w) for w in words(text) if w not in STOP and len(w) > 1 and stem(w) not in STOP))
+
+
+def read(message: str, history: Sequence[str] = ()) -> Situation:
+    """Read a message (and whether its thread has history) into a `Situation`."""
+    text = message.strip()
+    tokens = words(text)
+    question = text.endswith("?") or bool(_QUESTION_START.match(text))
+    about_me = bool(_FIRST_PERSON & set(tokens))
+    heads, chain = _heads(tokens)
+    names = tuple(names_in(text))
+    terms = key_terms(text)
+    kind = _kind(text, tokens, question, about_me, names, chain, bool(history), terms)
+    return Situation(kind, question, about_me, terms, heads, names, chain, text)
+
+
+def _kind(
+    text: str,
+    tokens: Sequence[str],
+    question: bool,
+    about_me: bool,
+    names: Iterable[str],
+    chain: int,
+    has_history: bool,
+    terms: Sequence[str],
+) -> Kind:
+    names = list(names)
+    if _SUMMARY.search(text):
+        return "summary"
+    if _ACK.match(text) and len(tokens) <= 6 and not question:
+        return "ack"
+    if has_history and (_BACKREF.search(text) or (question and len(terms) <= 1 and not about_me)):
+        return "continuation"
+    if _DOCUMENT.search(text):
+        return "document"
+    if _BROAD.search(text):
+        return "broad_recall"
+    if question and (_RELATIONAL.search(text) or chain >= 2 or len(names) >= 2):
+        return "relational"
+    if question and _HOW_TO.match(text):
+        return "general"  # "how do I boil an egg?" asks for advice, not for a memory
+    if question and (about_me or names):
+        return "personal"
+    if not question and (about_me or names) and len(terms) >= 2:
+        return "statement"
+    if not terms:
+        return "ack"
+    return "general"
