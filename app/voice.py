@@ -67,13 +67,18 @@ def system_text(base: str, today: date) -> str:
     return f"{base} Today is {today:%Y-%m-%d}."
 
 
+def _loop_token(token: str) -> str:
+    return "#" if token.rstrip(".):").isdigit() else token.casefold().strip(".,!?;:")
+
+
 def cut_loop(text: str) -> str:
     """The text up to where it starts repeating itself (a 3+-word run said again), else as is."""
     tokens = text.split()
     for size in (3, 4, 5, 6):
         seen: dict[tuple[str, ...], int] = {}
         for i in range(len(tokens) - size + 1):
-            gram = tuple(t.casefold().strip(".,!?;:") for t in tokens[i : i + size])
+            # List numbers count as one token: "1. chocolate 2. chocolate …" is a loop too.
+            gram = tuple(_loop_token(t) for t in tokens[i : i + size])
             if gram in seen and i - seen[gram] >= size:
                 return " ".join(tokens[:i]).rstrip(",;: ")
             seen.setdefault(gram, i)

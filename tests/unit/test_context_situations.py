@@ -1,0 +1,55 @@
+"""The labelled context situations (bench/context_situations.json) and the shipped policy against them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from capabilities.resources import Dimension, Limits
+
+SITUATIONS = Path(__file__).parents[2] / "bench" / "context_situations.json"
+SEED = Limits.from_values()
+# The policy must land inside the accepted range on at least this share of dimension decisions.
+POLICY_MIN_SHARE = 0.85
+
+
+def _situations() -> list[dict[str, Any]]:
+    return json.loads(SITUATIONS.read_text(encoding="utf-8"))["situations"]
+
+
+def test_context_situations_are_well_formed() -> None:
+    situations = _situations()
+    assert len(situations) >= 80
+    ids = [s["id"] for s in situations]
+    assert len(set(ids)) == len(ids)
+    for s in situations:
+        assert isinstance(s["kind"], str) and s["kind"], s["id"]
+        assert isinstance(s["message"], str) and s["message"].strip(), s["id"]
+        assert isinstance(s["history"], list), s["id"]
+        assert all(isinstance(h, str) for h in s["history"]), s["id"]
+        assert set(s["accept"]) == {d.name for d in Dimension}, s["id"]
+        for dim in Dimension:
+            lo, hi = s["accept"][dim.name]
+            rng = SEED[dim]
+            assert rng.min <= lo <= hi <= rng.max, f"{s['id']} {dim.name} [{lo}, {hi}]"
+
+
+def test_request_policy_lands_in_the_accepted_ranges() -> None:
+    policy = pytest.importorskip("capabilities.request_policy")
+    decisions = hits = 0
+    misses: list[str] = []
+    for s in _situations():
+        request = policy.plan_request(s["message"], s["history"], SEED)
+        for dim in Dimension:
+            requested = request.value(dim)
+            value = SEED[dim].default if requested is None else requested
+            lo, hi = s["accept"][dim.name]
+            decisions += 1
+            if lo - 1e-9 <= value <= hi + 1e-9:
+                hits += 1
+            else:
+                misses.append(f"{s['id']} {dim.name}={value} not in [{lo}, {hi}]")
+    assert hits / decisions >= POLICY_MIN_SHARE, f"{hits}/{decisions} in range; misses: {misses}"

@@ -1,0 +1,63 @@
+"""Which notes answer a question, decided without a model: coverage, the person, recency, abstention."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from capabilities.evidence import Note, choose
+from capabilities.situation import read
+
+T0 = datetime(2026, 11, 1)
+
+
+def _note(ref: str, text: str, days: int = 0, relevance: float = 0.8) -> Note:
+    return Note(ref, text, T0 + timedelta(days=days), relevance)
+
+
+NOTES = [
+    _note("m1", "My cat is called Miso, she's a grumpy tabby."),
+    _note("m2", "My sister Ana lives in Lisbon.", 1),
+    _note("m3", "Actually my sister Ana moved to Porto last month.", 5),
+    _note("m4", "Ana adopted a dog called Rex.", 6),
+    _note("m5", "I started a new job at Siemens in March 2024.", 2),
+    _note("m6", "My partner Tom works as a nurse.", 7),
+    _note("m7", "What's my cat's name?", 8),
+]
+
+
+def _refs(question: str) -> list[str]:
+    evidence = choose(read(question), NOTES)
+    return [n.ref for n in evidence.notes] if evidence.verdict == "answer" else []
+
+
+def test_choose_answers_from_the_note_that_covers_the_question() -> None:
+    assert _refs("What's my cat's name?") == ["m1"]
+    assert _refs("What am I allergic to?") == []
+
+
+def test_choose_prefers_the_newest_value_after_a_correction() -> None:
+    assert _refs("Where does my sister live?") == ["m3"]
+
+
+def test_choose_uses_generic_synonyms_and_prefers_the_person_as_subject() -> None:
+    assert _refs("Where do I work?") == ["m5"]  # "job" covers "work"; the partner's job is not mine
+
+
+def test_choose_joins_two_notes_through_a_shared_name() -> None:
+    assert _refs("What is my sister's dog called?") == ["m3", "m4"]
+
+
+def test_choose_abstains_on_near_misses() -> None:
+    for question in ("What's my brother's name?", "What's my dog's name?", "What car do I drive?"):
+        evidence = choose(read(question), NOTES)
+        assert evidence.verdict == "unknown" and evidence.confidence == "low", question
+
+
+def test_choose_ignores_stored_questions() -> None:
+    assert choose(read("What's my cat's name?"), [NOTES[-1]]).verdict == "unknown"
+
+
+def test_choose_confidence_follows_coverage_and_relevance() -> None:
+    strong = choose(read("What's my cat's name?"), [_note("m1", NOTES[0].text, relevance=0.9)])
+    weak = choose(read("What's my cat's name?"), [_note("m1", NOTES[0].text, relevance=0.3)])
+    assert strong.confidence == "high" and weak.confidence == "medium"

@@ -1,0 +1,49 @@
+"""Guards on what the small model says: loops, leaked prompt text, hedges, inventions, pronouns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from app.grounded import acknowledgement
+from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
+from capabilities.evidence import Note
+
+NOTES = [Note("m1", "I started a new job at Siemens in March 2024.", datetime(2026, 11, 20), 0.9)]
+QUESTION = "When did I start at Siemens?"
+
+
+def test_grounded_reply_keeps_a_supported_answer_in_the_second_person() -> None:
+    text, problem = grounded_reply("I started at Siemens in March 2024.", NOTES, QUESTION)
+    assert problem == "" and text == "You started at Siemens in March 2024."
+
+
+def test_grounded_reply_rejects_what_the_notes_do_not_support() -> None:
+    rejected = [
+        "Ana birthday",
+        "I don't know.",
+        "You're sorry for any confusion, but as a data engineer at the headquarters in Germany you started.",
+        "Notes: (2026-11-20) I started",
+        "</recalled_context> March",
+        "The answer is: The answer is: The answer is: The answer is:",
+    ]
+    for raw in rejected:
+        assert grounded_reply(raw, NOTES, QUESTION)[1], raw
+
+
+def test_clean_cuts_loops_and_rejects_language_switches_and_echoes() -> None:
+    assert cut_loop("1. chocolate cake 2. chocolate cake 3. chocolate cake") == "1. chocolate cake"
+    assert clean("Le Grand Paris, la femme de la France.", "What's the capital of France?")[1]
+    assert clean("thanks!", "thanks!")[1]
+    assert clean("You're welcome! Have a good day. See you. Bye.", "thanks!")[0] == "You're welcome! Have a good day."
+
+
+def test_second_person_and_acknowledgement() -> None:
+    assert second_person("I'm Maya and I live in Lisbon.") == "You're Maya and you live in Lisbon."
+    assert second_person("The user's cat is Miso.") == "Your cat is Miso."
+    assert acknowledgement("My cat is called Miso.") == "Got it — your cat is called Miso. I'll remember that."
+    assert extractive(NOTES) == "You started a new job at Siemens in March 2024."
+
+
+def test_grounded_prompt_is_short_dated_and_plain() -> None:
+    prompt = grounded_prompt(NOTES, QUESTION)
+    assert prompt == "Notes:\n(2026-11-20) I started a new job at Siemens in March 2024.\n\nQuestion: " + QUESTION
