@@ -122,7 +122,8 @@ async def answer_grounded(
             answer = await _grounded(backend, sit, question, found, history, today)
         else:
             answer = await _chat(backend, sit, question, history, today)
-        yield AnswerDelta(answer.content)
+        for piece in re.findall(r"\S+\s*", answer.content):  # checked already: now it may stream
+            yield AnswerDelta(piece)
         stores.queries.complete(user_id, qid, answer.confidence, False)
         yield Answered(answer, found.rounds, False, context.stats())
     except BaseException as exc:

@@ -27,6 +27,7 @@ from pydantic_ai.settings import ModelSettings
 from app.llm import Backend
 from capabilities.evidence import Note
 from capabilities.situation import STOP, stem, word_set, words
+from memory.assembly import escape_delimiters
 
 GROUNDED_SYSTEM = (
     "Answer in one short sentence using only the notes. If the notes do not say, reply: I don't know."
@@ -58,7 +59,9 @@ class Spoken:
 
 def grounded_prompt(notes: Sequence[Note], question: str) -> str:
     """The user-role text of a grounded answer: dated notes (oldest first), then the question."""
-    lines = [f"({n.created_at:%Y-%m-%d}) {n.text.strip()}" if n.created_at else n.text.strip() for n in notes]
+    # A note is one line, its delimiters defused: stored text cannot start a "Question:" of its own.
+    texts = [escape_delimiters(" ".join(n.text.split())) for n in notes]
+    lines = [f"({n.created_at:%Y-%m-%d}) {t}" if n.created_at else t for n, t in zip(notes, texts, strict=True)]
     return "Notes:\n" + "\n".join(lines) + f"\n\nQuestion: {question.strip()}"
 
 

@@ -44,7 +44,7 @@ STOP = word_set(
     am i'm i've i'd i'll you're it's that's what's who's where's how's there's let's im ive dont didnt doesnt
     where when why how whats please tell remind remember recall know knew again name named called call
     something anything thing things really also still yet ever one ok okay yes yeah hey hi hello thanks thank
-    get got go going want like according document documents uploaded"""
+    get got go going want like according document documents uploaded question quick just"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
 _DESCRIBERS = word_set("favourite favorite best new old little older younger big elder first last current")
@@ -59,7 +59,7 @@ _SUMMARY = re.compile(
 )
 _BACKREF = re.compile(
     r"^(?:and|but|so|also|then|what about|how about|why|which one|the (?:first|second|third|last|other)|"
-    r"it|that|this|those|these|they|she|he|step \d+)\b|\b(?:earlier|above|you said|you mentioned|we discussed|"
+    r"it|that|this|those|these|they|she|he|step \d+)\b|\b(?:earlier|above|you said|you mentioned|we discussed|i just|"
     r"the (?:first|second|third|previous|last) (?:one|step|option|point)|at the (?:start|beginning)|go back)\b",
     re.IGNORECASE,
 )
@@ -227,7 +227,7 @@ def _heads(tokens: Sequence[str]) -> tuple[tuple[str, ...], int]:
             if word in _DESCRIBERS:
                 j += 1
                 continue
-            if word in STOP:
+            if word in STOP and not (word == "name" and chain == 0):  # "what's my name?" asks for the name
                 break
             heads.append(stem(word))
             chain += 1
