@@ -113,7 +113,15 @@ def enqueue_formation(rt: Runtime, user_id: int, user_turn_id: int) -> bool:
     return FormationQueue(rt.store.engine).enqueue(user_id, user_turn_id)
 
 
-def _extractor(rt: Runtime) -> LLMExtractor:
+def _extractor(rt: Runtime) -> LLMExtractor | None:
+    """The model extractor, only for a model that may judge (app/judgement.py).
+
+    What to remember is a judgement too: on the policy path the patterns and the stored turn
+    decide. The 135M model's extraction was used in 2-3 of 60 plans (bench/formation_quality.py)
+    and each call held the one-core model for seconds, delaying the person's next reply.
+    """
+    if rt.path == "policy":
+        return None
     return LLMExtractor.for_backend(rt.backend, min(rt.settings.llm_timeout_s, EXTRACTION_TIMEOUT_S))
 
 

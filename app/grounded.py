@@ -58,6 +58,8 @@ GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"
 BROAD_MAX_NOTES = 6
 FALLBACK = {"ack": "You're welcome!"}
 ACK_MAX_CHARS = 160
+# Sentence ends, but not after an initial or a title ("Dr. Brandt", "Ursula K. Le Guin", "St. Georg").
+_SENTENCES = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)\s+")
 DEFAULT_FALLBACK = "I'm not sure what to say to that — could you tell me more?"
 
 
@@ -258,7 +260,7 @@ async def _chat(
 
 def acknowledgement(message: str) -> str:
     """"Got it" and the first thing the person said about themselves, addressed to them."""
-    sentences = [t.strip() for t in re.split(r"(?<=[.!?])\s+", message.strip()) if t.strip()]
+    sentences = [t.strip() for t in _SENTENCES.split(message.strip()) if t.strip()]
     own = next((t for t in sentences if is_first_person(t)), sentences[0] if sentences else "")
     if not own or len(own) > ACK_MAX_CHARS:
         return "Got it — I'll remember that."

@@ -1,45 +1,80 @@
 """Which remembered notes answer a question, and how sure to be: decided without a model.
 
 SmolLM2-135M cannot abstain (asked about a brother never mentioned, it answered "Your brother's
-name is Ana.") and calls invented answers "high" confidence. So before the model says anything:
+name is Ana.") and calls invented answers "high" confidence. So before the model says anything,
+the question is read for what any answer must be about (`Ask`), and the notes are checked:
 
-1. Notes that are questions carry no facts and are dropped.
-2. A note *covers* a question's key term when it holds the term or a word of its generic-English
-   group (`situation.related_stems`: "work" is covered by "job").
-3. What the question asks about after "my" (`heads`: "my brother's name" → brother) must be
-   covered by a note, and, when the question is about the person, by a note that speaks as the
-   person ("My cat…", "The user's…") or shares a name with one that does ("My sister Ana…" +
-   "Ana adopted a dog…" answers "my sister's dog"). "Ana adopted a dog" alone does not answer
-   "my dog".
-4. The best note covers the most key terms; among equals the newest wins (a correction is newer
-   than what it corrects), then the most relevant. A second note is added when it covers terms
-   the first does not and shares a name with it (two hops).
-5. No covering note → the answer is "I don't know", stated plainly.
+- **Hard terms** must each be held by a chosen note (the word, or a word of its generic-English
+  group: "job" covers "work"; a category covers its members, but "cat" never covers "dog"):
+  what follows "my" or a name's "'s" ("my sister's dog" → sister, dog; "Priya's birthday" →
+  priya, birthday), the noun a "which/what" asks about ("which hospital"), a name the question is
+  about ("does Jonas…"), and a year or number it states. A near miss ("my brother", "Jonas's
+  hospital") therefore finds no answer.
+- **Attributes** asked of something ("name", "profession", "age") are rarely said in those words:
+  a name is satisfied by a note that names ("my mum Renate", "called Miso", "I'm Lena"), a
+  profession by one that says what someone is or does ("she's a nurse", "works as a chef").
+- **The answer's type** follows the question word: where → a place after at/in/from/to, when →
+  a date, day, month, year or time, who → a name, how old/many/much/long → a number. Notes that
+  hold one are preferred, and a note that covers the question but lacks it is joined to another.
+- **Joining** (two or three hops): a note that shares a name with a chosen one is added when it
+  covers a missing hard term or brings the missing answer type ("the colleague who bakes
+  sourdough" → "My colleague Priya… bakes sourdough" + "Priya is originally from Bangalore").
+- **The person**: a question about "my …" needs a chosen note that speaks as the person ("My cat…",
+  "We have…", "The user's…"); "Ana adopted a dog" alone does not answer "my dog".
+- **Corrections**: among notes that cover as much, the newest wins.
 
-Confidence: high when every key term is covered and the best note's recall relevance is at least
-`HIGH_RELEVANCE`; medium when the answer stands on partial coverage or weaker relevance; low for
-"I don't know".
+No answer passes → "I don't know", said without calling the model. Confidence: high when every
+key word of the question is covered or the best note's recall relevance is at least
+`HIGH_RELEVANCE`; medium otherwise; low for "I don't know".
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from capabilities.situation import Situation, is_first_person, names_in, related_stems, stem, words
+from capabilities.situation import STOP, Situation, is_first_person, names_in, related_stems, stem, word_set, words
 
 HIGH_RELEVANCE = 0.6
-# With no key term at all ("what was that thing?") only a strong recall match may answer.
-BARE_RELEVANCE = 0.8
-MAX_NOTES = 2
+BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
+MAX_NOTES = 3
 _QUESTION = re.compile(
     r"^\W*(?:what|who|where|when|why|how|which|do|does|did|is|are|can|could|would)\b.*\?\s*$", re.I | re.S
 )
 
+AnswerType = Literal["place", "time", "person", "number"]
 Verdict = Literal["answer", "unknown"]
+
+# Attributes asked of something, satisfied by the note's shape rather than by the word itself.
+NAMING = word_set("name named called nickname")
+ROLE = word_set("profession occupation job work")
+AGE = word_set("age old")
+# Nouns after which/what that only say the answer's type ("which city", "what year").
+_TYPE_NOUNS: dict[str, AnswerType] = {
+    **dict.fromkeys(("city", "town", "country", "place", "neighbourhood", "neighborhood", "area", "village",
+                     "street", "address", "state", "region"), "place"),
+    **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
+                     "week", "weekday", "season"), "time"),
+    **dict.fromkeys(("person", "one"), "person"),
+}  # fmt: skip
+_MONTHS = word_set(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_WEEKDAYS = word_set("monday tuesday wednesday thursday friday saturday sunday weekend")
+_NUMBER_WORDS = word_set("one two three four five six seven eight nine ten eleven twelve twenty thirty half dozen")
+_LOCATIVE = word_set("at in from to near on into")
+_TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
+_ROLE_SHAPE = re.compile(r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am) an?)\s+\w+", re.IGNORECASE)
+_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+[A-Z]")  # "name is Jonas", "called Miso"
+_SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me)\s+[A-Z]")  # "what's my name?": "I'm Lena"
+_WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
+_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
+_NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
 
 
 @dataclass(frozen=True)
@@ -55,6 +90,16 @@ class Note:
     def stems(self) -> frozenset[str]:
         """The stems of its words."""
         return frozenset(stem(w) for w in words(self.text))
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What any answer to a question must be about (see the module docstring)."""
+
+    hard: tuple[str, ...]
+    attributes: tuple[str, ...]
+    answer_type: AnswerType | None
+    terms: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -78,67 +123,207 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION.match(text.strip()))
 
 
-_SUBJECT = frozenset(["i", "i'm", "i've", "i'd", "i'll", "we", "we're"])
+def answer_type(question: str) -> AnswerType | None:
+    """The kind of thing an answer names, from the question word (None: anything)."""
+    q = question.casefold().replace("’", "'")
+    wh = _WH_NOUN.search(q)
+    if wh and wh.group(1) in _TYPE_NOUNS:
+        return _TYPE_NOUNS[wh.group(1)]
+    if re.search(r"\bwhere\b", q):
+        return "place"
+    if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
+        return "time"
+    if re.search(r"\bhow (?:old|many|much|long|often)\b", q):
+        return "number"
+    if re.search(r"^\W*(?:who|whom)\b", q):
+        return "person"
+    return None
 
 
-def _rank(note: Note, terms: Sequence[str], sit: Situation) -> tuple[int, bool, float, float]:
-    """Coverage first; then, for "where do I work?", notes where the person is the subject ("I
-    started at Siemens") before notes about someone of theirs ("My partner works…"); then the
-    newest; then relevance."""
-    stems = note.stems
-    covered = sum(covers(stems, t) for t in terms)
-    speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.lower()
-    subject = not sit.heads and sit.about_me and speaks
-    when = note.created_at.timestamp() if note.created_at else 0.0
-    return covered, subject, when, note.relevance
+def read_ask(sit: Situation) -> Ask:
+    """The hard terms, attributes and answer type of a question."""
+    # "what does Jonas do (for a living)?" asks for a job.
+    text = re.sub(r"\bdo\s*\?\s*$", "do for work?", sit.text.replace("for a living", "for work"))
+    hard: list[str] = [h for h in sit.heads]
+    hard += _name_chains(text)
+    wh = _WH_NOUN.search(text)
+    if wh and wh.group(1).casefold() not in STOP and wh.group(1).casefold() not in _TYPE_NOUNS:
+        hard.append(stem(wh.group(1)))
+    hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
+    hard += [n for n in _NUMBER.findall(text)]
+    # Attributes: those in a possessive chain ("my sister's profession"), any naming word, an age,
+    # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
+    attributes = [t for t in dict.fromkeys(hard) if _attribute(t)]
+    hard = [t for t in dict.fromkeys(hard) if not _attribute(t)]
+    attributes += [stem(w) for w in words(text) if w in NAMING]
+    attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []
+    attributes += ["work"] if "for work" in text else []
+    attributes = list(dict.fromkeys(attributes))
+    terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes)
+    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms)
+
+
+def _attribute(term: str) -> bool:
+    return term in {stem(w) for w in NAMING | ROLE | AGE}
+
+
+def _name_chains(text: str) -> list[str]:
+    """'Priya's birthday' → priya, birthday; "Jonas's workshop" → jonas, workshop."""
+    out: list[str] = []
+    for m in re.finditer(r"\b([A-Z][a-zà-ÿ]+)['’]s\s+(?:(?:favourite|favorite|new|old|best)\s+)?([a-zà-ÿ]+)", text):
+        if m.group(1).casefold() not in STOP | _WH and m.group(2) not in STOP:
+            out += [stem(m.group(1)), stem(m.group(2))]
+    return out
+
+
+def has_type(note: Note, kind: AnswerType | None, question: str) -> bool:
+    """Whether a note holds a candidate answer of the type, not already said in the question."""
+    if kind is None:
+        return True
+    asked = {w.casefold() for w in words(question)}
+    tokens = note.text.replace("’", "'").split()
+    plain = [t.strip(".,!?;:()\"'").casefold() for t in tokens]
+    if kind == "time":
+        return any(
+            (w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
+             or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w)) and w not in asked
+            for w in plain
+        )  # fmt: skip
+    if kind == "number":
+        return any((w.isdigit() or w in _NUMBER_WORDS) and w not in asked for w in plain)
+    names = [n for n in names_in(note.text) if n.casefold() not in asked and not _calendar(n)]
+    if kind == "person":
+        return bool(names)
+    # Place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X".
+    trailing = re.search(r"\b(from|in|at|to)\W*$", question.casefold())
+    locative = {trailing.group(1)} if trailing else _LOCATIVE
+    for i, token in enumerate(tokens):
+        word = token.strip(".,!?;:()\"'")
+        near = {t.casefold() for t in plain[max(0, i - 4) : i]}
+        if word[:1].isupper() and word.casefold() not in asked and not _calendar(word) and locative & near:
+            return True
+    return False
+
+
+def _calendar(word: str) -> bool:
+    w = word.casefold().rstrip("s")
+    return w in _MONTHS or w in _WEEKDAYS
+
+
+def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
+    if attribute in {stem(w) for w in NAMING}:
+        return _names_it(note, ask)
+    if covers(note.stems, attribute):
+        return True
+    if attribute in {stem(w) for w in ROLE}:
+        return bool(_ROLE_SHAPE.search(note.text))
+    return any(w.isdigit() or w in _NUMBER_WORDS for w in words(note.text))  # age
+
+
+def _names_it(note: Note, ask: Ask) -> bool:
+    """Whether a note gives the name asked for: "called Miso", "name is Jonas", "my mum Renate"
+    (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
+    if _NAMING_SHAPE.search(note.text):
+        return True
+    if not ask.hard:
+        return bool(_SELF_NAMING.search(note.text.replace("’", "'")))
+    wanted = frozenset().union(*(related_stems(t) for t in ask.hard))
+    tokens = note.text.replace("’", "'").split()
+    for word, following in itertools.pairwise(tokens):
+        name = following.strip(".,!?;:()\"'")
+        if stem(word.strip(",")) in wanted and name[:1].isupper() and not _calendar(name):
+            return True
+    return False
 
 
 def _shares_name(a: Note, b: Note) -> bool:
-    return bool(set(names_in(a.text)) & set(names_in(b.text)))
+    return bool({n.casefold() for n in names_in(a.text)} & {n.casefold() for n in names_in(b.text)})
+
+
+_SUBJECT = word_set("i i'm i've i'd i'll we we're")
+_WH = word_set("what who where when why how which whose")
+
+
+@dataclass(frozen=True)
+class _Scored:
+    note: Note
+    hard: frozenset[str]
+    attributes: int
+    terms: int
+    typed: bool
+    subject: bool
+
+    def key(self) -> tuple[int, int, int, bool, bool, float, float]:
+        when = self.note.created_at.timestamp() if self.note.created_at else 0.0
+        return len(self.hard), self.attributes, self.terms, self.typed, self.subject, when, self.note.relevance
+
+
+def _score(note: Note, ask: Ask, sit: Situation) -> _Scored:
+    stems = note.stems
+    speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
+    return _Scored(
+        note,
+        frozenset(t for t in ask.hard if covers(stems, t)),
+        sum(_attribute_met(note, a, ask) for a in ask.attributes),
+        sum(covers(stems, t) for t in ask.terms),
+        has_type(note, ask.answer_type, sit.text),
+        sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
+    )
 
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
-    notes = [n for n in candidates if n.text.strip() and not is_question(n.text)]
-    terms = list(dict.fromkeys([*sit.heads, *sit.key_terms]))
-    if not notes:
-        return Evidence("unknown", (), "low", "nothing relevant is remembered", tuple(terms))
-    if not terms:
-        best = max(notes, key=lambda n: n.relevance)
-        if best.relevance >= BARE_RELEVANCE:
-            return Evidence("answer", (best,), "medium", f"no key term; strong match {best.relevance:.2f}")
-        return Evidence("unknown", (), "low", "no key term and no strong match")
-    ranked = sorted(notes, key=lambda n: _rank(n, terms, sit), reverse=True)
+    ask = read_ask(sit)
+    scored = [_score(n, ask, sit) for n in candidates if n.text.strip() and not is_question(n.text)]
+    if not scored:
+        return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
+    if not ask.terms and not ask.attributes:
+        best = max(scored, key=lambda s: s.note.relevance)
+        if best.note.relevance >= BARE_RELEVANCE:
+            return Evidence("answer", (best.note,), "medium", f"no key word; strong match {best.note.relevance:.2f}")
+        return Evidence("unknown", (), "low", "no key word and no strong match")
+    ranked = sorted(scored, key=_Scored.key, reverse=True)
     best = ranked[0]
-    if _rank(best, terms, sit)[0] == 0:
-        return Evidence("unknown", (), "low", "no remembered note mentions " + ", ".join(terms), tuple(terms))
+    if not best.hard and not best.terms:
+        return Evidence("unknown", (), "low", "no remembered note mentions " + ", ".join(ask.terms), ask.hard)
+    chosen = _join(best, ranked, ask)
+    return _verdict(sit, ask, chosen, ranked)
+
+
+def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
+    """The best note, plus notes sharing a name with the chosen ones that add a hard term or the type."""
     chosen = [best]
-    missing = [t for t in terms if not covers(best.stems, t)]
-    for other in ranked[1:]:
-        adds = [t for t in missing if covers(other.stems, t)]
-        if adds and _shares_name(best, other) and len(chosen) < MAX_NOTES:
-            chosen.append(other)
-            missing = [t for t in missing if t not in adds]
-    unanswered_heads = [h for h in sit.heads if h in missing]
-    if unanswered_heads:
-        why = "nothing remembered about your " + ", ".join(unanswered_heads)
-        return Evidence("unknown", (), "low", why, tuple(missing))
-    if sit.about_me and sit.heads and not _speaks_as_person(chosen, ranked):
-        return Evidence("unknown", (), "low", "the notes are about someone else", tuple(missing))
-    # A bare-verb question ("where do I work?") is answered only when the note matches strongly or
-    # covers every term; a single incidental word in common is not evidence.
-    covered = len(terms) - len(missing)
-    if covered < len(terms) and covered <= len(terms) / 2 and best.relevance < HIGH_RELEVANCE:
-        return Evidence("unknown", (), "low", "only weak, partial matches", tuple(missing))
-    chosen.sort(key=lambda n: n.created_at.timestamp() if n.created_at else 0.0)
-    confidence = "high" if not missing and best.relevance >= HIGH_RELEVANCE else "medium"
-    why = f"covers {covered}/{len(terms)} key terms; relevance {best.relevance:.2f}"
-    return Evidence("answer", tuple(chosen), confidence, why, tuple(missing))
+    while len(chosen) < MAX_NOTES:
+        have = frozenset().union(*(c.hard for c in chosen))
+        typed = any(c.typed for c in chosen)
+        extra = [
+            s for s in ranked
+            if s not in chosen and any(_shares_name(s.note, c.note) for c in chosen)
+            and ((s.hard - have) or (s.typed and not typed))
+        ]  # fmt: skip
+        if not extra:
+            return chosen
+        chosen.append(extra[0])
+    return chosen
 
 
-def _speaks_as_person(chosen: Sequence[Note], ranked: Sequence[Note]) -> bool:
-    """Whether a chosen note speaks as the person, or names someone a note of theirs names."""
-    if any(is_first_person(n.text) for n in chosen):
-        return True
-    mine = [n for n in ranked if is_first_person(n.text)]
-    return any(_shares_name(c, m) for c in chosen for m in mine) and len(chosen) > 1
+def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:
+    covered = frozenset().union(*(c.hard for c in chosen))
+    missing = tuple(t for t in ask.hard if t not in covered)
+    notes = tuple(sorted((c.note for c in chosen), key=lambda n: n.created_at.timestamp() if n.created_at else 0.0))
+    if missing:
+        return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
+    if sit.about_me and sit.heads and not any(is_first_person(n.text) for n in notes):
+        return Evidence("unknown", (), "low", "the notes are about someone else", ())
+    unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
+    if unmet:
+        return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
+    if ask.answer_type and not any(c.typed for c in chosen):
+        return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
+    best = chosen[0]
+    terms_covered = sum(any(covers(n.stems, t) for n in notes) for t in ask.terms)
+    if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:
+        return Evidence("unknown", (), "low", "only weak, partial matches", ())
+    strong = terms_covered == len(ask.terms) or best.note.relevance >= HIGH_RELEVANCE
+    why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"
+    return Evidence("answer", notes, "high" if strong else "medium", why)

@@ -112,6 +112,8 @@ _SYNONYMS_TEXT = (
     "allergic allergy allergies intolerant",
     "birthday born birth",
     "partner boyfriend girlfriend husband wife spouse fiance fiancee",
+    "boss manager supervisor",
+    "climbing climb bouldering",
     "hobby hobbies pastime",
     "car vehicle drive",
     "study studied university degree college graduated",
@@ -132,6 +134,7 @@ _CATEGORIES_TEXT = (
     "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",
     "drink: coffee tea beer wine juice",
+    "diet: vegetarian vegan pescatarian pescetarian",
     "child: son daughter",
     "sibling: brother sister",
     "parent: mother father mom dad mum",
@@ -248,7 +251,8 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
     text = message.strip()
     tokens = words(text)
     question = text.endswith("?") or bool(_QUESTION_START.match(text))
-    about_me = bool(_FIRST_PERSON & set(tokens))
+    # "me" alone ("tell me a story") asks something of the assistant; it is not about the person.
+    about_me = bool((_FIRST_PERSON - {"me"}) & set(tokens)) or "about me" in text.casefold()
     heads, chain = _heads(tokens)
     names = tuple(names_in(text))
     terms = key_terms(text)

@@ -27,7 +27,9 @@ def scripted_llm(script: Script, delay: float = 0.0) -> Iterator[dict[str, str]]
     `delay` seconds pass after each streamed piece (a slow model, to act mid-stream).
     """
     with fake_ollama(FakeOllamaState(models=[MODEL], script=script, delay=delay)) as fake:
-        yield {"OLLAMA_HOST": fake.host, "REVERIE_OLLAMA_MODEL": MODEL}
+        # A script writes the model-driven path's JSON (request, Answer | NeedsMoreInfo): that path is
+        # forced rather than measured (the probe would send a script's fixed replies to the policies).
+        yield {"OLLAMA_HOST": fake.host, "REVERIE_OLLAMA_MODEL": MODEL, "REVERIE_JUDGEMENT": "model"}
 
 
 def last_user_text(body: dict[str, Any]) -> str:

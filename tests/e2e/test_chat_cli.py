@@ -7,6 +7,8 @@ exits); the competence probe picks the policy path for this model by measuring i
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +60,27 @@ def test_chat_cli_remembers_across_processes_and_says_when_it_does_not_know(tmp_
     for reply in told + asked:
         text = reply["reply"]
         assert text and "recalled_context" not in text and "Question:" not in text and "Ana birthday" not in text
+
+
+HOLD_GRAPH = """
+import sys, time, kuzu
+db = kuzu.Database(sys.argv[1])
+print("ready", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_chat_cli_waits_for_the_process_that_holds_the_graph(tmp_path: Path) -> None:
+    """While `reverie run` owns the graph, the chat says so and waits; it never fails with a lock error."""
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "maya", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    graph = data_dir / "graph" / "graph.kuzu"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_GRAPH, str(graph), "8"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        done = reverie(data_dir, "chat", "--user", "maya", "--json", stdin="thanks!\n")
+    finally:
+        holder.wait(timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "waiting for it to stop" in done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["reply"]

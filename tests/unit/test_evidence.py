@@ -58,6 +58,31 @@ def test_choose_ignores_stored_questions() -> None:
 
 
 def test_choose_confidence_follows_coverage_and_relevance() -> None:
-    strong = choose(read("What's my cat's name?"), [_note("m1", NOTES[0].text, relevance=0.9)])
-    weak = choose(read("What's my cat's name?"), [_note("m1", NOTES[0].text, relevance=0.3)])
-    assert strong.confidence == "high" and weak.confidence == "medium"
+    strong = choose(read("What's my cat's name?"), [_note("m1", NOTES[0].text, relevance=0.3)])
+    partial = choose(read("Is my cat grumpy or friendly?"), [_note("m1", NOTES[0].text, relevance=0.3)])
+    assert strong.confidence == "high" and partial.confidence == "medium"
+
+
+def test_choose_answer_type_and_joins() -> None:
+    notes = [
+        _note("m1", "My colleague Priya sits next to me, she's the one who bakes sourdough.", 1),
+        _note("m2", "Priya is originally from Bangalore.", 2),
+        _note("m3", "I go bouldering with Priya every Tuesday at a gym called Kletterfabrik.", 3),
+        _note("m4", "Priya and I switched bouldering to Mondays.", 4),
+        _note("m5", "My mum Renate lives in Dresden.", 5),
+        _note("m6", "My mum moved from Dresden to Chemnitz.", 6),
+        _note("m7", "Jonas works as a carpenter in Plagwitz.", 7),
+        _note("m8", "My friend Carla is a nurse at St. Georg hospital.", 8),
+    ]
+
+    def refs(question: str) -> list[str]:
+        evidence = choose(read(question), notes)
+        return [n.ref for n in evidence.notes] if evidence.verdict == "answer" else []
+
+    assert refs("Where is the colleague who bakes sourdough from?") == ["m1", "m2"]
+    assert refs("Where do I go climbing?") == ["m3"]  # "switched to Mondays" names no place
+    assert refs("What day do I go bouldering?") == ["m4"]  # the newest day
+    assert refs("What's my mother's name?") == ["m5"]
+    assert refs("Where does my mum live?") == ["m6"]
+    for never in ("Which hospital does Jonas work at?", "When is Priya's birthday?", "What's my dad's name?"):
+        assert refs(never) == [], never

@@ -1,0 +1,87 @@
+"""What a person reads in the browser on the real embedded model: remembered across threads, corrected,
+"I don't know" when never told, and a context request that fits the message."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from memory.db import open_engine
+from memory.formation_queue import FormationQueue
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    free_port,
+    login,
+    loopback_only,
+    ready,
+    reverie,
+    running_server,
+    stored,
+    submit,
+)
+
+pytestmark = [pytest.mark.e2e]
+
+
+def _send(page: Page, text: str) -> str:
+    replies = page.locator(".ai-message")
+    before = replies.count()
+    submit(page, text)
+    expect(replies).not_to_have_count(before, timeout=300_000)
+    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
+    return replies.last.inner_text()
+
+
+def _formed(data_dir: Path, timeout_s: float = 300) -> None:
+    """Wait until the running app has formed every queued turn (SQLite admits a second reader)."""
+    engine = open_engine(data_dir / "reverie.db")
+    try:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            counts = FormationQueue(engine).counts()
+            if not counts.get("pending") and not counts.get("running"):
+                return
+            time.sleep(1)
+        pytest.fail(f"formation did not finish: {counts}")
+    finally:
+        engine.dispose()
+
+
+def test_memory_browser_answers_across_threads_and_abstains(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.route("**/*", loopback_only)
+        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+            login(page, url)
+            for text in ("My cat is called Miso.", "My sister Ana lives in Lisbon.", "thanks!",
+                         "Actually my sister Ana moved to Porto."):  # fmt: skip
+                _send(page, text)
+            _formed(data_dir)
+            page.click("#new-chat-button")
+            ready(page)
+            cat = _send(page, "What's my cat's name?")
+            sister = _send(page, "Where does my sister live?")
+            brother = _send(page, "What's my brother's name?")
+            _send(page, "What are my hobbies?")
+            page.screenshot(path=str(tmp_path / "second-thread.png"), full_page=True)
+        browser.close()
+    assert "Miso" in cat
+    assert "Porto" in sister and "Lisbon" not in sister
+    assert "don't know" in brother and not re.search(r"\b(?:Ana|Miso|Porto)\b", brother)
+    with stored(data_dir) as store:
+        account = store.accounts.get("tester")
+        assert account is not None and account.id is not None
+        asked = {row.message_excerpt: json.loads(row.request) for row in store.usage.recent(account.id, 20)}
+    assert asked["thanks!"]["VECTOR_LIMIT"]["requested"] == 0
+    assert asked["What are my hobbies?"]["VECTOR_LIMIT"]["requested"] > 5
+    assert asked["thanks!"]["reason"].startswith("policy:ack")
