@@ -36,7 +36,7 @@ def _send(page: Page, text: str) -> str:
     submit(page, text)
     expect(replies).not_to_have_count(before, timeout=300_000)
     expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
-    return replies.last.inner_text()
+    return replies.filter(has_not_text="Used Context").last.inner_text()  # the Context step follows the reply
 
 
 def _formed(data_dir: Path, timeout_s: float = 300) -> None:
@@ -68,6 +68,7 @@ def test_memory_browser_answers_across_threads_and_abstains(tmp_path: Path) -> N
                 _send(page, text)
             _formed(data_dir)
             page.click("#new-chat-button")
+            page.get_by_role("button", name="Confirm").click()  # "Create a new chat?"
             ready(page)
             cat = _send(page, "What's my cat's name?")
             sister = _send(page, "Where does my sister live?")
