@@ -44,8 +44,9 @@ from app.voice import (
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
-from capabilities.evidence import Evidence, Note, choose, covers, is_question
+from capabilities.evidence import Evidence, Note, choose, covers, is_question, rank, read_ask
 from capabilities.situation import Situation, is_first_person, names_in, related_words, stem, words
+from memory.extraction import sentences
 from memory.models import QueryRow
 from memory.recall import MemoryHit
 
@@ -58,8 +59,14 @@ GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"
 BROAD_MAX_NOTES = 6
 FALLBACK = {"ack": "You're welcome!"}
 ACK_MAX_CHARS = 160
-# Sentence ends, but not after an initial or a title ("Dr. Brandt", "Ursula K. Le Guin", "St. Georg").
-_SENTENCES = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)\s+")
+LONG_NOTE_CHARS = 240  # longer memories (document chunks) are weighed sentence by sentence
+HOP_NOTES = 3  # how many of the best-covering notes may lend a name to hop through
+# How notes say an attribute without naming it: "called Miso", "works as a chef", "five years old".
+_ATTRIBUTE_WORDS = {
+    "nam": ("called", "name"),
+    "work": ("works", "job", "position", "promoted"),
+    "old": ("years", "old"),
+}
 DEFAULT_FALLBACK = "I'm not sure what to say to that — could you tell me more?"
 
 
@@ -73,25 +80,41 @@ class Search:
 
 @dataclass
 class _Found:
-    """The notes known so far, by ref, and the rounds spent."""
+    """The notes known so far (long ones split into sentences) and the rounds spent."""
 
-    notes: dict[str, Note] = field(default_factory=dict)
+    notes: list[Note] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # ref → the memory's whole text
     rounds: int = 0
 
     def add(self, hits: Sequence[MemoryHit]) -> list[str]:
         new = []
         for h in hits:
             ref = f"m{h.memory.id}"
-            if ref not in self.notes:
-                self.notes[ref] = Note(ref, h.memory.content, h.memory.created_at, h.relevance)
-                new.append(ref)
+            if ref in self.texts:
+                continue
+            self.texts[ref] = h.memory.content
+            new.append(ref)
+            for part in _parts(h.memory.content):
+                self.notes.append(Note(ref, part, h.memory.created_at, h.relevance, h.memory.kind))
         return new
+
+
+def _parts(text: str) -> list[str]:
+    """A long memory (a document chunk) as its sentences, so the evidence is the sentence that
+    answers and the model reads two lines, not a page ("founded by Gisela Marr", not the byline)."""
+    if len(text) <= LONG_NOTE_CHARS:
+        return [text]
+    return [p for p in sentences(" ".join(text.split())) if len(p) > 3]
 
 
 def widened_query(sit: Situation, question: str) -> str:
     """The question's words and their generic synonyms, for a second, wider search."""
+    ask = read_ask(sit)
+    if "nam" in ask.attributes and not ask.hard:
+        return "Hi, my name is"  # the person's own name is in a self-introduction ("I'm Lena, nice to meet you")
     said = set(words(question))
     extra = [w for t in sit.key_terms for w in sorted(related_words(t)) if w not in said]
+    extra += [w for a in ask.attributes for w in _ATTRIBUTE_WORDS.get(a, ()) if w not in said]
     return " ".join([question.strip(), *extra])[:200]
 
 
@@ -118,7 +141,7 @@ async def answer_grounded(
     try:
         found = _Found()
         found.add(hits)
-        if sit.kind in GROUNDED_KINDS:
+        if sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known(sit, found.notes)):
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
                 yield event
             answer = await _grounded(backend, sit, question, found, history, today)
@@ -146,8 +169,8 @@ async def _more(
     """The policy's info rounds: a wider search when nothing answers, a hop through a name."""
     tried: set[str] = set()
     while found.rounds < search.max_rounds:
-        evidence = choose(sit, list(found.notes.values()))
-        ask = _next_search(sit, question, evidence, list(found.notes.values()), tried)
+        evidence = choose(sit, found.notes)
+        ask = _next_search(sit, question, evidence, found.notes, tried)
         if ask is None:
             return
         text, why = ask
@@ -155,7 +178,7 @@ async def _more(
         found.rounds += 1
         stores.queries.count_info_request(user_id, qid)
         new = found.add(stores.memories.search(user_id, text, search.limit, INFO_FLOOR))
-        context.merge(ContextDelta(memories=[MemoryNote(int(r[1:]), found.notes[r].text) for r in new]))
+        context.merge(ContextDelta(memories=[MemoryNote(int(r[1:]), found.texts[r]) for r in new]))
         summary = f"{len(new)} new note(s)" if new else "nothing new"
         args = {"query": text, "min_relevance": INFO_FLOOR, "limit": search.limit}
         yield InfoRound("SEARCH_MEMORIES", args, summary, found.rounds, True, why, tuple(new))
@@ -164,34 +187,36 @@ async def _more(
 def _next_search(
     sit: Situation, question: str, evidence: Evidence, notes: Sequence[Note], tried: set[str]
 ) -> tuple[str, str] | None:
-    """The policy's next search, or None when the evidence is enough or nothing else can help."""
-    if sit.kind == "broad_recall" or (evidence.verdict == "answer" and not evidence.missing):
+    """The policy's next search, or None when the evidence is enough or nothing else can help.
+
+    First a wider search (the question's words and their generic synonyms); then hops through the
+    names in the notes that cover part of the question ("Ana adopted a dog" for "my sister's dog";
+    "My colleague Priya… bakes sourdough" for "where is that colleague from?").
+    """
+    if sit.kind == "broad_recall" or evidence.verdict == "answer":
         return None
     wide = widened_query(sit, question)
-    if evidence.verdict == "unknown" and wide not in tried:
+    if wide not in tried:
         return wide, "no recalled note answered: searching wider"
-    # Two hops: a note that covers part of the question and names someone ("Ana adopted a dog"
-    # for "my sister's dog") is joined to what is remembered about that name.
     terms = [*sit.heads, *sit.key_terms]
-    for note in sorted(notes, key=lambda n: -sum(covers(n.stems, t) for t in terms)):
+    for note in rank(sit, notes)[:HOP_NOTES]:
         missing = [t for t in terms if not covers(note.stems, t)]
-        names = [n for n in names_in(note.text) if n not in sit.names]
-        if missing and names and len(missing) < len(terms):
-            wanted = [w for w in words(sit.text) if stem(w) in missing]
-            hop = f"{names[0]} {' '.join(dict.fromkeys(wanted))}"[:200]
-            if hop not in tried:
-                return hop, f"the answer may go through {names[0]}: a second hop"
+        wanted = [w for w in words(sit.text) if stem(w) in missing]
+        for name in (n for n in names_in(note.text) if n not in sit.names):
+            hop = f"{name} {' '.join(dict.fromkeys(wanted))}".strip()[:200]
+            if hop not in tried and len(missing) < len(terms):
+                return hop, f"the answer may go through {name}: a second hop"
     return None
 
 
 async def _grounded(
     backend: Backend, sit: Situation, question: str, found: _Found, history: Sequence[ModelMessage], today: date
 ) -> Answer:
-    notes = list(found.notes.values())
+    notes = found.notes
     if sit.kind == "broad_recall":
         return _broad(notes)
     evidence = choose(sit, notes)
-    if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document":
+    if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document" and not _known(sit, notes):
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory
     if evidence.verdict == "unknown":
         return Answer(content=_dont_know(sit), confidence="low")
@@ -207,9 +232,15 @@ async def _grounded(
     return Answer(
         content=_fit(text),
         confidence=confidence,
-        sources=[Source(ref=n.ref, contribution="says so", relevance=round(n.relevance, 2)) for n in evidence.notes],
+        sources=_sources(evidence.notes),
         follow_ups=_follow_ups(evidence.notes, sit),
     )
+
+
+def _sources(notes: Sequence[Note]) -> list[Source]:
+    """One source per memory (two sentences of one document chunk are one source)."""
+    first = {n.ref: n for n in reversed(notes)}
+    return [Source(ref=n.ref, contribution="says so", relevance=round(n.relevance, 2)) for n in first.values()][:5]
 
 
 def _broad(notes: Sequence[Note]) -> Answer:
@@ -222,13 +253,28 @@ def _broad(notes: Sequence[Note]) -> Answer:
     return Answer(
         content=_fit("Here is what you've told me:\n" + lines),
         confidence="medium",
-        sources=[Source(ref=n.ref, contribution="says so", relevance=round(n.relevance, 2)) for n in picked],
+        sources=_sources(picked),
     )
 
 
+def _known(sit: Situation, notes: Sequence[Note]) -> bool:
+    """Whether memory knows what the question is about (a name or a hard term it asks about):
+    then not knowing the answer is "I don't know", never the model's free guess."""
+    ask = read_ask(sit)
+    names = [n.casefold() for n in sit.names]
+    if any(name in n.text.casefold() for n in notes for name in names):
+        return True
+    if any(covers(n.stems, h) for n in notes for h in ask.hard):
+        return True
+    return any(2 * sum(covers(n.stems, t) for t in ask.terms) >= max(2, len(ask.terms)) for n in notes)
+
+
 def _dont_know(sit: Situation) -> str:
-    if sit.heads:
-        return f"I don't know — you haven't told me about your {' '.join(sit.head_words())} yet."
+    mine = re.search(r"\bmy\s+((?:[\w-]+['’]s\s+)*[\w-]+)", sit.text, re.IGNORECASE)
+    if mine and mine.group(1).casefold() == "name":
+        return "I don't know your name yet — you haven't told me."
+    if mine:
+        return f"I don't know — you haven't told me about your {mine.group(1)} yet."
     return "I don't know — I don't remember you telling me that."
 
 
@@ -260,8 +306,8 @@ async def _chat(
 
 def acknowledgement(message: str) -> str:
     """"Got it" and the first thing the person said about themselves, addressed to them."""
-    sentences = [t.strip() for t in _SENTENCES.split(message.strip()) if t.strip()]
-    own = next((t for t in sentences if is_first_person(t)), sentences[0] if sentences else "")
+    said = sentences(message.strip())
+    own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:
         return "Got it — I'll remember that."
     said = second_person(own.rstrip(".!")).removeprefix("Actually, ").removeprefix("Actually ")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from capabilities.request_policy import REASON_PREFIX
 from capabilities.resources import GrantStatus, Provision, format_number
 
 _MARKS = {
@@ -20,8 +21,11 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
     for g in provision.grants:
         requested = "—" if g.requested is None else format_number(g.requested)
         lines.append(f"| {g.dimension.name} | {requested} | {format_number(g.provided)} | {_MARKS[g.status]} |")
-    if provision.request.reason:
-        lines.append(f"\nReason given: “{provision.request.reason}”")
+    reason = provision.request.reason
+    if reason.startswith(REASON_PREFIX):  # the model-free policy asked (app/judgement.py)
+        lines.append(f"\nAsked by the context policy: {reason.split(' — ', 1)[-1]}")
+    elif reason:
+        lines.append(f"\nReason given: “{reason}”")
     lines += [f"\nNote: {n}" for n in notes]
     loaded = telemetry.get("loaded", [])
     kinds = {"m": "memories", "e": "entities", "r": "relations"}

@@ -42,6 +42,7 @@ _LEAKS = re.compile(
     r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
     re.IGNORECASE,
 )
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DONT_KNOW = re.compile(r"\b(?:i don'?t know|i do not know|not sure|no information|don'?t have)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -169,6 +170,9 @@ def grounded_reply(raw: str, notes: Sequence[Note], question: str) -> tuple[str,
     said = {stem(w) for w in words(text) if w not in STOP and len(w) > 2}
     if not answer_words(notes, question) & said:
         return "", "the reply says nothing the notes say"
+    stray_dates = set(_ISO_DATE.findall(text)) - {d for n in notes for d in _ISO_DATE.findall(n.text)}
+    if stray_dates:  # a note's date stamp repeated as if it were the answer ("You spent 2026-11-23 at…")
+        return "", "the reply repeated a note's date stamp"
     known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}
     if said and len(said - known) / len(said) > NOVELTY_MAX:
         return "", "the reply adds things the notes do not say"

@@ -51,7 +51,7 @@ Verdict = Literal["answer", "unknown"]
 
 # Attributes asked of something, satisfied by the note's shape rather than by the word itself.
 NAMING = word_set("name named called nickname")
-ROLE = word_set("profession occupation job work")
+ROLE = word_set("profession occupation job work title")
 AGE = word_set("age old")
 # Nouns after which/what that only say the answer's type ("which city", "what year").
 _TYPE_NOUNS: dict[str, AnswerType] = {
@@ -61,6 +61,8 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
                      "week", "weekday", "season"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
 }  # fmt: skip
+# Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
+_DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
 _MONTHS = word_set(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
@@ -85,6 +87,7 @@ class Note:
     text: str
     created_at: datetime | None = None
     relevance: float = 0.0
+    source: str = "turn"  # the memory's kind: "turn" or "fact" (the person's words), "chunk" (a document)
 
     @property
     def stems(self) -> frozenset[str]:
@@ -147,19 +150,21 @@ def read_ask(sit: Situation) -> Ask:
     hard: list[str] = [h for h in sit.heads]
     hard += _name_chains(text)
     wh = _WH_NOUN.search(text)
-    if wh and wh.group(1).casefold() not in STOP and wh.group(1).casefold() not in _TYPE_NOUNS:
-        hard.append(stem(wh.group(1)))
+    noun = wh.group(1).casefold() if wh else ""
+    if noun and noun not in STOP and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
+        hard.append(stem(noun))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
     hard += [n for n in _NUMBER.findall(text)]
     # Attributes: those in a possessive chain ("my sister's profession"), any naming word, an age,
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
-    attributes = [t for t in dict.fromkeys(hard) if _attribute(t)]
-    hard = [t for t in dict.fromkeys(hard) if not _attribute(t)]
+    attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
+    hard = [t for t in dict.fromkeys(hard) if not any(_attribute(a) for a in t.split("|"))]
     attributes += [stem(w) for w in words(text) if w in NAMING]
     attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []
     attributes += ["work"] if "for work" in text else []
     attributes = list(dict.fromkeys(attributes))
-    terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes)
+    type_nouns = {stem(w) for w in _TYPE_NOUNS}  # "which city": the answer's type, not a word to find
+    terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in type_nouns)
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms)
 
 
@@ -223,10 +228,10 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
 def _names_it(note: Note, ask: Ask) -> bool:
     """Whether a note gives the name asked for: "called Miso", "name is Jonas", "my mum Renate"
     (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
+    if not ask.hard:  # "what's my name?": only the person naming themselves
+        return bool(_SELF_NAMING.search(note.text.replace("’", "'")))
     if _NAMING_SHAPE.search(note.text):
         return True
-    if not ask.hard:
-        return bool(_SELF_NAMING.search(note.text.replace("’", "'")))
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard))
     tokens = note.text.replace("’", "'").split()
     for word, following in itertools.pairwise(tokens):
@@ -248,14 +253,23 @@ _WH = word_set("what who where when why how which whose")
 class _Scored:
     note: Note
     hard: frozenset[str]
-    attributes: int
-    terms: int
+    mine: bool
+    owned: bool
+    attributes: frozenset[str]
+    terms: frozenset[str]
     typed: bool
+    person: bool
     subject: bool
 
-    def key(self) -> tuple[int, int, int, bool, bool, float, float]:
+    complete: bool
+
+    def key(self) -> tuple[int, bool, bool, int, int, bool, bool, bool, bool, float, float, float]:
+        # The newest wins among notes that say all the question asks (a correction); among partial
+        # ones recall relevance decides first.
         when = self.note.created_at.timestamp() if self.note.created_at else 0.0
-        return len(self.hard), self.attributes, self.terms, self.typed, self.subject, when, self.note.relevance
+        return (len(self.hard), self.mine, self.owned, len(self.attributes), len(self.terms), self.typed,
+                self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
+                when)  # fmt: skip
 
 
 def _score(note: Note, ask: Ask, sit: Situation) -> _Scored:
@@ -264,11 +278,49 @@ def _score(note: Note, ask: Ask, sit: Situation) -> _Scored:
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
-        sum(_attribute_met(note, a, ask) for a in ask.attributes),
-        sum(covers(stems, t) for t in ask.terms),
+        not _theirs(note, sit),  # "my partner": not "Ana's boyfriend"
+        _owned(note, sit),
+        frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
+        frozenset(t for t in ask.terms if covers(stems, t)),
         has_type(note, ask.answer_type, sit.text),
+        sit.about_me and note.source != "chunk",  # the person's own words before a document's
         sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
+        all(covers(stems, t) for t in ask.terms),
     )
+
+
+def _theirs(note: Note, sit: Situation) -> bool:
+    """For "my partner": the note gives the thing to someone else by name ("Ana's boyfriend")."""
+    if not sit.about_me or not sit.heads:
+        return False
+    wanted = related_stems(sit.heads[0])
+    for m in re.finditer(r"\b([A-Z][a-zà-ÿ]+)['’]s\s+(\w+)", note.text):
+        if m.group(1) not in sit.names and stem(m.group(2)) in wanted:
+            return True
+    return False
+
+
+def _owned(note: Note, sit: Situation) -> bool:
+    """For "my birthday": the note says "my birthday" (or "our …"), not "my sister's birthday"."""
+    if sit.chain != 1 or not sit.heads:
+        return False
+    wanted = related_stems(sit.heads[0])
+    tokens = [t.strip(".,!?;:()\"") for t in note.text.casefold().replace("’", "'").split()]
+    for i, token in enumerate(tokens):
+        if token in ("my", "our"):
+            nxt = [t for t in tokens[i + 1 : i + 3] if t not in _DESCRIBERS_OWNED][:1]
+            if nxt and stem(nxt[0]) in wanted and not nxt[0].endswith("'s"):
+                return True
+    return False
+
+
+_DESCRIBERS_OWNED = word_set("favourite favorite best new old little older younger big elder current")
+
+
+def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
+    """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
+    ask = read_ask(sit)
+    return [s.note for s in sorted((_score(n, ask, sit) for n in notes), key=_Scored.key, reverse=True)]
 
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
@@ -284,27 +336,33 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return Evidence("unknown", (), "low", "no key word and no strong match")
     ranked = sorted(scored, key=_Scored.key, reverse=True)
     best = ranked[0]
-    if not best.hard and not best.terms:
+    if not best.hard and not best.terms and not best.attributes:
         return Evidence("unknown", (), "low", "no remembered note mentions " + ", ".join(ask.terms), ask.hard)
     chosen = _join(best, ranked, ask)
     return _verdict(sit, ask, chosen, ranked)
 
 
 def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
-    """The best note, plus notes sharing a name with the chosen ones that add a hard term or the type."""
+    """The best note, plus notes sharing a name with the chosen ones that add what is still missing:
+    a hard term, the answer's type, an attribute, or another key word (in that order of worth)."""
     chosen = [best]
     while len(chosen) < MAX_NOTES:
-        have = frozenset().union(*(c.hard for c in chosen))
-        typed = any(c.typed for c in chosen)
-        extra = [
-            s for s in ranked
-            if s not in chosen and any(_shares_name(s.note, c.note) for c in chosen)
-            and ((s.hard - have) or (s.typed and not typed))
-        ]  # fmt: skip
-        if not extra:
+        linked = [s for s in ranked if s not in chosen and any(_shares_name(s.note, c.note) for c in chosen)]
+        gains = [(_gain(s, chosen), s) for s in linked]
+        useful = [(g, s) for g, s in gains if any(g)]
+        if not useful:
             return chosen
-        chosen.append(extra[0])
+        chosen.append(max(useful, key=lambda gs: gs[0])[1])  # max keeps the first of equals: ranked order
     return chosen
+
+
+def _gain(s: _Scored, chosen: Sequence[_Scored]) -> tuple[int, bool, int, int]:
+    """What a note adds to the chosen ones: hard terms, the type, attributes, key words."""
+    hard = frozenset().union(*(c.hard for c in chosen))
+    attributes = frozenset().union(*(c.attributes for c in chosen))
+    terms = frozenset().union(*(c.terms for c in chosen))
+    typed = any(c.typed for c in chosen)
+    return len(s.hard - hard), s.typed and not typed, len(s.attributes - attributes), len(s.terms - terms)
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:

@@ -36,7 +36,7 @@ NEEDS: dict[Kind, tuple[Number | None, Number | None, float, Number | None]] = {
     "continuation": (8, 2, 0.7, 1),
     "broad_recall": (3, None, 0.55, 1),
     "relational": (3, 8, 0.6, 2),
-    "personal": (3, 6, 0.6, 1),
+    "personal": (3, 10, 0.55, 1),
     "document": (2, 8, 0.6, 1),
     "statement": (4, 3, 0.7, 1),
     "general": (3, 2, 0.8, 0),

@@ -80,6 +80,11 @@ _HOW_TO = re.compile(
     r"what(?:'s| is) the best way)\b",
     re.IGNORECASE,
 )
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:tell|give|show|write|explain|help|make|teach|find|send|recommend|suggest|let|bring|sing|"
+    r"draw|create|list|describe|read)\b",
+    re.IGNORECASE,
+)
 _QUESTION_START = re.compile(
     r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|why|how|which|do|does|did|is|are|was|were|can|"
     r"could|would|will|have|has|tell me|remind me|list|name|any idea)\b",
@@ -100,14 +105,14 @@ def stem(word: str) -> str:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)] + repl
             break
-    return w.rstrip("e")[:6] or w
+    return (w.rstrip("e") if len(w) > 4 else w)[:6] or w
 
 
 # Generic English. Synonyms cover each other ("work" is covered by "job"); a category covers its
 # members ("pet" by "cat") but a member never covers another ("dog" is not covered by "cat": the
 # near miss a question about a dog must not answer with the cat). Not tuned to any persona.
 _SYNONYMS_TEXT = (
-    "work job employ employer company office career profession occupation hired workplace",
+    "work job employ employer company office career profession occupation hired workplace position role promoted",
     "live lives living moved move home based reside house apartment flat",
     "allergic allergy allergies intolerant",
     "birthday born birth",
@@ -163,7 +168,9 @@ def related_words(term: str) -> frozenset[str]:
 
 
 def related_stems(term: str) -> frozenset[str]:
-    """A stem and the stems of the words that cover it."""
+    """A stem and the stems of the words that cover it ("a|b": either compound word's)."""
+    if "|" in term:
+        return frozenset().union(*(related_stems(t) for t in term.split("|")))
     return frozenset(stem(w) for w in related_words(term)) | {term}
 
 
@@ -191,9 +198,6 @@ class Situation:
     chain: int = 0
     text: str = ""
 
-    def head_words(self) -> list[str]:
-        """The words after "my" as the person wrote them ("brother", not the stem "brother")."""
-        return list(dict.fromkeys(w.removesuffix("'s") for w in words(self.text) if stem(w) in self.heads))
 
 
 def is_first_person(text: str) -> bool:
@@ -214,29 +218,45 @@ def names_in(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_AUXILIARY = word_set("do does did will would can could should")
 _QUESTION_WORDS = word_set("what who where when why how which whose actually so and but also")
 
 
-def _heads(tokens: Sequence[str]) -> tuple[tuple[str, ...], int]:
-    """What follows each "my" (skipping describers), and its possessive chain."""
+def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
+    """What the person asks about after each "my" (describers skipped), and its possessive chain.
+
+    "my sister's dog" → sister, dog (chain 2); "my pottery club" → "pottery|club" (a two-word
+    compound, covered by either word); "does my sister live" → sister (after
+    do/does/did the word after the noun is the verb); a name ends the phrase ("my sister Ana").
+    """
+    tokens = [t.casefold().replace("’", "'") for t in raw]
     heads: list[str] = []
     longest = 0
     for i, token in enumerate(tokens):
         if token != "my":
             continue
-        chain, j = 0, i + 1
+        verb_follows = bool(_AUXILIARY & set(tokens[:i]))
+        chain, compound, j = 0, [], i + 1
         while j < len(tokens):
             word = tokens[j]
             if word in _DESCRIBERS:
                 j += 1
                 continue
-            if word in STOP and not (word == "name" and chain == 0):  # "what's my name?" asks for the name
+            naming = word == "name" and not compound and chain == 0  # "what's my name?" asks for the name
+            if raw[j][:1].isupper() or (word in STOP and not naming):
                 break
-            heads.append(stem(word))
-            chain += 1
-            if not word.endswith("'s"):
-                break
+            compound.append(word)
             j += 1
+            if word.endswith("'s"):
+                heads.append(stem(word))
+                chain, compound = chain + 1, []
+            elif len(compound) == 2 or verb_follows or word.endswith(("ed", "ing")):
+                break
+        if len(compound) == 2 and compound[1].endswith(("ed", "ing")):
+            compound = compound[:1]
+        if compound:  # either word of a compound may be what a note says ("Pottery moved…", "the club…")
+            heads.append("|".join(stem(w) for w in compound))
+            chain += 1
         longest = max(longest, chain)
     return tuple(dict.fromkeys(heads)), longest
 
@@ -248,12 +268,15 @@ def key_terms(text: str) -> tuple[str, ...]:
 
 def read(message: str, history: Sequence[str] = ()) -> Situation:
     """Read a message (and whether its thread has history) into a `Situation`."""
-    text = message.strip()
+    text = message.strip().replace("for a living", "for work")
     tokens = words(text)
     question = text.endswith("?") or bool(_QUESTION_START.match(text))
-    # "me" alone ("tell me a story") asks something of the assistant; it is not about the person.
-    about_me = bool((_FIRST_PERSON - {"me"}) & set(tokens)) or "about me" in text.casefold()
-    heads, chain = _heads(tokens)
+    # "me" after an imperative ("tell me a story") asks something of the assistant; elsewhere
+    # ("the friend who got me into pottery") it is the person.
+    about_me = bool((_FIRST_PERSON - {"me"}) & set(tokens)) or (
+        ("me" in tokens and not _IMPERATIVE.match(text)) or "about me" in text.casefold()
+    )
+    heads, chain = _heads(_WORD.findall(text))
     names = tuple(names_in(text))
     terms = key_terms(text)
     kind = _kind(text, tokens, question, about_me, names, chain, bool(history), terms)

@@ -178,7 +178,9 @@ _NOT_NAMES = frozenset(
         october november december""",
     )
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence ends at . ! ? or a newline, but not after an initial or a title: "the vet is a Dr.
+# Brandt" and "Ursula K. Le Guin" are one sentence ("Brandt." alone was dropped as filler).
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)\s+|\n+")
 _CAPITALIZED = re.compile(_NAME)
 
 
