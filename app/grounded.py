@@ -44,7 +44,7 @@ from app.voice import (
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
-from capabilities.evidence import Evidence, Note, choose, covers, is_question, rank, read_ask
+from capabilities.evidence import Evidence, Note, candidates, choose, covers, is_question, rank, read_ask
 from capabilities.situation import Situation, is_first_person, names_in, related_words, stem, words
 from memory.extraction import sentences
 from memory.models import QueryRow
@@ -104,7 +104,8 @@ def _parts(text: str) -> list[str]:
     answers and the model reads two lines, not a page ("founded by Gisela Marr", not the byline)."""
     if len(text) <= LONG_NOTE_CHARS:
         return [text]
-    return [p for p in sentences(" ".join(text.split())) if len(p) > 3]
+    paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", text))  # a heading is a paragraph too
+    return [part for p in paragraphs for part in sentences(p) if len(part) > 3]
 
 
 def widened_query(sit: Situation, question: str) -> str:
@@ -223,7 +224,9 @@ async def _grounded(
     raw, _, _ = await say(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )
-    text, problem = grounded_reply(raw, evidence.notes, question)
+    kind = read_ask(sit).answer_type
+    needed = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - _bridges(evidence.notes)
+    text, problem = grounded_reply(raw, evidence.notes, question, needed)
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
@@ -235,6 +238,16 @@ async def _grounded(
         sources=_sources(evidence.notes),
         follow_ups=_follow_ups(evidence.notes, sit),
     )
+
+
+def _bridges(notes: Sequence[Note]) -> set[str]:
+    """Names two chosen notes share: the link between the hops, not the answer ("Tonwerk" joins
+    "I joined Tonwerk" to "Tonwerk was founded by Gisela Marr"; the answer is Gisela)."""
+    seen: dict[str, int] = {}
+    for note in notes:
+        for word in {n.split()[0].casefold() for n in names_in(note.text)}:
+            seen[word] = seen.get(word, 0) + 1
+    return {w for w, n in seen.items() if n > 1}
 
 
 def _sources(notes: Sequence[Note]) -> list[Source]:

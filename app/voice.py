@@ -42,6 +42,7 @@ _LEAKS = re.compile(
     r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
     re.IGNORECASE,
 )
+_ANSWER_PREFIX = re.compile(r"^(?:the )?(?:correct )?answer(?: is)?\s*:\s*", re.IGNORECASE)
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DONT_KNOW = re.compile(r"\b(?:i don'?t know|i do not know|not sure|no information|don'?t have)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -160,11 +161,19 @@ def answer_words(notes: Sequence[Note], question: str) -> set[str]:
     return said - asked - {stem(w) for w in STOP}
 
 
-def grounded_reply(raw: str, notes: Sequence[Note], question: str) -> tuple[str, str]:
-    """The model's answer when it is clean and says something the notes say; else ('', why)."""
-    text, problem = clean(raw, question)
+def grounded_reply(
+    raw: str, notes: Sequence[Note], question: str, needed: set[str] | frozenset[str] = frozenset()
+) -> tuple[str, str]:
+    """The model's answer when it is clean and says something the notes say; else ('', why).
+
+    `needed`: the notes' words of the type the question asks for (a place for "where…"); when
+    given, the reply must hold one ("Priya sits next to you" does not say where she is from).
+    """
+    text, problem = clean(_ANSWER_PREFIX.sub("", raw.strip()), question)
     if problem:
         return "", problem
+    if needed and not needed & {w.casefold() for w in words(text)}:
+        return "", "the reply does not give what was asked"
     if _DONT_KNOW.search(text) or _HEDGES.search(text):
         return "", "the model hedged although the notes answer"
     said = {stem(w) for w in words(text) if w not in STOP and len(w) > 2}

@@ -154,6 +154,9 @@ def read_ask(sit: Situation) -> Ask:
     if noun and noun not in STOP and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
         hard.append(stem(noun))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
+    who = re.match(r"^\W*who\s+(\w+)", text, re.IGNORECASE)  # "who founded…": the predicate itself
+    if who and who.group(1).casefold() not in STOP:
+        hard.append(stem(who.group(1)))
     hard += [n for n in _NUMBER.findall(text)]
     # Attributes: those in a possessive chain ("my sister's profession"), any naming word, an age,
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
@@ -183,31 +186,44 @@ def _name_chains(text: str) -> list[str]:
 
 def has_type(note: Note, kind: AnswerType | None, question: str) -> bool:
     """Whether a note holds a candidate answer of the type, not already said in the question."""
+    return kind is None or bool(candidates(note.text, kind, question))
+
+
+def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
+    """The words of a text that could be the answer's type (lower-cased), none the question says."""
     if kind is None:
-        return True
+        return set()
     asked = {w.casefold() for w in words(question)}
-    tokens = note.text.replace("’", "'").split()
-    plain = [t.strip(".,!?;:()\"'").casefold() for t in tokens]
+    tokens = text.replace("’", "'").split()
+    plain = [t.strip(".,!?;:()\"'*").casefold() for t in tokens]
     if kind == "time":
-        return any(
-            (w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
-             or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w)) and w not in asked
-            for w in plain
-        )  # fmt: skip
-    if kind == "number":
-        return any((w.isdigit() or w in _NUMBER_WORDS) and w not in asked for w in plain)
-    names = [n for n in names_in(note.text) if n.casefold() not in asked and not _calendar(n)]
-    if kind == "person":
-        return bool(names)
-    # Place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X".
-    trailing = re.search(r"\b(from|in|at|to)\W*$", question.casefold())
-    locative = {trailing.group(1)} if trailing else _LOCATIVE
-    for i, token in enumerate(tokens):
-        word = token.strip(".,!?;:()\"'")
-        near = {t.casefold() for t in plain[max(0, i - 4) : i]}
-        if word[:1].isupper() and word.casefold() not in asked and not _calendar(word) and locative & near:
-            return True
-    return False
+        found = {
+            w for w in plain
+            if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
+            or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w)
+        }  # fmt: skip
+    elif kind == "number":
+        found = {w for w in plain if w.isdigit() or w in _NUMBER_WORDS}
+    elif kind == "person":
+        found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
+    else:  # place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X"
+        trailing = re.search(r"\b(from|in|at|to)\W*$", question.casefold())
+        locative = {trailing.group(1)} if trailing else _LOCATIVE
+        found = {
+            plain[i] for i, token in enumerate(tokens)
+            if token.strip(".,!?;:()\"'*")[:1].isupper() and not _calendar(plain[i])
+            and locative & set(plain[max(0, i - 4) : i])
+        }  # fmt: skip
+    found = {w for w in found if w and w not in asked}
+    near = _near(plain, found, {stem(w) for w in asked if w not in STOP}) if kind in ("person", "place") else found
+    return near or found
+
+
+def _near(plain: Sequence[str], found: set[str], asked: set[str], window: int = 6) -> set[str]:
+    """The candidates within a few words of a word the question asks about ("founded in 1998 by
+    Gisela Marr", not the byline's "Lena Hoffmann")."""
+    spots = [i for i, w in enumerate(plain) if stem(w) in asked]
+    return {w for i, w in enumerate(plain) if w in found and any(abs(i - j) <= window for j in spots)}
 
 
 def _calendar(word: str) -> bool:
@@ -239,6 +255,11 @@ def _names_it(note: Note, ask: Ask) -> bool:
         if stem(word.strip(",")) in wanted and name[:1].isupper() and not _calendar(name):
             return True
     return False
+
+
+def _linked(a: Note, b: Note) -> bool:
+    """Two notes that may be read together: sentences of one memory, or notes naming the same one."""
+    return a.ref == b.ref or _shares_name(a, b)
 
 
 def _shares_name(a: Note, b: Note) -> bool:
@@ -300,9 +321,23 @@ def _theirs(note: Note, sit: Situation) -> bool:
     return False
 
 
+def _given_to_other(note: Note, sit: Situation) -> bool:
+    """For "my dog": the note gives the thing to someone named ("Ana adopted a dog", "Ana's dog",
+    "her dog"), so it does not answer for the person."""
+    wanted = related_stems(sit.heads[0])
+    text = note.text.replace("’", "'")
+    pattern = r"\b(?:([A-Z][a-zà-ÿ]+)(?:'s|\s+\w+\s+(?:a|an|the|his|her|their))|his|her|their)\s+(\w+)(?:\s+(\w+))?"
+    for m in re.finditer(pattern, text):
+        name = m.group(1)
+        held = {stem(m.group(2)), stem(m.group(3) or "")}  # "Ana's dog", "Ana's little dog"
+        if held & wanted and (name is None or (name not in sit.names and not _calendar(name))):
+            return True
+    return False
+
+
 def _owned(note: Note, sit: Situation) -> bool:
-    """For "my birthday": the note says "my birthday" (or "our …"), not "my sister's birthday"."""
-    if sit.chain != 1 or not sit.heads:
+    """For "my birthday": the person's note says "my birthday" (or "our …"), not "my sister's birthday"."""
+    if sit.chain != 1 or not sit.heads or note.source == "chunk":  # a document's "our club" is not theirs
         return False
     wanted = related_stems(sit.heads[0])
     tokens = [t.strip(".,!?;:()\"") for t in note.text.casefold().replace("’", "'").split()]
@@ -347,7 +382,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
     a hard term, the answer's type, an attribute, or another key word (in that order of worth)."""
     chosen = [best]
     while len(chosen) < MAX_NOTES:
-        linked = [s for s in ranked if s not in chosen and any(_shares_name(s.note, c.note) for c in chosen)]
+        linked = [s for s in ranked if s not in chosen and any(_linked(s.note, c.note) for c in chosen)]
         gains = [(_gain(s, chosen), s) for s in linked]
         useful = [(g, s) for g, s in gains if any(g)]
         if not useful:
@@ -372,7 +407,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
     if sit.about_me and sit.heads and not any(is_first_person(n.text) for n in notes):
-        return Evidence("unknown", (), "low", "the notes are about someone else", ())
+        holders = [n for n in notes if covers(n.stems, sit.heads[0])]
+        if holders and all(_given_to_other(n, sit) for n in holders):
+            return Evidence("unknown", (), "low", "the notes are about someone else's", ())
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))

@@ -44,7 +44,7 @@ STOP = word_set(
     am i'm i've i'd i'll you're it's that's what's who's where's how's there's let's im ive dont didnt doesnt
     where when why how whats please tell remind remember recall know knew again name named called call
     something anything thing things really also still yet ever one ok okay yes yeah hey hi hello thanks thank
-    get got go going want like according document documents uploaded question quick just"""
+    get got go going want like according document documents uploaded question quick just much many"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
 _DESCRIBERS = word_set("favourite favorite best new old little older younger big elder first last current")
@@ -101,7 +101,7 @@ def stem(word: str) -> str:
     """A crude stem that lets "lives", "living" and "live" (or "allergic", "allergies") meet."""
     w = word.casefold().replace("’", "'")
     w = w[:-2] if w.endswith("'s") else w.rstrip("'")
-    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ly", ""), ("ed", ""), ("es", ""), ("s", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)] + repl
             break
