@@ -31,6 +31,7 @@ key word of the question is covered or the best note's recall relevance is at le
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -274,6 +275,7 @@ _WH = word_set("what who where when why how which whose")
 class _Scored:
     note: Note
     hard: frozenset[str]
+    weight: float  # the covered key words, each weighted by how rare it is among the candidates
     mine: bool
     owned: bool
     attributes: frozenset[str]
@@ -284,21 +286,28 @@ class _Scored:
 
     complete: bool
 
-    def key(self) -> tuple[int, bool, bool, int, int, bool, bool, bool, bool, float, float, float]:
+    def key(self) -> tuple[int, bool, bool, int, float, bool, bool, bool, bool, float, float, float]:
         # The newest wins among notes that say all the question asks (a correction); among partial
         # ones recall relevance decides first.
         when = self.note.created_at.timestamp() if self.note.created_at else 0.0
-        return (len(self.hard), self.mine, self.owned, len(self.attributes), len(self.terms), self.typed,
+        return (len(self.hard), self.mine, self.owned, len(self.attributes), round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
 
 
-def _score(note: Note, ask: Ask, sit: Situation) -> _Scored:
+def _idf(ask: Ask, notes: Sequence[Note]) -> dict[str, float]:
+    """How telling each key word is among these notes: "fee" (in one) over "club" (in ten)."""
+    stems = [n.stems for n in notes]
+    return {t: math.log(1 + len(stems) / (1 + sum(covers(s, t) for s in stems))) for t in ask.terms}
+
+
+def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float]) -> _Scored:
     stems = note.stems
     speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
+        sum(idf.get(t, 1.0) for t in ask.terms if covers(stems, t)),
         not _theirs(note, sit),  # "my partner": not "Ana's boyfriend"
         _owned(note, sit),
         frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
@@ -355,13 +364,16 @@ _DESCRIBERS_OWNED = word_set("favourite favorite best new old little older young
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
     ask = read_ask(sit)
-    return [s.note for s in sorted((_score(n, ask, sit) for n in notes), key=_Scored.key, reverse=True)]
+    idf = _idf(ask, notes)
+    return [s.note for s in sorted((_score(n, ask, sit, idf) for n in notes), key=_Scored.key, reverse=True)]
 
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
     ask = read_ask(sit)
-    scored = [_score(n, ask, sit) for n in candidates if n.text.strip() and not is_question(n.text)]
+    notes = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    idf = _idf(ask, notes)
+    scored = [_score(n, ask, sit, idf) for n in notes]
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
     if not ask.terms and not ask.attributes:

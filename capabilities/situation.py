@@ -218,6 +218,7 @@ def names_in(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_PLACE_PREPOSITIONS = word_set("at in on near into inside")
 _AUXILIARY = word_set("do does did will would can could should")
 _QUESTION_WORDS = word_set("what who where when why how which whose actually so and but also")
 
@@ -233,8 +234,8 @@ def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
     heads: list[str] = []
     longest = 0
     for i, token in enumerate(tokens):
-        if token != "my":
-            continue
+        if token != "my" or (i and tokens[i - 1] in _PLACE_PREPOSITIONS):
+            continue  # "the kiln at my pottery club": where the thing is, not what is asked about
         verb_follows = bool(_AUXILIARY & set(tokens[:i]))
         chain, compound, j = 0, [], i + 1
         while j < len(tokens):

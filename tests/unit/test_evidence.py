@@ -86,3 +86,34 @@ def test_choose_answer_type_and_joins() -> None:
     assert refs("Where does my mum live?") == ["m6"]
     for never in ("Which hospital does Jonas work at?", "When is Priya's birthday?", "What's my dad's name?"):
         assert refs(never) == [], never
+
+
+def test_choose_tells_mine_from_someone_elses() -> None:
+    notes = [
+        _note("m1", "My birthday is on 9 November.", 1),
+        _note("m2", "My sister Ana's birthday is 21 July.", 2),
+        _note("m3", "I have a partner, his name is Jonas.", 3),
+        _note("m4", "Ana's boyfriend is Tiago, he works as a chef.", 4),
+        _note("m5", "Jonas works as a carpenter.", 5),
+        _note("m6", "Ana adopted a dog called Rex.", 6),
+    ]
+
+    def refs(question: str) -> list[str]:
+        evidence = choose(read(question), notes)
+        return [n.ref for n in evidence.notes] if evidence.verdict == "answer" else []
+
+    assert refs("When is my birthday?") == ["m1"]
+    assert refs("Who is my boyfriend?") == ["m3"]
+    assert refs("What does my partner do for a living?") == ["m3", "m5"]
+    assert refs("What's my dog called?") == []
+
+
+def test_choose_weighs_rare_words_over_common_ones() -> None:
+    notes = [
+        _note("m1", "I joined a pottery club called Tonwerk in 2023.", 1),
+        _note("m2", "The club meets on Wednesdays.", 2),
+        _note("m3", "The club has a new wheel.", 3),
+        _note("m4", "The membership fee is 25 euros a month.", 4),
+    ]
+    evidence = choose(read("How much is the monthly fee of the club I go to?"), notes)
+    assert evidence.verdict == "answer" and evidence.notes[-1].ref == "m4"
