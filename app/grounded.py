@@ -63,9 +63,9 @@ LONG_NOTE_CHARS = 240  # longer memories (document chunks) are weighed sentence 
 HOP_NOTES = 3  # how many of the best-covering notes may lend a name to hop through
 # How notes say an attribute without naming it: "called Miso", "works as a chef", "five years old".
 _ATTRIBUTE_WORDS = {
-    "nam": ("called", "name"),
-    "work": ("works", "job", "position", "promoted"),
-    "old": ("years", "old"),
+    stem("name"): ("called", "name"),
+    stem("work"): ("works", "job", "position", "promoted"),
+    stem("old"): ("years", "old"),
 }
 DEFAULT_FALLBACK = "I'm not sure what to say to that — could you tell me more?"
 
@@ -111,7 +111,7 @@ def _parts(text: str) -> list[str]:
 def widened_query(sit: Situation, question: str) -> str:
     """The question's words and their generic synonyms, for a second, wider search."""
     ask = read_ask(sit)
-    if "nam" in ask.attributes and not ask.hard:
+    if ask.own_name:
         return "Hi, my name is"  # the person's own name is in a self-introduction ("I'm Lena, nice to meet you")
     said = set(words(question))
     extra = [w for t in sit.key_terms for w in sorted(related_words(t)) if w not in said]

@@ -104,6 +104,7 @@ class Ask:
     attributes: tuple[str, ...]
     answer_type: AnswerType | None
     terms: tuple[str, ...]
+    own_name: bool = False  # "what's my name?"
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def read_ask(sit: Situation) -> Ask:
     attributes = list(dict.fromkeys(attributes))
     type_nouns = {stem(w) for w in _TYPE_NOUNS}  # "which city": the answer's type, not a word to find
     terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in type_nouns)
-    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms)
+    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads)
 
 
 def _attribute(term: str) -> bool:
@@ -245,11 +246,11 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
 def _names_it(note: Note, ask: Ask) -> bool:
     """Whether a note gives the name asked for: "called Miso", "name is Jonas", "my mum Renate"
     (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
-    if not ask.hard:  # "what's my name?": only the person naming themselves
+    if ask.own_name:  # "what's my name?": only the person naming themselves
         return bool(_SELF_NAMING.search(note.text.replace("’", "'")))
     if _NAMING_SHAPE.search(note.text):
         return True
-    wanted = frozenset().union(*(related_stems(t) for t in ask.hard))
+    wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
     tokens = note.text.replace("’", "'").split()
     for word, following in itertools.pairwise(tokens):
         name = following.strip(".,!?;:()\"'")
@@ -267,6 +268,7 @@ def _shares_name(a: Note, b: Note) -> bool:
     return bool({n.casefold() for n in names_in(a.text)} & {n.casefold() for n in names_in(b.text)})
 
 
+_I_ASKED = re.compile(r"\b(?:do|did|am|have|had|was|will|can|could|should|would)\s+i\b", re.IGNORECASE)
 _SUBJECT = word_set("i i'm i've i'd i'll we we're")
 _WH = word_set("what who where when why how which whose")
 
@@ -285,12 +287,15 @@ class _Scored:
     subject: bool
 
     complete: bool
+    i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
 
-    def key(self) -> tuple[int, bool, bool, int, float, bool, bool, bool, bool, float, float, float]:
+    def key(self) -> tuple[int, bool, bool, int, bool, float, bool, bool, bool, bool, float, float, float]:
         # The newest wins among notes that say all the question asks (a correction); among partial
-        # ones recall relevance decides first.
+        # ones recall relevance decides first. "Where do I live?": the person's own words before a
+        # document's, however rare the document's words.
         when = self.note.created_at.timestamp() if self.note.created_at else 0.0
-        return (len(self.hard), self.mine, self.owned, len(self.attributes), round(self.weight, 3), self.typed,
+        return (len(self.hard), self.mine, self.owned, len(self.attributes), self.person and self.i_asked,
+                round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
 
@@ -316,6 +321,7 @@ def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float]) -> _Scor
         sit.about_me and note.source != "chunk",  # the person's own words before a document's
         sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
         all(covers(stems, t) for t in ask.terms),
+        bool(_I_ASKED.search(sit.text)),
     )
 
 
