@@ -75,7 +75,7 @@ def test_chat_cli_waits_for_the_process_that_holds_the_graph(tmp_path: Path) -> 
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "maya", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
     graph = data_dir / "graph" / "graph.kuzu"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_GRAPH, str(graph), "8"], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_GRAPH, str(graph), "20"], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
         done = reverie(data_dir, "chat", "--user", "maya", "--json", stdin="thanks!\n")
