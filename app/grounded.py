@@ -221,7 +221,7 @@ async def _grounded(
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory
     if evidence.verdict == "unknown":
         return Answer(content=_dont_know(sit), confidence="low")
-    raw, _, _ = await say(
+    raw = await say(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )
     kind = read_ask(sit).answer_type
@@ -309,7 +309,7 @@ async def _chat(
     if sit.kind == "statement":
         return Answer(content=_fit(acknowledgement(message)), confidence="high")
     recent = history if sit.kind in ("continuation", "summary") else ()
-    raw, _, _ = await say(backend, system_text(CHAT_SYSTEM, today), message, CHAT_MAX_TOKENS, recent)
+    raw = await say(backend, system_text(CHAT_SYSTEM, today), message, CHAT_MAX_TOKENS, recent)
     text, problem = clean(raw, message)
     if problem:
         text = FALLBACK.get(sit.kind, DEFAULT_FALLBACK)

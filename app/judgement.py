@@ -66,8 +66,8 @@ async def probe(backend: Backend) -> Probe:
         not notes_a and not notes_b and _meaningful(thanks, limits) and _meaningful(broad, limits)
         and (broad.vector_limit or 0) > (thanks.vector_limit or 0)
     )  # fmt: skip
-    cat, _, _ = await say(backend, GROUNDED_SYSTEM, _NOTES + "What is my cat called?", 40)
-    brother, _, _ = await say(backend, GROUNDED_SYSTEM, _NOTES + "What is my brother's name?", 40)
+    cat = await say(backend, GROUNDED_SYSTEM, _NOTES + "What is my cat called?", 40)
+    brother = await say(backend, GROUNDED_SYSTEM, _NOTES + "What is my brother's name?", 40)
     answer_ok = "miso" in cat.casefold()
     abstain_ok = bool(_DONT_KNOW.search(brother)) and "ana" not in brother.casefold()
     path: JudgementPath = "model" if request_ok and answer_ok and abstain_ok else "policy"

@@ -15,9 +15,7 @@ is replaced by the notes themselves, turned to the second person.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 
 from pydantic_ai import Agent
@@ -28,6 +26,7 @@ from app.llm import Backend
 from capabilities.evidence import Note
 from capabilities.situation import STOP, stem, word_set, words
 from memory.assembly import escape_delimiters
+from memory.extraction import sentences
 
 GROUNDED_SYSTEM = (
     "Answer in one short sentence using only the notes. If the notes do not say, reply: I don't know."
@@ -45,18 +44,6 @@ _LEAKS = re.compile(
 _ANSWER_PREFIX = re.compile(r"^(?:the )?(?:correct )?answer(?: is)?\s*:\s*", re.IGNORECASE)
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DONT_KNOW = re.compile(r"\b(?:i don'?t know|i do not know|not sure|no information|don'?t have)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-@dataclass(frozen=True)
-class Spoken:
-    """What the model said, after the guards."""
-
-    text: str
-    accepted: bool
-    problem: str = ""
-    first_token_ms: float = 0.0
-    total_ms: float = 0.0
 
 
 def grounded_prompt(notes: Sequence[Note], question: str) -> str:
@@ -119,8 +106,7 @@ def clean(raw: str, message: str) -> tuple[str, str]:
     text = raw.strip().strip('"').strip()
     text = text.split("\n\n")[0].replace("\n", " ").strip()
     text = cut_loop(text)
-    sentences = _SENTENCE_END.split(text)
-    text = " ".join(sentences[:2]).strip()
+    text = " ".join(sentences(text)[:2]).strip()
     if not text or sum(c.isalnum() for c in text) < 2:
         return "", "empty reply"
     if _LEAKS.search(text):
@@ -208,21 +194,15 @@ async def say(
     prompt: str,
     max_tokens: int,
     history: Sequence[ModelMessage] = (),
-) -> tuple[str, float, float]:
-    """One plain-text generation: (raw text, ms to the first token, ms in all).
+) -> str:
+    """One plain-text generation (streamed from the server, returned whole: every caller checks it
+    before anything is shown).
 
     Raises:
         Model and connection errors (pydantic-ai's `ModelAPIError`, httpx errors), for the caller
         to turn into the one user-facing failure message.
     """
     agent = Agent(backend.model, instructions=system)
-    started = time.perf_counter()
-    first: float | None = None
-    text = ""
-    async with agent.run_stream(prompt, message_history=list(history), model_settings=model_settings(
-        backend, max_tokens)) as run:
-        async for text in run.stream_text(debounce_by=None):
-            if first is None and text:
-                first = (time.perf_counter() - started) * 1000
-    total = (time.perf_counter() - started) * 1000
-    return text, first if first is not None else total, total
+    settings = model_settings(backend, max_tokens)
+    async with agent.run_stream(prompt, message_history=list(history), model_settings=settings) as run:
+        return await run.get_output()
