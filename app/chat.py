@@ -202,10 +202,9 @@ async def reply_to(
     previous_report = last.report if last is not None and settings.include_execution_report else ""
     notice = "\n".join(n for n in (limits_notice(rt.store.usage.last_for_user(user_id), limits), reminder_notice) if n)
     started = time.perf_counter()
-    earlier = rt.store.turns.recent(user_id, thread_id, 20, before_id=user_turn_id)
-    situation = read(user_turn.content, [t.content for t in earlier])
+    situation: Situation | None = None  # read on the policy path only
     if rt.path == "policy":
-        request, notes, request_ms = _planned(rt, user_id, user_turn.content, earlier, limits, situation)
+        situation, request, notes, request_ms = _planned(rt, user_id, thread_id, user_turn, limits)
     else:
         # The message's embedding does not depend on the request: compute it while the model plans.
         embedding = asyncio.create_task(asyncio.to_thread(rt.store.memories.prepare, user_turn.content))
@@ -251,7 +250,7 @@ async def reply_to(
     preamble = "\n\n".join(p for p in (previous_report, notice) if p)
     two_level = TwoLevelContext.from_assembled(ctx)
     history = history_messages(ctx.history)
-    if rt.path == "policy":
+    if situation is not None:
         search = Search(int(limits[Dimension.VECTOR_LIMIT].max) or 5, settings.max_info_requests)
         loop = answer_grounded(rt.backend, rt.store, user_id, query, two_level, ctx.hits, situation,
                                user_turn.content, history, search, utcnow().date())  # fmt: skip
@@ -294,13 +293,15 @@ async def reply_to(
 
 
 def _planned(
-    rt: Runtime, user_id: int, message: str, earlier: list[TurnRow], limits: Limits, situation: Situation
-) -> tuple[ResourceRequest, list[str], float]:
-    """The policy's request, learned from this person's logged turns (no model call)."""
+    rt: Runtime, user_id: int, thread_id: str, user_turn: TurnRow, limits: Limits
+) -> tuple[Situation, ResourceRequest, list[str], float]:
+    """The message read, and the policy's request learned from this person's logged turns (no model call)."""
     t0 = time.perf_counter()
+    earlier = [t.content for t in rt.store.turns.recent(user_id, thread_id, 20, before_id=user_turn.id)]
+    situation = read(user_turn.content, earlier)
     learned = learn((row.reason, row.followed_by_signal) for row in rt.store.usage.recent(user_id, LEARN_WINDOW))
-    request = plan_request(message, [t.content for t in earlier], limits, learned, situation)
-    return request, [], (time.perf_counter() - t0) * 1000
+    request = plan_request(user_turn.content, earlier, limits, learned, situation)
+    return situation, request, [], (time.perf_counter() - t0) * 1000
 
 
 def _source_text(rt: Runtime, user_id: int, ctx: AssembledContext, ref: str) -> str:

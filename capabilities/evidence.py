@@ -38,7 +38,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from capabilities.situation import STOP, Situation, is_first_person, names_in, related_stems, stem, word_set, words
+from capabilities.situation import (
+    DESCRIBERS,
+    STOP,
+    Situation,
+    is_first_person,
+    names_in,
+    related_stems,
+    stem,
+    word_set,
+    words,
+)
 
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
@@ -358,13 +368,11 @@ def _owned(note: Note, sit: Situation) -> bool:
     tokens = [t.strip(".,!?;:()\"") for t in note.text.casefold().replace("’", "'").split()]
     for i, token in enumerate(tokens):
         if token in ("my", "our"):
-            nxt = [t for t in tokens[i + 1 : i + 3] if t not in _DESCRIBERS_OWNED][:1]
+            nxt = [t for t in tokens[i + 1 : i + 3] if t not in DESCRIBERS][:1]
             if nxt and stem(nxt[0]) in wanted and not nxt[0].endswith("'s"):
                 return True
     return False
 
-
-_DESCRIBERS_OWNED = word_set("favourite favorite best new old little older younger big elder current")
 
 
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:

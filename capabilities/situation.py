@@ -47,7 +47,7 @@ STOP = word_set(
     get got go going want like according document documents uploaded question quick just much many"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
-_DESCRIBERS = word_set("favourite favorite best new old little older younger big elder first last current")
+DESCRIBERS = word_set("favourite favorite best new old little older younger big elder first last current")
 _ACK = re.compile(
     r"^(?:thanks?(?: you)?|thank u|thx|ty|cheers|ok(?:ay)?|k|cool|nice|great|awesome|perfect|got it|sure|yes|yeah|"
     r"yep|no|nope|nah|hmm+|lol|haha+|wow|hi|hello|hey|good (?:morning|night|evening|afternoon)|bye|see you|"
@@ -240,7 +240,7 @@ def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
         chain, compound, j = 0, [], i + 1
         while j < len(tokens):
             word = tokens[j]
-            if word in _DESCRIBERS:
+            if word in DESCRIBERS:
                 j += 1
                 continue
             naming = word == "name" and not compound and chain == 0  # "what's my name?" asks for the name
