@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -143,6 +144,26 @@ def submit(page: Page, text: str, timeout: float = 30_000) -> None:
     page.fill("#chat-input", text)
     expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
     page.click("#chat-submit")
+
+
+def send(page: Page, text: str) -> str:
+    """Send `text`, wait until the whole reply has arrived, and return the reply's text.
+
+    Generous waits: on a loaded 2-core box the 135M model can drop to a few tokens/s (tests assert
+    behaviour, not speed). The reply is the last assistant message that is not the Context step,
+    which Chainlit renders after it.
+    """
+    replies = page.locator(".ai-message")
+    before = replies.count()
+    submit(page, text)
+    expect(page.get_by_text(text).last).to_be_visible(timeout=30_000)
+    expect(replies).not_to_have_count(before, timeout=300_000)
+    # The stop button shows while the run is going; the reply is complete when it is gone.
+    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
+    reply = replies.filter(has_not_text="Used Context").last
+    expect(reply).not_to_have_text(re.compile(r"^\s*$"))
+    assert "<your answer>" not in reply.inner_text(), "a copied format placeholder was shown as the reply"
+    return reply.inner_text()
 
 
 @contextmanager

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -18,27 +17,11 @@ from tests.e2e.server import (
     ready,
     reverie,
     running_server,
+    send,
     stored,
-    submit,
 )
 
 pytestmark = [pytest.mark.e2e]
-
-
-def _send(page: Page, text: str) -> str:
-    replies = page.locator(".ai-message")
-    before = replies.count()
-    submit(page, text)
-    expect(page.get_by_text(text).last).to_be_visible(timeout=30_000)
-    # Generous: on a loaded 2-core box the 135M model can drop to a few tokens/s. Tests assert
-    # behaviour, not speed.
-    expect(replies).not_to_have_count(before, timeout=300_000)
-    # The stop button shows while the run is going; the reply is complete when it is gone.
-    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
-    last = replies.last
-    expect(last).not_to_have_text(re.compile(r"^\s*$"))
-    assert "<your answer>" not in last.inner_text(), "a copied format placeholder was shown as the reply"
-    return last.inner_text()
 
 
 def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
@@ -59,9 +42,9 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
         page.on("websocket", watch)
         with running_server(data_dir, port, log) as url:
             login(page, url)
-            _send(page, "Hello! My name is Ana and I live in Porto.")
+            send(page, "Hello! My name is Ana and I live in Porto.")
             assert len(stream_frames) >= 2, "the reply was not streamed token by token"
-            _send(page, "What did I just tell you?")
+            send(page, "What did I just tell you?")
             _open_context_step(page, tmp_path)
         with running_server(data_dir, port, log) as url:
             page.goto(url)
@@ -72,7 +55,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             # The resumed thread shows the earlier conversation, then continues it.
             expect(page.get_by_text("What did I just tell you?").first).to_be_visible(timeout=60_000)
             ready(page)
-            _send(page, "Thanks, one more question: what is my name?")
+            send(page, "Thanks, one more question: what is my name?")
             page.screenshot(path=str(tmp_path / "resumed-thread.png"), full_page=True)
         browser.close()
     _assert_turns_stored(data_dir)

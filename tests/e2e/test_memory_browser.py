@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import sync_playwright
 
 from memory.db import open_engine
 from memory.formation_queue import FormationQueue
@@ -23,20 +23,11 @@ from tests.e2e.server import (
     ready,
     reverie,
     running_server,
+    send,
     stored,
-    submit,
 )
 
 pytestmark = [pytest.mark.e2e]
-
-
-def _send(page: Page, text: str) -> str:
-    replies = page.locator(".ai-message")
-    before = replies.count()
-    submit(page, text)
-    expect(replies).not_to_have_count(before, timeout=300_000)
-    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
-    return replies.filter(has_not_text="Used Context").last.inner_text()  # the Context step follows the reply
 
 
 def _formed(data_dir: Path, timeout_s: float = 300) -> None:
@@ -65,15 +56,15 @@ def test_memory_browser_answers_across_threads_and_abstains(tmp_path: Path) -> N
             login(page, url)
             for text in ("My cat is called Miso.", "My sister Ana lives in Lisbon.", "thanks!",
                          "Actually my sister Ana moved to Porto."):  # fmt: skip
-                _send(page, text)
+                send(page, text)
             _formed(data_dir)
             page.click("#new-chat-button")
             page.get_by_role("button", name="Confirm").click()  # "Create a new chat?"
             ready(page)
-            cat = _send(page, "What's my cat's name?")
-            sister = _send(page, "Where does my sister live?")
-            brother = _send(page, "What's my brother's name?")
-            _send(page, "What are my hobbies?")
+            cat = send(page, "What's my cat's name?")
+            sister = send(page, "Where does my sister live?")
+            brother = send(page, "What's my brother's name?")
+            send(page, "What are my hobbies?")
             page.screenshot(path=str(tmp_path / "second-thread.png"), full_page=True)
         browser.close()
     assert "Miso" in cat
