@@ -44,7 +44,7 @@ from app.voice import (
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
-from capabilities.evidence import Evidence, Note, candidates, choose, covers, is_question, rank, read_ask
+from capabilities.evidence import Evidence, Note, aliases, candidates, choose, covers, is_question, rank, read_ask
 from capabilities.situation import Situation, is_first_person, names_in, related_words, stem, words
 from memory.extraction import sentences
 from memory.models import QueryRow
@@ -116,6 +116,7 @@ def widened_query(sit: Situation, question: str) -> str:
     said = set(words(question))
     extra = [w for t in sit.key_terms for w in sorted(related_words(t)) if w not in said]
     extra += [w for a in ask.attributes for w in _ATTRIBUTE_WORDS.get(a, ()) if w not in said]
+    extra += ["before that", "previously", "years"] if ask.earlier else []  # "Before that I spent three years at…"
     return " ".join([question.strip(), *extra])[:200]
 
 
@@ -200,11 +201,12 @@ def _next_search(
     if wide not in tried:
         return wide, "no recalled note answered: searching wider"
     terms = [*sit.heads, *sit.key_terms]
+    called = {name: word for word, name in aliases(notes).items()}  # ana → sister: "my sister moved…"
     for note in rank(sit, notes)[:HOP_NOTES]:
         missing = [t for t in terms if not covers(note.stems, t)]
         wanted = [w for w in words(sit.text) if stem(w) in missing]
         for name in (n for n in names_in(note.text) if n not in sit.names):
-            hop = f"{name} {' '.join(dict.fromkeys(wanted))}".strip()[:200]
+            hop = " ".join(w for w in [name, called.get(name.casefold(), ""), *dict.fromkeys(wanted)] if w)[:200]
             if hop not in tried and len(missing) < len(terms):
                 return hop, f"the answer may go through {name}: a second hop"
     return None

@@ -41,7 +41,13 @@ _LEAKS = re.compile(
     r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
     re.IGNORECASE,
 )
-_ANSWER_PREFIX = re.compile(r"^(?:the )?(?:correct )?answer(?: is)?\s*:\s*", re.IGNORECASE)
+_ANSWER_PREFIX = re.compile(r"^(?:the )?(?:correct |right )?answer(?: is)?\b\s*:?\s*", re.IGNORECASE)
+# How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…"
+_OPENER = re.compile(
+    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops)\b[,!]?\s+)*"
+    r"(?:(?:a |one )?(?:small |quick |little )?correction\s*[:,!-]\s*)?",
+    re.IGNORECASE,
+)
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DONT_KNOW = re.compile(r"\b(?:i don'?t know|i do not know|not sure|no information|don'?t have)\b", re.IGNORECASE)
 
@@ -174,9 +180,13 @@ def grounded_reply(
     return second_person(text), ""
 
 
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def extractive(notes: Sequence[Note]) -> str:
     """The notes themselves, addressed to the person, newest last."""
-    parts = [second_person(n.text.strip()) for n in notes]
+    parts = [second_person(_capitalised(_OPENER.sub("", n.text.strip()))) for n in notes]
     return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in parts)
 
 

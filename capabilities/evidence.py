@@ -30,10 +30,11 @@ key word of the question is covered or the best note's recall relevance is at le
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -53,6 +54,7 @@ from capabilities.situation import (
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
 MAX_NOTES = 3
+JOIN_STARTS = 3  # how many of the best notes a chain of notes may start from
 _QUESTION = re.compile(
     r"^\W*(?:what|who|where|when|why|how|which|do|does|did|is|are|can|could|would)\b.*\?\s*$", re.I | re.S
 )
@@ -74,6 +76,22 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
 }  # fmt: skip
 # Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
 _DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
+KIND = "kind"  # the attribute a descriptive question asks: met by a description ("Miso, a grey British shorthair")
+_KIND_SHAPE = re.compile(r"(?:,|\b(?:is|was|are|were)|['’]s)\s+an?\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.I)
+# The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
+_CONTAINER = re.compile(
+    r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
+)
+# What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
+_EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
+_SAID_EARLIER = re.compile(
+    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer)\b", re.IGNORECASE
+)
+# A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
+_CORRECTS = re.compile(
+    r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore)\b",
+    re.IGNORECASE,
+)
 _MONTHS = word_set(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
@@ -88,6 +106,31 @@ _SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me)\s+[A-Z]")  # "what
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
+# "the nickname of the kiln", "the name of my sister's dog": what the attribute belongs to is asked about.
+_OF_THING = re.compile(
+    r"\b(?:name|nickname|age|job|address|birthday)\s+of\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+|their\s+|our\s+)?"
+    r"([a-zà-ÿ]+)",
+    re.IGNORECASE,
+)
+_DESCRIBER = "(?:" + "|".join(sorted(DESCRIBERS)) + r")\s+"
+# "my sister Ana", "The user's friend Carla": who the person calls by that word.
+_ALIAS = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+([A-Z][a-zà-ÿ]+)")
+_MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
+# Kinship said in two steps, a generic English fact: "Mum moved … to be closer to her sister" is
+# about an aunt, "my dad's brother" is an uncle.
+_PARENT = "mum|mom|mother|dad|father"
+_SIBLING = "sister|brother"
+_CHILD = "son|daughter|child|kid"
+_KINSHIP = tuple(
+    (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,60}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
+                re.I), stem(term))
+    for first, second, term in (
+        (_PARENT, "sister", "aunt"), (_PARENT, "brother", "uncle"),
+        (_PARENT, "mum|mom|mother", "grandmother"), (_PARENT, "dad|father", "grandfather"),
+        (_SIBLING, "daughter", "niece"), (_SIBLING, "son", "nephew"),
+        ("aunt|uncle", _CHILD, "cousin"), (_CHILD, _CHILD, "grandchild"),
+    )
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -100,10 +143,11 @@ class Note:
     relevance: float = 0.0
     source: str = "turn"  # the memory's kind: "turn" or "fact" (the person's words), "chunk" (a document)
 
-    @property
+    @functools.cached_property
     def stems(self) -> frozenset[str]:
-        """The stems of its words."""
-        return frozenset(stem(w) for w in words(self.text))
+        """The stems of its words, and the kinship it says in two steps ("her sister" of Mum: aunt)."""
+        kin = {term for pattern, term in _KINSHIP if pattern.search(self.text)}
+        return frozenset(stem(w) for w in words(self.text)) | kin
 
 
 @dataclass(frozen=True)
@@ -115,6 +159,7 @@ class Ask:
     answer_type: AnswerType | None
     terms: tuple[str, ...]
     own_name: bool = False  # "what's my name?"
+    earlier: bool = False  # "where did I work before?": a note that says what came before is preferred
 
 
 @dataclass(frozen=True)
@@ -170,6 +215,7 @@ def read_ask(sit: Situation) -> Ask:
     if who and who.group(1).casefold() not in STOP:
         hard.append(stem(who.group(1)))
     hard += [n for n in _NUMBER.findall(text)]
+    hard += [stem(w) for w in _OF_THING.findall(text) if w.casefold() not in STOP]
     # Attributes: those in a possessive chain ("my sister's profession"), any naming word, an age,
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
     attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
@@ -177,10 +223,14 @@ def read_ask(sit: Situation) -> Ask:
     attributes += [stem(w) for w in words(text) if w in NAMING]
     attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []
     attributes += ["work"] if "for work" in text else []
+    attributes += [KIND] if noun in _DESCRIPTIVE else []
     attributes = list(dict.fromkeys(attributes))
-    type_nouns = {stem(w) for w in _TYPE_NOUNS}  # "which city": the answer's type, not a word to find
-    terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in type_nouns)
-    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads)
+    # "which city", "what breed": the answer's type or description, not a word a note must say
+    unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE}
+    unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
+    terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
+    earlier = bool(_EARLIER.search(text))
+    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier)
 
 
 def _attribute(term: str) -> bool:
@@ -219,12 +269,13 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
     elif kind == "person":
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
     else:  # place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X"
-        trailing = re.search(r"\b(from|in|at|to)\W*$", question.casefold())
-        locative = {trailing.group(1)} if trailing else _LOCATIVE
+        trailing = re.search(r"\bfrom\W*$", question.casefold())
+        locative = {"from"} if trailing else _LOCATIVE
         found = {
             plain[i] for i, token in enumerate(tokens)
             if token.strip(".,!?;:()\"'*")[:1].isupper() and not _calendar(plain[i])
-            and locative & set(plain[max(0, i - 4) : i])
+            and (locative & set(plain[max(0, i - 4) : i])
+                 or (i and plain[i - 1] in ("called", "named") and locative & set(plain[max(0, i - 8) : i])))
         }  # fmt: skip
     found = {w for w in found if w and w not in asked}
     near = _near(plain, found, {stem(w) for w in asked if w not in STOP}) if kind in ("person", "place") else found
@@ -246,6 +297,8 @@ def _calendar(word: str) -> bool:
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute in {stem(w) for w in NAMING}:
         return _names_it(note, ask)
+    if attribute == KIND:
+        return bool(_KIND_SHAPE.search(note.text))
     if covers(note.stems, attribute):
         return True
     if attribute in {stem(w) for w in ROLE}:
@@ -269,13 +322,34 @@ def _names_it(note: Note, ask: Ask) -> bool:
     return False
 
 
-def _linked(a: Note, b: Note) -> bool:
-    """Two notes that may be read together: sentences of one memory, or notes naming the same one."""
-    return a.ref == b.ref or _shares_name(a, b)
+def aliases(notes: Sequence[Note]) -> dict[str, str]:
+    """Who the person calls by a word ("my sister Ana": sister → ana), when only one name is so called."""
+    named: dict[str, set[str]] = {}
+    for note in notes:
+        for word, name in _ALIAS.findall(note.text):
+            if word not in STOP and name.casefold() not in STOP:
+                named.setdefault(stem(word), set()).add(name.casefold())
+    return {word: next(iter(names)) for word, names in named.items() if len(names) == 1}
 
 
-def _shares_name(a: Note, b: Note) -> bool:
-    return bool({n.casefold() for n in names_in(a.text)} & {n.casefold() for n in names_in(b.text)})
+def entities(note: Note, known: Mapping[str, str]) -> frozenset[str]:
+    """Who and what a note is about: the names it says, and the ones it says as "my sister"."""
+    said = {n.casefold() for n in names_in(note.text)}
+    return frozenset(said | {known[stem(w)] for w in _MY_WORD.findall(note.text) if stem(w) in known})
+
+
+def _linked(a: Note, b: Note, known: Mapping[str, str]) -> bool:
+    """Two notes that may be read together: sentences of one memory, notes about the same one, or
+    document chunks that continue each other (chunks overlap by a few words)."""
+    return a.ref == b.ref or bool(entities(a, known) & entities(b, known)) or _continues(a, b) or _continues(b, a)
+
+
+def _continues(a: Note, b: Note, least: int = 3) -> bool:
+    """Whether b starts with the words a ends with (an overlap between neighbouring chunks)."""
+    if a.source != "chunk" or b.source != "chunk":
+        return False
+    tail, head = a.text.split(), b.text.split()
+    return any(tail[-k:] == head[:k] for k in range(least, min(len(tail), len(head)) + 1))
 
 
 _I_ASKED = re.compile(r"\b(?:do|did|am|have|had|was|will|can|could|should|would)\s+i\b", re.IGNORECASE)
@@ -298,13 +372,14 @@ class _Scored:
 
     complete: bool
     i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
+    earlier: bool = False  # asked what came before, and the note says so
 
-    def key(self) -> tuple[int, bool, bool, int, bool, float, bool, bool, bool, bool, float, float, float]:
+    def key(self) -> tuple[int, bool, bool, bool, int, bool, float, bool, bool, bool, bool, float, float, float]:
         # The newest wins among notes that say all the question asks (a correction); among partial
         # ones recall relevance decides first. "Where do I live?": the person's own words before a
         # document's, however rare the document's words.
         when = self.note.created_at.timestamp() if self.note.created_at else 0.0
-        return (len(self.hard), self.mine, self.owned, len(self.attributes), self.person and self.i_asked,
+        return (len(self.hard), self.mine, self.owned, self.earlier, len(self.attributes), self.person and self.i_asked,
                 round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
@@ -332,7 +407,13 @@ def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float]) -> _Scor
         sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
         all(covers(stems, t) for t in ask.terms),
         bool(_I_ASKED.search(sit.text)),
+        ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
     )
+
+
+def _about(stems: frozenset[str], ask: Ask) -> bool:
+    """Whether a note says any word the question asks about."""
+    return any(covers(stems, t) for t in (*ask.hard, *ask.terms, *ask.attributes))
 
 
 def _theirs(note: Note, sit: Situation) -> bool:
@@ -399,31 +480,48 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     best = ranked[0]
     if not best.hard and not best.terms and not best.attributes:
         return Evidence("unknown", (), "low", "no remembered note mentions " + ", ".join(ask.terms), ask.hard)
-    chosen = _join(best, ranked, ask)
-    return _verdict(sit, ask, chosen, ranked)
+    # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
+    # adopted a dog called Rex" leads to where Ana lives.
+    known = aliases(notes)
+    starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
+    verdicts = [_verdict(sit, ask, _join(start, ranked, ask, known), ranked) for start in starts]
+    return next((v for v in verdicts if v.verdict == "answer"), verdicts[0])
 
 
-def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
-    """The best note, plus notes sharing a name with the chosen ones that add what is still missing:
-    a hard term, the answer's type, an attribute, or another key word (in that order of worth)."""
+def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask, known: Mapping[str, str]) -> list[_Scored]:
+    """The best note, plus notes linked to the chosen ones that add what is still missing: a hard
+    term, the answer's type, an attribute, or another key word (in that order of worth). Of notes
+    that add as much the newest joins: "my sister moved to Porto" corrects "Ana lives in Lisbon"."""
     chosen = [best]
     while len(chosen) < MAX_NOTES:
-        linked = [s for s in ranked if s not in chosen and any(_linked(s.note, c.note) for c in chosen)]
-        gains = [(_gain(s, chosen), s) for s in linked]
+        linked = [s for s in ranked if s not in chosen and any(_linked(s.note, c.note, known) for c in chosen)]
+        gains = [(_gain(s, chosen, ask), s) for s in linked]
         useful = [(g, s) for g, s in gains if any(g)]
         if not useful:
             return chosen
-        chosen.append(max(useful, key=lambda gs: gs[0])[1])  # max keeps the first of equals: ranked order
+        chosen.append(max(useful, key=lambda gs: (gs[0], _when(gs[1].note)))[1])
     return chosen
 
 
-def _gain(s: _Scored, chosen: Sequence[_Scored]) -> tuple[int, bool, int, int]:
-    """What a note adds to the chosen ones: hard terms, the type, attributes, key words."""
+def _when(note: Note) -> float:
+    return note.created_at.timestamp() if note.created_at else 0.0
+
+
+def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, bool, int, int]:
+    """What a note adds to the chosen ones: hard terms, a newer answer of the asked type that says
+    it corrects ("now", "moved", "anymore"), the type, attributes, key words."""
     hard = frozenset().union(*(c.hard for c in chosen))
     attributes = frozenset().union(*(c.attributes for c in chosen))
     terms = frozenset().union(*(c.terms for c in chosen))
     typed = any(c.typed for c in chosen)
-    return len(s.hard - hard), s.typed and not typed, len(s.attributes - attributes), len(s.terms - terms)
+    corrects = (
+        ask.answer_type is not None
+        and typed
+        and s.typed
+        and _CORRECTS.search(s.note.text) is not None
+        and all(_when(s.note) > _when(c.note) for c in chosen)
+    )
+    return len(s.hard - hard), corrects, s.typed and not typed, len(s.attributes - attributes), len(s.terms - terms)
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:
@@ -439,6 +537,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
+    if ask.earlier and not any(c.earlier for c in chosen):
+        return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
     best = chosen[0]

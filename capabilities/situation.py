@@ -208,19 +208,26 @@ def is_first_person(text: str) -> bool:
 def names_in(text: str) -> list[str]:
     """Capitalised names in a text, skipping a capitalised first word unless it recurs elsewhere."""
     found: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+    for sentence in _SENTENCE_BREAK.split(text):
         for m in _NAME.finditer(sentence):
             name = m.group(0)
             if m.start() == 0 and name.split()[0].casefold() in STOP | _QUESTION_WORDS:
                 name = " ".join(name.split()[1:])
-            if name and name.casefold() not in STOP and name not in ("I",):
+            if name and name.casefold() not in STOP and name not in _TITLES:
                 found.append(name)
     return list(dict.fromkeys(found))
 
 
 _PLACE_PREPOSITIONS = word_set("at in on near into inside")
 _AUXILIARY = word_set("do does did will would can could should")
-_QUESTION_WORDS = word_set("what who where when why how which whose actually so and but also")
+# Capitalised first words that are no names: question words, openers, interjections ("Oh, small correction").
+_QUESTION_WORDS = word_set(
+    "what who where when why how which whose actually so and but also oh ah aha well yes yeah yep no nope hey hi "
+    "hello sorry anyway anyways ok okay btw ugh wow haha lol hmm oops guess funny"
+)
+_TITLES = frozenset({"I", "Dr", "Mr", "Mrs", "Ms", "Prof"})
+# A sentence ends at . ! ? but not after a title ("the vet is a Dr. Brandt").
+_SENTENCE_BREAK = re.compile(r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<=[.!?])\s+|\n")
 
 
 def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:

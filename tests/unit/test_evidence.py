@@ -117,3 +117,52 @@ def test_choose_weighs_rare_words_over_common_ones() -> None:
     ]
     evidence = choose(read("How much is the monthly fee of the club I go to?"), notes)
     assert evidence.verdict == "answer" and evidence.notes[-1].ref == "m4"
+
+
+def test_choose_follows_who_the_person_calls_by_a_word() -> None:
+    """"My sister Ana" makes "my sister moved" a note about Ana: the dog's city is the newer one."""
+    notes = [
+        _note("m1", "My sister Ana lives in Lisbon.", 0),
+        _note("m2", "Rex had his first vet visit, the vet is a Dr. Brandt.", 1),
+        _note("m3", "Ana adopted a dog called Rex, a scruffy terrier.", 2),
+        _note("m4", "Oh, small correction: my sister moved to Porto last month.", 3),
+    ]
+    evidence = choose(read("In which city does Rex live?"), notes)
+    assert [n.ref for n in evidence.notes] == ["m3", "m4"]
+
+
+def test_choose_reads_kinship_said_in_two_steps() -> None:
+    notes = [
+        _note("m1", "My mum Renate lives in Dresden."),
+        _note("m2", "Mum moved to Chemnitz to be near her sister.", 3),
+    ]
+    assert [n.ref for n in choose(read("Which city does my aunt live in?"), notes).notes] == ["m2"]
+    assert choose(read("What's my uncle's name?"), notes).verdict == "unknown"
+
+
+def test_choose_needs_the_thing_an_attribute_belongs_to() -> None:
+    notes = [
+        _note("m1", "I joined a pottery club called Tonwerk in 2023."),
+        _note("m2", "The kiln at the club has been called Big Bertha for years.", 2, 0.5),
+    ]
+    assert [n.ref for n in choose(read("What's the nickname of the kiln at my pottery club?"), notes).notes] == ["m2"]
+
+
+def test_choose_adds_a_newer_note_that_corrects_the_answer() -> None:
+    notes = [
+        _note("m1", "I live in Leipzig, in a flat in the Südvorstadt."),
+        _note("m2", "We moved! Jonas and I live in Schleußig now, not the Südvorstadt anymore.", 9, 0.6),
+        _note("m3", "I joined a pottery club called Tonwerk Leipzig.", 4),
+    ]
+    refs = [n.ref for n in choose(read("Which neighbourhood of Leipzig do I live in?"), notes).notes]
+    assert refs[-1] == "m2" and "m3" not in refs
+
+
+def test_choose_reads_a_description_and_what_came_before() -> None:
+    notes = [
+        _note("m1", "We have a cat called Miso, a grey British shorthair."),
+        _note("m2", "Miso is four years old, I think.", 2),
+        _note("m3", "I work as a UX researcher at Halden Robotics."),
+    ]
+    assert [n.ref for n in choose(read("What breed is Miso?"), notes).notes] == ["m1"]
+    assert choose(read("Where did I work before my current job?"), notes).verdict == "unknown"
