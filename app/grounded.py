@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -45,9 +45,9 @@ from app.voice import (
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import Evidence, Note, aliases, candidates, choose, covers, is_question, rank, read_ask
-from capabilities.situation import Situation, is_first_person, names_in, related_words, stem, words
+from capabilities.situation import DESCRIBERS, STOP, Situation, is_first_person, names_in, related_words, stem, words
 from memory.extraction import sentences
-from memory.models import QueryRow
+from memory.models import MemoryRow, QueryRow
 from memory.recall import MemoryHit
 
 log = logging.getLogger(__name__)
@@ -80,8 +80,14 @@ class Search:
 
 @dataclass
 class _Found:
-    """The notes known so far (long ones split into sentences) and the rounds spent."""
+    """The notes known so far (long ones split into sentences) and the rounds spent.
 
+    A turn that leans on the one before it ("We got her from a rescue in May 2021" after
+    "Biscuit's our beagle") brings that turn along, linked (`Note.after`): people tell their
+    life in consecutive messages, and "her" is only Biscuit in the thread.
+    """
+
+    before: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
     notes: list[Note] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # ref → the memory's whole text
     rounds: int = 0
@@ -92,11 +98,26 @@ class _Found:
             ref = f"m{h.memory.id}"
             if ref in self.texts:
                 continue
-            self.texts[ref] = h.memory.content
+            previous = self.before(h.memory) if h.memory.kind == "turn" and _LEANS.search(h.memory.content) else None
+            after = f"m{previous.id}" if previous is not None else ""
+            if previous is not None and after not in self.texts:
+                self._keep(after, previous, h.relevance, "")
+            self._keep(ref, h.memory, h.relevance, after)
             new.append(ref)
-            for part in _parts(h.memory.content):
-                self.notes.append(Note(ref, part, h.memory.created_at, h.relevance, h.memory.kind))
         return new
+
+    def _keep(self, ref: str, memory: MemoryRow, relevance: float, after: str) -> None:
+        self.texts[ref] = memory.content
+        for part in _parts(memory.content):
+            self.notes.append(Note(ref, part, memory.created_at, relevance, memory.kind, after))
+
+
+# A message that leans on the one before it: a pronoun, or "before that" / "also" opening it.
+_LEANS = re.compile(
+    r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|there)\b"
+    r"|^\W*(?:also|and|but|so|then|before that|after that)\b",
+    re.IGNORECASE,
+)
 
 
 def _parts(text: str) -> list[str]:
@@ -141,7 +162,7 @@ async def answer_grounded(
     qid = query.id or 0
     stores.queries.start(user_id, qid)
     try:
-        found = _Found()
+        found = _Found(lambda memory: stores.memories.previous_turn(user_id, memory))
         found.add(hits)
         if sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known(sit, found.notes)):
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
@@ -168,7 +189,8 @@ async def _more(
     search: Search,
     found: _Found,
 ) -> AsyncIterator[InfoRound]:
-    """The policy's info rounds: a wider search when nothing answers, a hop through a name."""
+    """The policy's info rounds: a wider search when nothing answers (the question itself below the
+    request's threshold, and with its related words), then hops through names."""
     tried: set[str] = set()
     while found.rounds < search.max_rounds:
         evidence = choose(sit, found.notes)
@@ -180,6 +202,8 @@ async def _more(
         found.rounds += 1
         stores.queries.count_info_request(user_id, qid)
         new = found.add(stores.memories.search(user_id, text, search.limit, INFO_FLOOR))
+        if found.rounds == 1:  # the question itself below the request's threshold, too: related words dilute it
+            new += found.add(stores.memories.search(user_id, question, search.limit, INFO_FLOOR))
         context.merge(ContextDelta(memories=[MemoryNote(int(r[1:]), found.texts[r]) for r in new]))
         summary = f"{len(new)} new note(s)" if new else "nothing new"
         args = {"query": text, "min_relevance": INFO_FLOOR, "limit": search.limit}
@@ -285,12 +309,28 @@ def _known(sit: Situation, notes: Sequence[Note]) -> bool:
 
 
 def _dont_know(sit: Situation) -> str:
-    mine = re.search(r"\bmy\s+((?:[\w-]+['’]s\s+)*[\w-]+)", sit.text, re.IGNORECASE)
-    if mine and mine.group(1).casefold() == "name":
+    thing = _my_phrase(sit.text)
+    if thing == "name":
         return "I don't know your name yet — you haven't told me."
-    if mine:
-        return f"I don't know — you haven't told me about your {mine.group(1)} yet."
+    if thing:
+        return f"I don't know — you haven't told me about your {thing} yet."
     return "I don't know — I don't remember you telling me that."
+
+
+def _my_phrase(text: str) -> str:
+    """What follows "my", describers and possessives included: "current job", "daughter's best friend's dad"."""
+    tokens = re.findall(r"[\w'’-]+", text)
+    lowered = [t.casefold().replace("’", "'") for t in tokens]
+    if "my" not in lowered:
+        return ""
+    phrase: list[str] = []
+    for token, low in zip(tokens[lowered.index("my") + 1 :], lowered[lowered.index("my") + 1 :], strict=True):
+        if low in STOP and not (low == "name" and not phrase):
+            break
+        phrase.append(token)
+        if low not in DESCRIBERS and not low.endswith("'s"):
+            break
+    return " ".join(phrase)
 
 
 def _follow_ups(notes: Sequence[Note], sit: Situation) -> list[str]:

@@ -98,9 +98,13 @@ _MONTHS = word_set(
 )
 _WEEKDAYS = word_set("monday tuesday wednesday thursday friday saturday sunday weekend")
 _NUMBER_WORDS = word_set("one two three four five six seven eight nine ten eleven twelve twenty thirty half dozen")
+_NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't isn't aren't wasn't")
 _LOCATIVE = word_set("at in from to near on into")
 _TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
-_ROLE_SHAPE = re.compile(r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am) an?)\s+\w+", re.IGNORECASE)
+_ROLE_SHAPE = re.compile(
+    r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?an?)\s+\w+",
+    re.IGNORECASE,
+)
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+[A-Z]")  # "name is Jonas", "called Miso"
 _SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me)\s+[A-Z]")  # "what's my name?": "I'm Lena"
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
@@ -121,6 +125,7 @@ _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBE
 _PARENT = "mum|mom|mother|dad|father"
 _SIBLING = "sister|brother"
 _CHILD = "son|daughter|child|kid"
+_SPOUSE = "wife|husband|partner|spouse"
 _KINSHIP = tuple(
     (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,60}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
                 re.I), stem(term))
@@ -129,6 +134,9 @@ _KINSHIP = tuple(
         (_PARENT, "mum|mom|mother", "grandmother"), (_PARENT, "dad|father", "grandfather"),
         (_SIBLING, "daughter", "niece"), (_SIBLING, "son", "nephew"),
         ("aunt|uncle", _CHILD, "cousin"), (_CHILD, _CHILD, "grandchild"),
+        (_SPOUSE, "mum|mom|mother", "mother-in-law"), (_SPOUSE, "dad|father", "father-in-law"),
+        (_SPOUSE, "brother", "brother-in-law"), (_SPOUSE, "sister", "sister-in-law"),
+        ("brother", "wife", "sister-in-law"), ("sister", "husband", "brother-in-law"),
     )
 )  # fmt: skip
 
@@ -142,12 +150,17 @@ class Note:
     created_at: datetime | None = None
     relevance: float = 0.0
     source: str = "turn"  # the memory's kind: "turn" or "fact" (the person's words), "chunk" (a document)
+    after: str = ""  # the ref of the turn this one leans on ("We got her…" after "Biscuit's our beagle")
 
     @functools.cached_property
     def stems(self) -> frozenset[str]:
         """The stems of its words, and the kinship it says in two steps ("her sister" of Mum: aunt)."""
-        kin = {term for pattern, term in _KINSHIP if pattern.search(self.text)}
-        return frozenset(stem(w) for w in words(self.text)) | kin
+        return frozenset(stem(w) for w in words(self.text)) | kinship(self.text)
+
+
+def kinship(text: str) -> frozenset[str]:
+    """The kin a text names in two steps ("Mum … her sister": aunt; "my wife's mum": mother-in-law)."""
+    return frozenset(term for pattern, term in _KINSHIP if pattern.search(text))
 
 
 @dataclass(frozen=True)
@@ -208,7 +221,7 @@ def read_ask(sit: Situation) -> Ask:
     hard += _name_chains(text)
     wh = _WH_NOUN.search(text)
     noun = wh.group(1).casefold() if wh else ""
-    if noun and noun not in STOP and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
+    if noun and noun not in STOP | _NEGATED and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
         hard.append(stem(noun))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
     who = re.match(r"^\W*who\s+(\w+)", text, re.IGNORECASE)  # "who founded…": the predicate itself
@@ -264,8 +277,13 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
             or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w)
         }  # fmt: skip
-    elif kind == "number":
-        found = {w for w in plain if w.isdigit() or w in _NUMBER_WORDS}
+    elif kind == "number":  # "$1,850"; a year is no amount ("how much did we pay?" is not "2019")
+        amount = re.search(r"\bhow (?:much|many)\b", question, re.IGNORECASE) is not None
+        found = {
+            w.lstrip("$€£").rstrip(".,") for w in plain
+            if (re.fullmatch(r"[$€£]?\d[\d,.]*", w) and not (amount and re.fullmatch(r"(?:19|20)\d\d", w)))
+            or w in _NUMBER_WORDS
+        }  # fmt: skip
     elif kind == "person":
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
     else:  # place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X"
@@ -328,20 +346,38 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
     for note in notes:
         for word, name in _ALIAS.findall(note.text):
             if word not in STOP and name.casefold() not in STOP:
-                named.setdefault(stem(word), set()).add(name.casefold())
+                named.setdefault(word, set()).add(name.casefold())
     return {word: next(iter(names)) for word, names in named.items() if len(names) == 1}
 
 
-def entities(note: Note, known: Mapping[str, str]) -> frozenset[str]:
+def entities(text: str, known: Mapping[str, str]) -> frozenset[str]:
     """Who and what a note is about: the names it says, and the ones it says as "my sister"."""
-    said = {n.casefold() for n in names_in(note.text)}
-    return frozenset(said | {known[stem(w)] for w in _MY_WORD.findall(note.text) if stem(w) in known})
+    said = {n.casefold() for n in names_in(text)}
+    return frozenset(said | {known[w] for w in _MY_WORD.findall(text) if w in known})
 
 
-def _linked(a: Note, b: Note, known: Mapping[str, str]) -> bool:
-    """Two notes that may be read together: sentences of one memory, notes about the same one, or
-    document chunks that continue each other (chunks overlap by a few words)."""
-    return a.ref == b.ref or bool(entities(a, known) & entities(b, known)) or _continues(a, b) or _continues(b, a)
+def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
+    """A note as the person meant it: a leading "His"/"Her" is the first one named in the turn it
+    leans on ("My brother Gareth…" then "His wife Nia…"), and a name is also who they are to the
+    person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said)."""
+    text = note.text
+    lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
+    first = names_in(before)[:1] if lead and before else []
+    if lead and first:
+        text = f"{first[0]}'s {text[lead.end():]}"
+    for word, name in known.items():
+        text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", f"my {word}", text, flags=re.IGNORECASE)
+    return text
+
+
+def _linked(x: _Scored, y: _Scored, known: Mapping[str, str]) -> bool:
+    """Two notes that may be read together: sentences of one memory, a turn and the one it leans on,
+    notes about the same one, or document chunks that continue each other (chunks overlap by a few
+    words)."""
+    a, b = x.note, y.note
+    if a.ref == b.ref or (a.after and a.after == b.ref) or (b.after and b.after == a.ref):
+        return True
+    return bool(entities(x.read, known) & entities(y.read, known)) or _continues(a, b) or _continues(b, a)
 
 
 def _continues(a: Note, b: Note, least: int = 3) -> bool:
@@ -371,6 +407,7 @@ class _Scored:
     subject: bool
 
     complete: bool
+    read: str = ""  # the note as meant (see `reading`)
     i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
     earlier: bool = False  # asked what came before, and the note says so
 
@@ -391,8 +428,15 @@ def _idf(ask: Ask, notes: Sequence[Note]) -> dict[str, float]:
     return {t: math.log(1 + len(stems) / (1 + sum(covers(s, t) for s in stems))) for t in ask.terms}
 
 
-def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float]) -> _Scored:
-    stems = note.stems
+def _readings(notes: Sequence[Note], known: Mapping[str, str]) -> list[str]:
+    texts: dict[str, str] = {}
+    for n in notes:
+        texts.setdefault(n.ref, n.text)
+    return [reading(n, texts.get(n.after, ""), known) for n in notes]
+
+
+def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: str = "") -> _Scored:
+    stems = note.stems | (frozenset(stem(w) for w in words(read)) | kinship(read) if read else frozenset())
     speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
     return _Scored(
         note,
@@ -406,6 +450,7 @@ def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float]) -> _Scor
         sit.about_me and note.source != "chunk",  # the person's own words before a document's
         sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
         all(covers(stems, t) for t in ask.terms),
+        read or note.text,
         bool(_I_ASKED.search(sit.text)),
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
     )
@@ -460,7 +505,9 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
     ask = read_ask(sit)
     idf = _idf(ask, notes)
-    return [s.note for s in sorted((_score(n, ask, sit, idf) for n in notes), key=_Scored.key, reverse=True)]
+    reads = _readings(notes, aliases(notes))
+    scored = (_score(n, ask, sit, idf, r) for n, r in zip(notes, reads, strict=True))
+    return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
 
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
@@ -468,7 +515,8 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     ask = read_ask(sit)
     notes = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     idf = _idf(ask, notes)
-    scored = [_score(n, ask, sit, idf) for n in notes]
+    known = aliases(notes)
+    scored = [_score(n, ask, sit, idf, r) for n, r in zip(notes, _readings(notes, known), strict=True)]
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
     if not ask.terms and not ask.attributes:
@@ -482,7 +530,6 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return Evidence("unknown", (), "low", "no remembered note mentions " + ", ".join(ask.terms), ask.hard)
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
-    known = aliases(notes)
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
     verdicts = [_verdict(sit, ask, _join(start, ranked, ask, known), ranked) for start in starts]
     return next((v for v in verdicts if v.verdict == "answer"), verdicts[0])
@@ -494,8 +541,15 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask, known: Mapping[str
     that add as much the newest joins: "my sister moved to Porto" corrects "Ana lives in Lisbon"."""
     chosen = [best]
     while len(chosen) < MAX_NOTES:
-        linked = [s for s in ranked if s not in chosen and any(_linked(s.note, c.note, known) for c in chosen)]
+        linked = [s for s in ranked if s not in chosen and any(_linked(s, c, known) for c in chosen)]
         gains = [(_gain(s, chosen, ask), s) for s in linked]
+        # A correction need not name anyone: "hockey moved, we're Thursdays at 8 pm now" corrects
+        # "I play hockey Wednesday nights" through a word they share (the person's own, for "I").
+        sharing = [
+            s for s in ranked
+            if s not in chosen and s not in linked and (s.hard & best.hard or (s.subject and s.terms & best.terms))
+        ]  # fmt: skip
+        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
         useful = [(g, s) for g, s in gains if any(g)]
         if not useful:
             return chosen
@@ -530,6 +584,15 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_
     notes = tuple(sorted((c.note for c in chosen), key=lambda n: n.created_at.timestamp() if n.created_at else 0.0))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
+    if chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text) for n in notes):
+        return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
+    chains = _name_chains(sit.text)
+    for name, thing in zip(chains[::2], chains[1::2], strict=True):  # "Hannah's birthday": not "my own birthday"
+        holders = [n for n in notes if covers(n.stems, thing)]
+        mine = [n for n in holders if re.search(rf"\b(?:my|our)\s+(?:own\s+)?{thing}", n.text, re.IGNORECASE)]
+        theirs = [n for n in holders if re.search(rf"\b{name}\w*['’]s\s+(?:\w+\s+)?{thing}", n.text, re.IGNORECASE)]
+        if holders and len(mine) == len(holders) and not theirs:
+            return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
     if sit.about_me and sit.heads and not any(is_first_person(n.text) for n in notes):
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
         if holders and all(_given_to_other(n, sit) for n in holders):

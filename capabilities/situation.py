@@ -97,10 +97,31 @@ def words(text: str) -> list[str]:
     return [w.casefold().replace("’", "'").strip("'-") for w in _WORD.findall(text)]
 
 
+# Irregular English verbs: "grew up" meets "grow up", "bought" meets "buy".
+_IRREGULAR = {
+    past: base
+    for line in (
+        "grow grew grown", "meet met", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
+        "take took taken", "give gave given", "come came", "see saw seen", "begin began begun", "bring brought",
+        "think thought", "tell told", "say said", "make made", "leave left", "feel felt", "keep kept",
+        "teach taught", "catch caught", "fall fell fallen", "fly flew flown", "drive drove driven",
+        "write wrote written", "eat ate eaten", "speak spoke spoken", "break broke broken", "choose chose chosen",
+        "sing sang sung", "swim swam swum", "win won", "lose lost", "pay paid", "build built", "send sent",
+        "spend spent", "sleep slept", "hear heard", "hold held", "stand stood", "wear wore worn",
+        "become became", "ride rode ridden", "read", "have had", "do did done", "is was were been",
+    )
+    for base, *forms in [line.split()]
+    for past in forms
+}  # fmt: skip
+
+
 def stem(word: str) -> str:
     """A crude stem that lets "lives", "living" and "live" (or "allergic", "allergies") meet."""
     w = word.casefold().replace("’", "'")
     w = w[:-2] if w.endswith("'s") else w.rstrip("'")
+    w = _IRREGULAR.get(w, w)
+    if w.endswith("-in-law"):  # "sister-in-law" is not "sister"
+        return w
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ly", ""), ("ed", ""), ("es", ""), ("s", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)] + repl
@@ -135,6 +156,10 @@ _SYNONYMS_TEXT = (
 )
 _CATEGORIES_TEXT = (
     "pet: cat dog kitten puppy parrot hamster rabbit bird fish",
+    "dog: puppy beagle terrier labrador retriever poodle spaniel collie dachshund husky shepherd pug boxer",
+    "cat: kitten tabby shorthair siamese persian",
+    "voice: bass baritone tenor alto soprano mezzo",
+    "position: defence defense forward goalie goalkeeper striker midfielder winger centre center",
     "instrument: piano guitar cello violin drums flute saxophone ukulele",
     "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",

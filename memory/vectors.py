@@ -190,6 +190,21 @@ class MemoryIndex:
         with Session(self._engine) as session:
             return {r.id: r for r in session.exec(query) if r.id is not None and r.user_id == user_id}
 
+    def previous_turn(self, user_id: int, memory: MemoryRow) -> MemoryRow | None:
+        """The active turn memory said just before this one in its thread ("Biscuit's our beagle"
+        before "We got her from a rescue"), or None."""
+        if memory.thread_id is None or memory.id is None:
+            return None
+        query = (
+            select(MemoryRow)
+            .where(MemoryRow.user_id == user_id, MemoryRow.thread_id == memory.thread_id)
+            .where(MemoryRow.kind == "turn", MemoryRow.status == "active", col(MemoryRow.id) < memory.id)
+            .order_by(col(MemoryRow.id).desc())
+            .limit(1)
+        )
+        with Session(self._engine) as session:
+            return session.exec(query).first()
+
     def update_content(self, user_id: int, memory_id: int, content: str) -> MemoryRow:
         """Replace a memory's text and re-embed it (FTS follows through a trigger).
 
