@@ -44,7 +44,19 @@ from app.voice import (
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
-from capabilities.evidence import Evidence, Note, aliases, candidates, choose, covers, is_question, rank, read_ask
+from capabilities.evidence import (
+    Evidence,
+    Note,
+    aliases,
+    candidates,
+    choose,
+    covers,
+    is_question,
+    kin_words,
+    rank,
+    read_ask,
+    superseded,
+)
 from capabilities.situation import DESCRIBERS, STOP, Situation, is_first_person, names_in, related_words, stem, words
 from memory.extraction import sentences
 from memory.models import MemoryRow, QueryRow
@@ -138,6 +150,7 @@ def widened_query(sit: Situation, question: str) -> str:
     extra = [w for t in sit.key_terms for w in sorted(related_words(t)) if w not in said]
     extra += [w for a in ask.attributes for w in _ATTRIBUTE_WORDS.get(a, ()) if w not in said]
     extra += ["before that", "previously", "years"] if ask.earlier else []  # "Before that I spent three years at…"
+    extra += [w for t in ask.hard for w in kin_words(t) if w not in said]  # "nephew": brother, sister, son
     return " ".join([question.strip(), *extra])[:200]
 
 
@@ -219,11 +232,16 @@ def _next_search(
     names in the notes that cover part of the question ("Ana adopted a dog" for "my sister's dog";
     "My colleague Priya… bakes sourdough" for "where is that colleague from?").
     """
-    if sit.kind == "broad_recall" or evidence.verdict == "answer":
+    if sit.kind == "broad_recall":
         return None
     wide = widened_query(sit, question)
-    if wide not in tried:
-        return wide, "no recalled note answered: searching wider"
+    if wide not in tried:  # always once: a correction is often said in other words ("We're moving! … Dartmouth")
+        why = "searching wider for a later or differently worded note" if evidence.verdict == "answer" else (
+            "no recalled note answered: searching wider"
+        )
+        return wide, why
+    if evidence.verdict == "answer":
+        return None
     terms = [*sit.heads, *sit.key_terms]
     called = {name: word for word, name in aliases(notes).items()}  # ana → sister: "my sister moved…"
     for note in rank(sit, notes)[:HOP_NOTES]:
@@ -251,8 +269,10 @@ async def _grounded(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )
     kind = read_ask(sit).answer_type
-    needed = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - _bridges(evidence.notes)
-    text, problem = grounded_reply(raw, evidence.notes, question, needed)
+    stale = superseded(evidence.notes, kind, question)
+    needed = set().union(*(candidates(n.text, kind, question) for n in evidence.notes))
+    needed -= _bridges(evidence.notes) | stale
+    text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])

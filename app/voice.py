@@ -154,18 +154,26 @@ def answer_words(notes: Sequence[Note], question: str) -> set[str]:
 
 
 def grounded_reply(
-    raw: str, notes: Sequence[Note], question: str, needed: set[str] | frozenset[str] = frozenset()
+    raw: str,
+    notes: Sequence[Note],
+    question: str,
+    needed: set[str] | frozenset[str] = frozenset(),
+    stale: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[str, str]:
     """The model's answer when it is clean and says something the notes say; else ('', why).
 
     `needed`: the notes' words of the type the question asks for (a place for "where…"); when
     given, the reply must hold one ("Priya sits next to you" does not say where she is from).
+    `stale`: answers a newer note corrected; the reply must not give them ("Gareth lives in Swansea").
     """
     text, problem = clean(_ANSWER_PREFIX.sub("", raw.strip()), question)
     if problem:
         return "", problem
-    if needed and not needed & {w.casefold() for w in words(text)}:
+    said_words = {w.casefold() for w in words(text)}
+    if needed and not needed & said_words:
         return "", "the reply does not give what was asked"
+    if stale & said_words:
+        return "", "the reply gives an answer a newer note corrected"
     if _DONT_KNOW.search(text) or _HEDGES.search(text):
         return "", "the model hedged although the notes answer"
     said = {stem(w) for w in words(text) if w not in STOP and len(w) > 2}

@@ -69,11 +69,18 @@ AGE = word_set("age old")
 # Nouns after which/what that only say the answer's type ("which city", "what year").
 _TYPE_NOUNS: dict[str, AnswerType] = {
     **dict.fromkeys(("city", "town", "country", "place", "neighbourhood", "neighborhood", "area", "village",
-                     "street", "address", "state", "region"), "place"),
+                     "street", "address", "state", "region", "port", "harbour", "harbor", "lake", "river", "beach",
+                     "island", "mountain", "park", "coast", "bay"), "place"),
     **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
                      "week", "weekday", "season"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
 }  # fmt: skip
+# Nouns after which/what whose answer is a name, and which a note must still mention ("which company":
+# "Halden Robotics", not "I got promoted").
+_NAMED_NOUNS = word_set(
+    "company employer firm organisation organization school university college hospital clinic club team shop store "
+    "restaurant cafe bar bank gym church band choir agency"
+)
 # Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
 _DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
 KIND = "kind"  # the attribute a descriptive question asks: met by a description ("Miso, a grey British shorthair")
@@ -82,6 +89,7 @@ _KIND_SHAPE = re.compile(r"(?:,|\b(?:is|was|are|were)|['’]s)\s+an?\s+(?!lot\b|
 _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
 )
+_NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present)\b", re.I)
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
 _SAID_EARLIER = re.compile(
@@ -106,7 +114,8 @@ _ROLE_SHAPE = re.compile(
     re.IGNORECASE,
 )
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+[A-Z]")  # "name is Jonas", "called Miso"
-_SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me)\s+[A-Z]")  # "what's my name?": "I'm Lena"
+# "what's my name?": "I'm Lena", or the fact formed from it
+_SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
@@ -126,18 +135,19 @@ _PARENT = "mum|mom|mother|dad|father"
 _SIBLING = "sister|brother"
 _CHILD = "son|daughter|child|kid"
 _SPOUSE = "wife|husband|partner|spouse"
+_KIN_TABLE = (
+    (_PARENT, "sister", "aunt"), (_PARENT, "brother", "uncle"),
+    (_PARENT, "mum|mom|mother", "grandmother"), (_PARENT, "dad|father", "grandfather"),
+    (_SIBLING, "daughter", "niece"), (_SIBLING, "son", "nephew"),
+    ("aunt|uncle", _CHILD, "cousin"), (_CHILD, _CHILD, "grandchild"),
+    (_SPOUSE, "mum|mom|mother", "mother-in-law"), (_SPOUSE, "dad|father", "father-in-law"),
+    (_SPOUSE, "brother", "brother-in-law"), (_SPOUSE, "sister", "sister-in-law"),
+    ("brother", "wife", "sister-in-law"), ("sister", "husband", "brother-in-law"),
+)  # fmt: skip
 _KINSHIP = tuple(
     (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,60}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
                 re.I), stem(term))
-    for first, second, term in (
-        (_PARENT, "sister", "aunt"), (_PARENT, "brother", "uncle"),
-        (_PARENT, "mum|mom|mother", "grandmother"), (_PARENT, "dad|father", "grandfather"),
-        (_SIBLING, "daughter", "niece"), (_SIBLING, "son", "nephew"),
-        ("aunt|uncle", _CHILD, "cousin"), (_CHILD, _CHILD, "grandchild"),
-        (_SPOUSE, "mum|mom|mother", "mother-in-law"), (_SPOUSE, "dad|father", "father-in-law"),
-        (_SPOUSE, "brother", "brother-in-law"), (_SPOUSE, "sister", "sister-in-law"),
-        ("brother", "wife", "sister-in-law"), ("sister", "husband", "brother-in-law"),
-    )
+    for first, second, term in _KIN_TABLE
 )  # fmt: skip
 
 
@@ -158,6 +168,12 @@ class Note:
         return frozenset(stem(w) for w in words(self.text)) | kinship(self.text)
 
 
+def kin_words(term: str) -> list[str]:
+    """The two steps a kin word is said in, for searching ("nephew": sister, brother, son)."""
+    steps = [(first, second) for first, second, kin in _KIN_TABLE if stem(kin) == term]
+    return list(dict.fromkeys(w for first, second in steps for w in (*first.split("|")[:2], second.split("|")[0])))
+
+
 def kinship(text: str) -> frozenset[str]:
     """The kin a text names in two steps ("Mum … her sister": aunt; "my wife's mum": mother-in-law)."""
     return frozenset(term for pattern, term in _KINSHIP if pattern.search(text))
@@ -173,6 +189,7 @@ class Ask:
     terms: tuple[str, ...]
     own_name: bool = False  # "what's my name?"
     earlier: bool = False  # "where did I work before?": a note that says what came before is preferred
+    now: bool = False  # "where do I live these days?": the newest of the person's complete notes is preferred
 
 
 @dataclass(frozen=True)
@@ -202,6 +219,8 @@ def answer_type(question: str) -> AnswerType | None:
     wh = _WH_NOUN.search(q)
     if wh and wh.group(1) in _TYPE_NOUNS:
         return _TYPE_NOUNS[wh.group(1)]
+    if wh and wh.group(1) in _NAMED_NOUNS:
+        return "person"  # a name
     if re.search(r"\bwhere\b", q):
         return "place"
     if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
@@ -243,7 +262,8 @@ def read_ask(sit: Situation) -> Ask:
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
     terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
-    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier)
+    now = bool(_NOW.search(text))
+    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now)
 
 
 def _attribute(term: str) -> bool:
@@ -269,7 +289,7 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
     if kind is None:
         return set()
     asked = {w.casefold() for w in words(question)}
-    tokens = text.replace("’", "'").split()
+    tokens = re.sub(r"\bout of\b", "out from", text.replace("’", "'")).split()  # "fishes out of Lunenburg"
     plain = [t.strip(".,!?;:()\"'*").casefold() for t in tokens]
     if kind == "time":
         found = {
@@ -370,6 +390,16 @@ def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
     return text
 
 
+def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) -> set[str]:
+    """Answers only older notes give when the newest note that gives one says it corrects them
+    ("leaving Swansea, moving to Cardiff": Swansea is no longer the answer)."""
+    typed = [n for n in sorted(notes, key=_when) if candidates(n.text, kind, question)]
+    if len(typed) < 2 or not _CORRECTS.search(typed[-1].text):
+        return set()
+    older = set().union(*(candidates(n.text, kind, question) for n in typed[:-1]))
+    return older - candidates(typed[-1].text, kind, question)
+
+
 def _linked(x: _Scored, y: _Scored, known: Mapping[str, str]) -> bool:
     """Two notes that may be read together: sentences of one memory, a turn and the one it leans on,
     notes about the same one, or document chunks that continue each other (chunks overlap by a few
@@ -410,14 +440,16 @@ class _Scored:
     read: str = ""  # the note as meant (see `reading`)
     i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
     earlier: bool = False  # asked what came before, and the note says so
+    now: bool = False  # asked what is so now: the person's own complete notes, newest first
 
-    def key(self) -> tuple[int, bool, bool, bool, int, bool, float, bool, bool, bool, bool, float, float, float]:
+    def key(self) -> tuple[int, bool, bool, bool, int, bool, float, float, bool, bool, bool, bool, float, float, float]:
         # The newest wins among notes that say all the question asks (a correction); among partial
         # ones recall relevance decides first. "Where do I live?": the person's own words before a
         # document's, however rare the document's words.
         when = self.note.created_at.timestamp() if self.note.created_at else 0.0
+        latest = when if self.now and self.complete and (self.subject or not self.i_asked) else 0.0
         return (len(self.hard), self.mine, self.owned, self.earlier, len(self.attributes), self.person and self.i_asked,
-                round(self.weight, 3), self.typed,
+                latest, round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
 
@@ -442,7 +474,7 @@ def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: st
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
         sum(idf.get(t, 1.0) for t in ask.terms if covers(stems, t)),
-        not _theirs(note, sit),  # "my partner": not "Ana's boyfriend"
+        not _theirs(note, sit) and not _someone_of(read or note.text, sit),  # "my partner": not "Ana's boyfriend"
         _owned(note, sit),
         frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
         frozenset(t for t in ask.terms if covers(stems, t)),
@@ -453,12 +485,33 @@ def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: st
         read or note.text,
         bool(_I_ASKED.search(sit.text)),
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
+        ask.now,
     )
 
 
 def _about(stems: frozenset[str], ask: Ask) -> bool:
     """Whether a note says any word the question asks about."""
     return any(covers(stems, t) for t in (*ask.hard, *ask.terms, *ask.attributes))
+
+
+_PEOPLE = word_set(
+    "boyfriend girlfriend husband wife partner fiance fiancee son daughter kid child friend brother sister mum mom "
+    "mother dad father colleague boss neighbour neighbor roommate flatmate"
+)
+
+
+def _someone_of(text: str, sit: Situation) -> bool:
+    """For "my sister's profession": the note is about someone of hers ("my sister's boyfriend is
+    Tiago, he works as a chef"), a person the question does not ask about."""
+    things = [h for h in sit.heads if not any(_attribute(a) for a in h.split("|"))]
+    if not things:
+        return False
+    last = related_stems(things[-1])
+    for m in re.finditer(rf"\b(\w+)['’]s\s+(?:{_DESCRIBER})?(\w+)", text):
+        other = m.group(2).casefold()
+        if stem(m.group(1)) in last and other in _PEOPLE and stem(other) not in sit.heads:
+            return True
+    return False
 
 
 def _theirs(note: Note, sit: Situation) -> bool:

@@ -160,6 +160,8 @@ _CATEGORIES_TEXT = (
     "cat: kitten tabby shorthair siamese persian",
     "voice: bass baritone tenor alto soprano mezzo",
     "position: defence defense forward goalie goalkeeper striker midfielder winger centre center",
+    "car: subaru honda toyota ford volkswagen vw bmw audi mercedes tesla volvo nissan mazda kia hyundai fiat "
+    "renault peugeot skoda civic outback corolla golf",
     "instrument: piano guitar cello violin drums flute saxophone ukulele",
     "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",

@@ -151,6 +151,12 @@ _REL_CANON = {"MOM": "MOTHER", "MUM": "MOTHER", "DAD": "FATHER", "GRANDMA": "GRA
               "NEIGHBOR": "NEIGHBOUR", "FIANCEE": "FIANCE"}  # fmt: skip
 _SUBJ = rf"(?:(?i:my)\s+(?:{RELATIONS})\s+)?(?P<subj>{_NAME})"
 _ADV = r"(?:(?i:also|just|recently|now|still|currently|really|finally|absolutely)\s+)*"
+_NATIONALITY = (
+    r"(?:Welsh|English|Scottish|Irish|British|French|Dutch|German|Swiss|Austrian|Italian|Spanish|Portuguese|Greek|"
+    r"Polish|Czech|Swedish|Danish|Norwegian|Finnish|Russian|Ukrainian|Turkish|American|Canadian|Mexican|Brazilian|"
+    r"Argentinian|Chinese|Japanese|Korean|Vietnamese|Thai|Indian|Pakistani|Australian|Nigerian|Kenyan|Egyptian|"
+    r"Jewish|Muslim|Christian|Catholic|Vegan|Vegetarian)"
+)
 _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"{_SUBJ}\s+{_ADV}(?i:moved(?: back)? to|lives? in|(?:is|am) living in|relocated to)"
                 rf"\s+(?P<obj>{_NAME})"), "LIVES_IN", "Location"),
@@ -162,6 +168,10 @@ _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"{_SUBJ}\s*(?:'m|’m|\s(?i:am|is))\s+{_ADV}(?i:from)\s+(?P<obj>{_NAME})"), "FROM", "Location"),
     (re.compile(rf"{_SUBJ}\s*(?:'m|’m|\s(?i:am|is))\s+(?:(?i:also|very|severely|badly)\s+)?(?i:allergic to)"
                 r"\s+(?P<obj>[^.,;!?]+)"), "IS_ALLERGIC_TO", "Concept"),
+    # A self-introduction: "hiya, I'm Owen.", "I'm Lena, nice to meet you" (not "I'm Welsh").
+    (re.compile(rf"^(?:(?i:hi|hello|hey|hiya|heya|hallo)\b[,!]?\s+)?"
+                rf"(?:(?i:my name is)\s+|(?P<subj>I)(?:'m|’m|\s(?i:am))\s+)(?!{_NATIONALITY}\b)"
+                rf"(?P<obj>{_NAME})(?=\s*[,.!;:)]|\s+(?i:here|and)\b|\s*$)"), "HAS_NAME", "Person"),
     (re.compile(rf"(?P<subj>\bI|{_NAME})\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore|prefer))s?\s+"
                 r"(?!to\b)(?P<obj>[^.,;!?]+?)(?=\s+(?i:over|rather than|instead of|but)\b|[.,;!?]|$)"), "", "Concept"),
 ]  # fmt: skip
@@ -219,7 +229,7 @@ def _sentence_triples(sentence: str) -> list[Triple]:
                 triples.append(Triple(USER, "HAS_" + _REL_CANON.get(rel, rel), obj, "Person", kind))
     for pattern, pred, obj_type in _PATTERNS:
         for m in pattern.finditer(sentence):
-            subject = _name(m.group("subj"))
+            subject = _name(m.group("subj") or "I")  # "my name is Owen" has no subject word
             predicate = pred or canonical_predicate(m.group("pred"))
             objs = _objects(m.group("obj")) if obj_type == "Concept" else [_name(m.group("obj"))]
             triples += [Triple(subject, predicate, o, "Person", obj_type) for o in objs if subject and o]

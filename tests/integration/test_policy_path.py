@@ -113,6 +113,21 @@ async def test_policy_path_answers_from_another_thread_and_abstains_without_the_
     assert len(voice.prompts) == calls  # the abstention was decided without asking the model
 
 
+async def test_policy_path_reads_a_turn_with_the_one_it_leans_on(settings: Settings, storage: Storage) -> None:
+    """"We got her in May 2021" only says Biscuit's adoption next to "Biscuit's our beagle"."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("owen", "correct-horse").id or 0
+    _told(rt, uid, "a", "Biscuit's our beagle, she's basically a nose with legs.")
+    _told(rt, uid, "a", "We got her from a rescue in Truro in May 2021.")
+    _told(rt, uid, "b", "We adopted a kitten from the shelter last week.")
+    earlier = storage.memories.list(uid, ["turn"])[-1]
+    later = storage.memories.list(uid, ["turn"])[-2]
+    assert storage.memories.previous_turn(uid, later) == earlier
+    assert storage.memories.previous_turn(uid, earlier) is None
+    when = _reply(await _say(rt, uid, "q", "When did we get Biscuit?"))
+    assert "2021" in when.reply and "kitten" not in when.reply
+
+
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
     settings: Settings, storage: Storage
 ) -> None:

@@ -167,3 +167,37 @@ def test_choose_reads_a_description_and_what_came_before() -> None:
     ]
     assert [n.ref for n in choose(read("What breed is Miso?"), notes).notes] == ["m1"]
     assert choose(read("Where did I work before my current job?"), notes).verdict == "unknown"
+
+
+def test_choose_reads_a_leading_pronoun_and_names_as_kin() -> None:
+    notes = [
+        _note("m1", "My wife Hannah is a structural engineer."),
+        _note("m2", "My brother Gareth lives in Swansea with his family.", 1),
+        Note("m3", "His wife Nia is a midwife.", T0 + timedelta(days=1), 0.8, "turn", after="m2"),
+        _note("m4", "Hannah's brother Liam fishes lobster out of Lunenburg.", 2),
+    ]
+    assert [n.ref for n in choose(read("What does my sister-in-law do for work?"), notes).notes] == ["m3"]
+    assert [n.ref for n in choose(read("Which port does my brother-in-law fish out of?"), notes).notes] == ["m4"]
+    assert choose(read("What does my sister do for work?"), notes).verdict == "unknown"  # a sister-in-law is not
+
+
+def test_choose_joins_a_correction_that_names_no_one() -> None:
+    notes = [
+        _note("m1", "I play hockey on Wednesday nights at the Forum."),
+        _note("m2", "Oh and hockey moved, we're Thursdays at 8 pm now.", 5, 0.5),
+        _note("m3", "My mum moved to Chemnitz.", 6),
+    ]
+    assert [n.ref for n in choose(read("Which night do I play hockey?"), notes).notes] == ["m1", "m2"]
+
+
+def test_choose_keeps_the_person_apart_from_others() -> None:
+    notes = [
+        _note("m1", "My own birthday is 14 April, Hannah says the knee has to be sorted by then.", 0, 0.3),
+        _note("m2", "Nia got a job at the University Hospital of Wales.", 1, 0.3),
+        _note("m3", "We bought a used Subaru Outback, grey, 2019.", 2, 0.7),
+        _note("m4", "The rent is $1,850 a month.", 3, 0.3),
+    ]
+    assert choose(read("When is Hannah's birthday?"), notes).verdict == "unknown"
+    assert choose(read("Which university did I study at?"), notes).verdict == "unknown"
+    assert choose(read("How much did we pay for the Subaru?"), notes).verdict == "unknown"  # 2019 is no amount
+    assert [n.ref for n in choose(read("How much rent do we pay?"), notes).notes] == ["m4"]
