@@ -45,6 +45,7 @@ from app.voice import (
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
+    NAMING_STEMS,
     Evidence,
     Note,
     aliases,
@@ -268,10 +269,11 @@ async def _grounded(
     raw = await say(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )
-    kind = read_ask(sit).answer_type
+    ask = read_ask(sit)
+    kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
     stale = superseded(evidence.notes, kind, question)
-    needed = set().union(*(candidates(n.text, kind, question) for n in evidence.notes))
-    needed -= _bridges(evidence.notes) | stale
+    named = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - stale
+    needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable

@@ -34,7 +34,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -64,6 +64,8 @@ Verdict = Literal["answer", "unknown"]
 
 # Attributes asked of something, satisfied by the note's shape rather than by the word itself.
 NAMING = word_set("name named called nickname")
+NAMING_STEMS = frozenset(stem(w) for w in NAMING)
+_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|it|its|they|them|their|there)\b", re.IGNORECASE)
 ROLE = word_set("profession occupation job work title")
 AGE = word_set("age old")
 # Nouns after which/what that only say the answer's type ("which city", "what year").
@@ -84,7 +86,10 @@ _NAMED_NOUNS = word_set(
 # Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
 _DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
 KIND = "kind"  # the attribute a descriptive question asks: met by a description ("Miso, a grey British shorthair")
-_KIND_SHAPE = re.compile(r"(?:,|\b(?:is|was|are|were)|['’]s)\s+an?\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.I)
+_KIND_SHAPE = re.compile(
+    r"(?:,|\b(?:is|was|are|were)|['’]s)\s+(?:an?|our|my)\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.IGNORECASE
+)
+_NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+(?:\w+\s+)?([a-z]+)")
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
@@ -260,10 +265,19 @@ def read_ask(sit: Situation) -> Ask:
     # "which city", "what breed": the answer's type or description, not a word a note must say
     unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE}
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
-    terms = tuple(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
+    terms = _distinct(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
     now = bool(_NOW.search(text))
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now)
+
+
+def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
+    """One term per synonym group: "what car do we drive?" asks about a car once, not twice."""
+    kept: list[str] = []
+    for t in terms:
+        if not any(t in related_stems(k) or k in related_stems(t) for k in kept):
+            kept.append(t)
+    return tuple(kept)
 
 
 def _attribute(term: str) -> bool:
@@ -356,6 +370,10 @@ def _names_it(note: Note, ask: Ask) -> bool:
     for word, following in itertools.pairwise(tokens):
         name = following.strip(".,!?;:()\"'")
         if stem(word.strip(",")) in wanted and name[:1].isupper() and not _calendar(name):
+            return True
+    # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
+    for m in _NAME_FIRST.finditer(note.text.replace("’", "'")):
+        if stem(m.group(2)) in wanted and not _calendar(m.group(1)) and m.group(1).casefold() not in STOP:
             return True
     return False
 
@@ -610,25 +628,31 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask, known: Mapping[str
     return chosen
 
 
+def _leans_on(note: Note, other: Note) -> bool:
+    """Whether a note's pronoun needs the turn before it ("His wife Nia…" after "My brother Gareth…")."""
+    return note.after == other.ref and _PRONOUN.search(note.text) is not None
+
+
 def _when(note: Note) -> float:
     return note.created_at.timestamp() if note.created_at else 0.0
 
 
-def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, bool, int, int]:
+def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, bool, int, int, bool]:
     """What a note adds to the chosen ones: hard terms, a newer answer of the asked type that says
-    it corrects ("now", "moved", "anymore"), the type, attributes, key words."""
+    it corrects ("now", "moved", "anymore"), the type, attributes, key words; and last, the turn a
+    chosen one leans on or that leans on it ("We're moving! … Dartmouth" and "It's the upper flat…")."""
     hard = frozenset().union(*(c.hard for c in chosen))
     attributes = frozenset().union(*(c.attributes for c in chosen))
     terms = frozenset().union(*(c.terms for c in chosen))
     typed = any(c.typed for c in chosen)
     corrects = (
-        ask.answer_type is not None
-        and typed
-        and s.typed
+        ((ask.answer_type is not None and typed and s.typed) or ask.now)
         and _CORRECTS.search(s.note.text) is not None
         and all(_when(s.note) > _when(c.note) for c in chosen)
     )
-    return len(s.hard - hard), corrects, s.typed and not typed, len(s.attributes - attributes), len(s.terms - terms)
+    leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note) for c in chosen)
+    return (len(s.hard - hard), corrects, s.typed and not typed, len(s.attributes - attributes),
+            len(s.terms - terms), leans)  # fmt: skip
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:

@@ -176,7 +176,8 @@ def test_choose_reads_a_leading_pronoun_and_names_as_kin() -> None:
         Note("m3", "His wife Nia is a midwife.", T0 + timedelta(days=1), 0.8, "turn", after="m2"),
         _note("m4", "Hannah's brother Liam fishes lobster out of Lunenburg.", 2),
     ]
-    assert [n.ref for n in choose(read("What does my sister-in-law do for work?"), notes).notes] == ["m3"]
+    # "His wife Nia…" brings the turn it leans on: the reply can say whose wife she is
+    assert sorted(n.ref for n in choose(read("What does my sister-in-law do for work?"), notes).notes) == ["m2", "m3"]
     assert [n.ref for n in choose(read("Which port does my brother-in-law fish out of?"), notes).notes] == ["m4"]
     assert choose(read("What does my sister do for work?"), notes).verdict == "unknown"  # a sister-in-law is not
 
