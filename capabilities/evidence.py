@@ -94,6 +94,8 @@ _NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+(?:
 _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
 )
+_DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
+_LIGHT_VERBS = word_set("go get have make take keep need want like")  # said in too many ways to require
 _NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present)\b", re.I)
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
@@ -195,6 +197,7 @@ class Ask:
     own_name: bool = False  # "what's my name?"
     earlier: bool = False  # "where did I work before?": a note that says what came before is preferred
     now: bool = False  # "where do I live these days?": the newest of the person's complete notes is preferred
+    verb: str = ""  # "which university did I study at?": what the person did, which a note must say
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,12 @@ def read_ask(sit: Situation) -> Ask:
     if noun and noun not in STOP | _NEGATED and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
         hard.append(stem(noun))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
+    # every name the question says, but the place a place is in ("which neighbourhood of Leipzig")
+    # (not one in a relative clause: "the club that Carla got me into" is found through the club)
+    container = {w.casefold() for w in _CONTAINER.findall(text)}
+    relative = {w.casefold() for w in re.findall(r"\b(?:that|who|which|where|whom)\s+([A-Z][a-zà-ÿ]+)", text[1:])}
+    hard += [stem(n.split()[0]) for n in sit.names if n.split()[0].casefold() not in container | relative | STOP
+             and not _calendar(n.split()[0])]  # fmt: skip
     who = re.match(r"^\W*who\s+(\w+)", text, re.IGNORECASE)  # "who founded…": the predicate itself
     if who and who.group(1).casefold() not in STOP:
         hard.append(stem(who.group(1)))
@@ -268,7 +277,9 @@ def read_ask(sit: Situation) -> Ask:
     terms = _distinct(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
     now = bool(_NOW.search(text))
-    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now)
+    did = _DID.search(text)
+    verb = stem(did.group(1)) if did and did.group(1).casefold() not in STOP | _LIGHT_VERBS else ""
+    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb)
 
 
 def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
@@ -628,6 +639,20 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask, known: Mapping[str
     return chosen
 
 
+def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
+    """Whether the attribute asked is said of the one asked about: "What does Gareth do?" is not
+    answered by "Nia… she's a midwife" joined through Gareth. A note about the subject says it, or
+    a note whose first name is one the subject's notes name ("My partner Jonas" + "Jonas works as…")."""
+    subject = ask.hard[-1]
+    wanted = set(ask.attributes)
+    owners = [c for c in chosen if subject in c.hard]
+    if any(wanted <= c.attributes for c in owners):
+        return True
+    named = {n.casefold() for c in owners for n in names_in(c.read)}
+    firsts = [(c, names_in(c.read)[:1]) for c in chosen]
+    return any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts)
+
+
 def _leans_on(note: Note, other: Note) -> bool:
     """Whether a note's pronoun needs the turn before it ("His wife Nia…" after "My brother Gareth…")."""
     return note.after == other.ref and _PRONOUN.search(note.text) is not None
@@ -677,6 +702,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
+    if ask.attributes and ask.hard and not _owned_attribute(ask, chosen):
+        return Evidence("unknown", (), "low", "the notes say it of someone else", ())
+    if ask.verb and not any(covers(c.note.stems, ask.verb) for c in chosen):
+        return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
     if ask.earlier and not any(c.earlier for c in chosen):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):

@@ -142,7 +142,10 @@ _SYNONYMS_TEXT = (
     "climbing climb bouldering",
     "hobby hobbies pastime",
     "car vehicle drive",
-    "study studied university degree college graduated",
+    "study studied degree graduated graduate student",
+    "university college campus",
+    "adopt adopted adoption rescue rescued",
+    "pay paid payment cost costs price fee rent",
     "film movie cinema",
     "book novel",
     "child kid",
@@ -180,9 +183,13 @@ def _related() -> dict[str, frozenset[str]]:
         group = frozenset(line.split())
         for member in group:
             table[stem(member)] = table.get(stem(member), frozenset()) | group
+    categories = {}
     for line in _CATEGORIES_TEXT:
         category, members = line.split(":")
-        table[stem(category)] = table.get(stem(category), frozenset()) | frozenset(members.split())
+        categories[category] = frozenset(members.split())
+        table[stem(category)] = table.get(stem(category), frozenset()) | categories[category]
+    for _ in range(2):  # a synonym of a category covers its members ("drive": car, so Subaru); a dog, a beagle
+        table = {k: v | frozenset().union(*(categories.get(w, frozenset()) for w in v)) for k, v in table.items()}
     return table
 
 

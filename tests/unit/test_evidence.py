@@ -202,3 +202,17 @@ def test_choose_keeps_the_person_apart_from_others() -> None:
     assert choose(read("Which university did I study at?"), notes).verdict == "unknown"
     assert choose(read("How much did we pay for the Subaru?"), notes).verdict == "unknown"  # 2019 is no amount
     assert [n.ref for n in choose(read("How much rent do we pay?"), notes).notes] == ["m4"]
+
+
+def test_choose_needs_what_the_person_did_and_the_names_asked() -> None:
+    notes = [
+        _note("m1", "I'm now an instructor at NSCC, the Nova Scotia Community College.", 0, 0.7),
+        _note("m2", "My brother Gareth lives in Cardiff.", 1),
+        Note("m3", "His wife Nia is a midwife.", T0 + timedelta(days=1), 0.8, "turn", after="m2"),
+        _note("m4", "We bought a used Subaru Outback.", 2, 0.7),
+        _note("m5", "The rent is $1,850 a month.", 3, 0.5),
+    ]
+    assert choose(read("Which university did I study at?"), notes).verdict == "unknown"  # a college, not studying
+    assert choose(read("What does Gareth do for work?"), notes).verdict == "unknown"  # Nia's job is not his
+    assert choose(read("How much did we pay for the Subaru?"), notes).verdict == "unknown"  # the rent is no price
+    assert [n.ref for n in choose(read("What car do we drive?"), notes).notes] == ["m4"]
