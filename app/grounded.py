@@ -53,6 +53,7 @@ from capabilities.evidence import (
     choose,
     covers,
     is_question,
+    kin_hops,
     kin_words,
     rank,
     read_ask,
@@ -244,6 +245,10 @@ def _next_search(
     if evidence.verdict == "answer":
         return None
     terms = [*sit.heads, *sit.key_terms]
+    for t in read_ask(sit).hard:  # "my nephew": the son named after "my brother's wife Nia", or "Gareth son"
+        for hop in kin_hops(t, notes):
+            if hop not in tried:
+                return hop, f"a {t} is said in two steps: searching {hop}"
     called = {name: word for word, name in aliases(notes).items()}  # ana → sister: "my sister moved…"
     for note in rank(sit, notes)[:HOP_NOTES]:
         missing = [t for t in terms if not covers(note.stems, t)]
@@ -273,6 +278,8 @@ async def _grounded(
     kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
     stale = superseded(evidence.notes, kind, question)
     named = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - stale
+    if kind == "person" and not ask.answer_type:  # a name asked: the one said as "called the Sally Ann"
+        named = {m.casefold() for n in evidence.notes for m in _CALLED.findall(n.text)} or named
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
     confidence = evidence.confidence
@@ -286,6 +293,9 @@ async def _grounded(
         sources=_sources(evidence.notes),
         follow_ups=_follow_ups(evidence.notes, sit),
     )
+
+
+_CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-Z][a-zà-ÿ]+)")
 
 
 def _bridges(notes: Sequence[Note]) -> set[str]:

@@ -120,7 +120,7 @@ _ROLE_SHAPE = re.compile(
     r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?an?)\s+\w+",
     re.IGNORECASE,
 )
-_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+[A-Z]")  # "name is Jonas", "called Miso"
+_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
 # "what's my name?": "I'm Lena", or the fact formed from it
 _SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
@@ -179,6 +179,21 @@ def kin_words(term: str) -> list[str]:
     """The two steps a kin word is said in, for searching ("nephew": sister, brother, son)."""
     steps = [(first, second) for first, second, kin in _KIN_TABLE if stem(kin) == term]
     return list(dict.fromkeys(w for first, second in steps for w in (*first.split("|")[:2], second.split("|")[0])))
+
+
+def kin_hops(term: str, notes: Sequence[Note]) -> list[str]:
+    """Searches that may find a kin: the one a note says in two steps ("their son Rhys" of "my
+    brother's wife Nia"), else the first step's name and the second step ("Gareth son")."""
+    steps = [(first, second) for first, second, kin in _KIN_TABLE if stem(kin) == term]
+    if not steps:
+        return []
+    known = aliases(notes)
+    seconds = "|".join(second for _, second in steps)
+    named = re.compile(rf"\b(?:{seconds})s?\s+([A-Z][a-zà-ÿ]+)")
+    hops = [m.group(1) for read in _readings(notes, known) if term in kinship(read) for m in named.finditer(read)]
+    hops += [f"{known[w].title()} {second.split('|')[0]}" for first, second in steps
+             for w in first.split("|") if w in known]  # fmt: skip
+    return list(dict.fromkeys(hops))
 
 
 def kinship(text: str) -> frozenset[str]:
@@ -360,8 +375,9 @@ def _calendar(word: str) -> bool:
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute in {stem(w) for w in NAMING}:
         return _names_it(note, ask)
-    if attribute == KIND:
-        return bool(_KIND_SHAPE.search(note.text))
+    if attribute == KIND:  # "Miso, a grey British shorthair"; "what kind of business": "a bakery"
+        said = {stem(w) for w in words(note.text)}
+        return bool(_KIND_SHAPE.search(note.text)) or any((related_stems(h) - {h}) & said for h in ask.hard)
     if covers(note.stems, attribute):
         return True
     if attribute in {stem(w) for w in ROLE}:
@@ -635,7 +651,8 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask, known: Mapping[str
         useful = [(g, s) for g, s in gains if any(g)]
         if not useful:
             return chosen
-        chosen.append(max(useful, key=lambda gs: (gs[0], _when(gs[1].note)))[1])
+        # the newest of notes that add as much; leaning on a chosen one counts only between equals
+        chosen.append(max(useful, key=lambda gs: (gs[0][:-1], _when(gs[1].note), gs[0][-1]))[1])
     return chosen
 
 

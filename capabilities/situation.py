@@ -166,7 +166,9 @@ _CATEGORIES_TEXT = (
     "car: subaru honda toyota ford volkswagen vw bmw audi mercedes tesla volvo nissan mazda kia hyundai fiat "
     "renault peugeot skoda civic outback corolla golf",
     "instrument: piano guitar cello violin drums flute saxophone ukulele",
-    "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking",
+    "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking rugby hockey golf "
+    "baseball cricket volleyball skiing surfing boxing badminton",
+    "business: bakery shop cafe restaurant store bar salon pub farm firm studio agency",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",
     "drink: coffee tea beer wine juice",
     "diet: vegetarian vegan pescatarian pescetarian",
