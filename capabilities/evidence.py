@@ -430,9 +430,10 @@ def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
     first = names_in(before)[:1] if lead and before else []
     if lead and first:
         text = f"{first[0]}'s {text[lead.end():]}"
+    named = text
     for word, name in known.items():
         text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", f"my {word}", text, flags=re.IGNORECASE)
-    return text
+    return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
 
 
 def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) -> set[str]:
@@ -549,12 +550,13 @@ def _someone_of(text: str, sit: Situation) -> bool:
     """For "my sister's profession": the note is about someone of hers ("my sister's boyfriend is
     Tiago, he works as a chef"), a person the question does not ask about."""
     things = [h for h in sit.heads if not any(_attribute(a) for a in h.split("|"))]
+    things = things or [stem(n.split()[0]) for n in sit.names]  # "What does Gareth do?": not Gareth's wife
     if not things:
         return False
     last = related_stems(things[-1])
     for m in re.finditer(rf"\b(\w+)['’]s\s+(?:{_DESCRIBER})?(\w+)", text):
         other = m.group(2).casefold()
-        if stem(m.group(1)) in last and other in _PEOPLE and stem(other) not in sit.heads:
+        if stem(m.group(1)) in last and other in _PEOPLE and stem(other) not in {*sit.heads, *sit.key_terms}:
             return True
     return False
 
@@ -662,10 +664,12 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     a note whose first name is one the subject's notes name ("My partner Jonas" + "Jonas works as…")."""
     subject = ask.hard[-1]
     wanted = set(ask.attributes)
-    owners = [c for c in chosen if subject in c.hard]
+    owners = [c for c in chosen if subject in c.hard and c.mine]
     if any(wanted <= c.attributes for c in owners):
         return True
-    named = {n.casefold() for c in owners for n in names_in(c.read)}
+    # the ones the subject's notes name, not as a possessor ("Gareth's wife Nia": Nia, not Gareth)
+    possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-Z][a-zà-ÿ]+)['’]s\b", c.read)}
+    named = {n.casefold() for c in owners for n in names_in(c.read)} - possessors
     firsts = [(c, names_in(c.read)[:1]) for c in chosen]
     return any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts)
 
