@@ -285,7 +285,7 @@ async def _grounded(
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
-        text = extractive(evidence.notes)
+        text = extractive(evidence.notes, question, needed)
         confidence = "medium" if confidence == "high" else confidence
     return Answer(
         content=_fit(text),
@@ -344,6 +344,8 @@ def _dont_know(sit: Situation) -> str:
     thing = _my_phrase(sit.text)
     if thing == "name":
         return "I don't know your name yet — you haven't told me."
+    if thing.endswith("name"):
+        return f"I don't know — you haven't told me your {thing} yet."
     if thing:
         return f"I don't know — you haven't told me about your {thing} yet."
     return "I don't know — I don't remember you telling me that."
@@ -357,7 +359,7 @@ def _my_phrase(text: str) -> str:
         return ""
     phrase: list[str] = []
     for token, low in zip(tokens[lowered.index("my") + 1 :], lowered[lowered.index("my") + 1 :], strict=True):
-        if low in STOP and not (low == "name" and not phrase):
+        if low in STOP and not (low == "name" and (not phrase or phrase[-1].endswith(("'s", "’s")))):
             break
         phrase.append(token)
         if low not in DESCRIBERS and not low.endswith("'s"):

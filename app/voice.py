@@ -15,7 +15,7 @@ is replaced by the notes themselves, turned to the second person.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 
 from pydantic_ai import Agent
@@ -23,8 +23,8 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
-from capabilities.evidence import Note
-from capabilities.situation import STOP, stem, word_set, words
+from capabilities.evidence import Note, covers
+from capabilities.situation import STOP, key_terms, stem, word_set, words
 from memory.assembly import escape_delimiters
 from memory.extraction import sentences
 
@@ -188,14 +188,43 @@ def grounded_reply(
     return second_person(text), ""
 
 
+_LEADING_PRONOUN = re.compile(r"^\W*(?:he|she|they|it|his|her|their|its)\b", re.IGNORECASE)
+
+
+def _with_next(said: Sequence[str], kept: Sequence[str]) -> list[str]:
+    """The kept sentences, each with the next one when it goes on about the same one: "My friend
+    Carla got me into pottery." + "She's a nurse at St. Georg hospital."."""
+    out: list[str] = []
+    for i, sentence in enumerate(said):
+        if sentence in kept or (out and out[-1] == said[i - 1] and i and said[i - 1] in kept
+                                and _LEADING_PRONOUN.match(sentence)):  # fmt: skip
+            out.append(sentence)
+    return out
+
+
 def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def extractive(notes: Sequence[Note]) -> str:
-    """The notes themselves, addressed to the person, newest last."""
-    parts = [second_person(_capitalised(_OPENER.sub("", n.text.strip()))) for n in notes]
-    return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in parts)
+def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] = ()) -> str:
+    """The notes themselves, addressed to the person, newest last: of each, the sentences that give
+    what was asked (a `needed` word) or, failing that, say a word of the question; a note that only
+    brings context gives its first sentence. Repeats are said once."""
+    terms = key_terms(question)
+    wanted = {w.casefold() for w in needed}
+    picked: list[tuple[list[str], list[str], list[str]]] = []
+    for note in notes:
+        said = sentences(_OPENER.sub("", " ".join(note.text.split()))) or [note.text.strip()]
+        giving = [t for t in said if wanted & {w.casefold() for w in words(t)}]
+        # "He just turned twelve" keeps the sentence before it that says who he is
+        giving = [p for i, t in enumerate(said) if t in giving
+                  for p in ([said[i - 1]] if i and _LEADING_PRONOUN.match(t) else []) + [t]]  # fmt: skip
+        saying = [t for t in said if any(covers(frozenset(stem(w) for w in words(t)), k) for k in terms)]
+        picked.append((_with_next(said, giving), _with_next(said, saying), said[:1]))
+    answered = any(giving for giving, _, _ in picked)  # then a note that says nothing asked is left out
+    parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
+    spoken = [second_person(_capitalised(p.strip())) for p in dict.fromkeys(parts)]
+    return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in spoken)
 
 
 def model_settings(backend: Backend, max_tokens: int) -> ModelSettings:

@@ -47,3 +47,26 @@ def test_second_person_and_acknowledgement() -> None:
 def test_grounded_prompt_is_short_dated_and_plain() -> None:
     prompt = grounded_prompt(NOTES, QUESTION)
     assert prompt == "Notes:\n(2026-11-20) I started a new job at Siemens in March 2024.\n\nQuestion: " + QUESTION
+
+
+def test_extractive_says_the_sentences_that_answer_with_who_they_are_about() -> None:
+    notes = [
+        Note("m1", "Oh, small correction: my sister moved to Porto last month."),
+        Note("m2", "Rhys is not impressed about changing schools. He just turned twelve and loves rugby."),
+        Note("m3", "We meet every Thursday in a tram depot."),
+    ]
+    assert extractive(notes[:1]) == "Your sister moved to Porto last month."  # the chat opener is dropped
+    # the sentence that gives the answer, with the one before it that says who "he" is; the
+    # context note that says nothing asked is left out
+    assert extractive(notes[1:], "How old is my nephew?", {"twelve"}) == (
+        "Rhys is not impressed about changing schools. He just turned twelve and loves rugby."
+    )
+    carla = Note("m4", "My friend Carla got me into pottery. She's a nurse at St. Georg hospital.")
+    assert extractive([carla], "What does Carla do?").endswith("She's a nurse at St. Georg hospital.")
+
+
+def test_grounded_reply_refuses_a_corrected_value() -> None:
+    notes = [Note("m1", "Gareth rang: they're leaving Swansea, moving to Cardiff in September.")]
+    question = "Which city does Gareth live in?"
+    text, problem = grounded_reply("Gareth lives in Swansea.", notes, question, {"cardiff"}, {"swansea"})
+    assert not text and problem
