@@ -182,6 +182,10 @@ def grounded_reply(
     stray_dates = set(_ISO_DATE.findall(text)) - {d for n in notes for d in _ISO_DATE.findall(n.text)}
     if stray_dates:  # a note's date stamp repeated as if it were the answer ("You spent 2026-11-23 at…")
         return "", "the reply repeated a note's date stamp"
+    seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
+    invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-Z][a-zà-ÿ]+", text) if n.casefold() not in seen]
+    if invented:  # a name the notes never say ("UX Research and Development")
+        return "", "the reply names something the notes do not say"
     known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}
     if said and len(said - known) / len(said) > NOVELTY_MAX:
         return "", "the reply adds things the notes do not say"

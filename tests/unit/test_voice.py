@@ -70,3 +70,9 @@ def test_grounded_reply_refuses_a_corrected_value() -> None:
     question = "Which city does Gareth live in?"
     text, problem = grounded_reply("Gareth lives in Swansea.", notes, question, {"cardiff"}, {"swansea"})
     assert not text and problem
+
+
+def test_grounded_reply_refuses_a_name_the_notes_never_say() -> None:
+    notes = [Note("m1", "And I got promoted, I'm a senior UX researcher now!")]
+    assert grounded_reply('Your title is "UX Research and Development".', notes, "What's my job title?")[1]
+    assert grounded_reply("You are a senior UX researcher.", notes, "What's my job title?")[0]
