@@ -46,6 +46,7 @@ from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
     NAMING_STEMS,
+    ROLE_STEMS,
     Evidence,
     Note,
     aliases,
@@ -57,6 +58,7 @@ from capabilities.evidence import (
     kin_words,
     rank,
     read_ask,
+    roles,
     superseded,
 )
 from capabilities.situation import DESCRIBERS, STOP, Situation, is_first_person, names_in, related_words, stem, words
@@ -280,6 +282,8 @@ async def _grounded(
     named = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - stale
     if kind == "person" and not ask.answer_type:  # a name asked: the one said as "called the Sally Ann"
         named = {m.casefold() for n in evidence.notes for m in _CALLED.findall(n.text)} or named
+    if not kind and set(ask.attributes) & ROLE_STEMS:  # a job asked: the reply says it ("instructor")
+        named = set().union(*(roles(n.text) for n in evidence.notes)) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
     confidence = evidence.confidence

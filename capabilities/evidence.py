@@ -67,6 +67,7 @@ NAMING = word_set("name named called nickname")
 NAMING_STEMS = frozenset(stem(w) for w in NAMING)
 _PRONOUN = re.compile(r"\b(?:he|she|him|his|her|it|its|they|them|their|there)\b", re.IGNORECASE)
 ROLE = word_set("profession occupation job work title")
+ROLE_STEMS = frozenset(stem(w) for w in ROLE)
 AGE = word_set("age old")
 # Nouns after which/what that only say the answer's type ("which city", "what year").
 _TYPE_NOUNS: dict[str, AnswerType] = {
@@ -104,7 +105,8 @@ _SAID_EARLIER = re.compile(
 )
 # A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
 _CORRECTS = re.compile(
-    r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore)\b",
+    r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
+    r"sold|bought|replaced|left|renamed)\b",
     re.IGNORECASE,
 )
 _MONTHS = word_set(
@@ -117,9 +119,15 @@ _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't 
 _LOCATIVE = word_set("at in from to near on into")
 _TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
 _ROLE_SHAPE = re.compile(
-    r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?an?)\s+\w+",
+    r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?an?)"
+    r"\s+((?:senior\s+|junior\s+|head\s+|chief\s+)?\w+)",
     re.IGNORECASE,
 )
+
+
+def roles(text: str) -> set[str]:
+    """The role words a text gives ("I'm now an instructor": instructor), lower-cased."""
+    return {w.casefold() for m in _ROLE_SHAPE.finditer(text) for w in m.group(1).split()}
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
 # "what's my name?": "I'm Lena", or the fact formed from it
 _SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+[A-Z]")
