@@ -99,11 +99,13 @@ class _Found:
     """The notes known so far (long ones split into sentences) and the rounds spent.
 
     A turn that leans on the one before it ("We got her from a rescue in May 2021" after
-    "Biscuit's our beagle") brings that turn along, linked (`Note.after`): people tell their
-    life in consecutive messages, and "her" is only Biscuit in the thread.
+    "Biscuit's our beagle") brings that turn along, linked (`Note.after`), and a turn brings the
+    next one when that one leans on it: people tell their life in consecutive messages, and "her"
+    is only Biscuit in the thread.
     """
 
     before: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
+    after: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
     notes: list[Note] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # ref → the memory's whole text
     rounds: int = 0
@@ -119,6 +121,9 @@ class _Found:
             if previous is not None and after not in self.texts:
                 self._keep(after, previous, h.relevance, "")
             self._keep(ref, h.memory, h.relevance, after)
+            following = self.after(h.memory) if h.memory.kind == "turn" else None
+            if following is not None and _LEANS.search(following.content) and f"m{following.id}" not in self.texts:
+                self._keep(f"m{following.id}", following, h.relevance, ref)  # "We got her…" after "Biscuit's…"
             new.append(ref)
         return new
 
@@ -179,7 +184,10 @@ async def answer_grounded(
     qid = query.id or 0
     stores.queries.start(user_id, qid)
     try:
-        found = _Found(lambda memory: stores.memories.previous_turn(user_id, memory))
+        found = _Found(
+            lambda memory: stores.memories.previous_turn(user_id, memory),
+            lambda memory: stores.memories.next_turn(user_id, memory),
+        )
         found.add(hits)
         if sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known(sit, found.notes)):
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):

@@ -193,13 +193,21 @@ class MemoryIndex:
     def previous_turn(self, user_id: int, memory: MemoryRow) -> MemoryRow | None:
         """The active turn memory said just before this one in its thread ("Biscuit's our beagle"
         before "We got her from a rescue"), or None."""
+        return self._neighbour_turn(user_id, memory, before=True)
+
+    def next_turn(self, user_id: int, memory: MemoryRow) -> MemoryRow | None:
+        """The active turn memory said just after this one in its thread, or None."""
+        return self._neighbour_turn(user_id, memory, before=False)
+
+    def _neighbour_turn(self, user_id: int, memory: MemoryRow, before: bool) -> MemoryRow | None:
         if memory.thread_id is None or memory.id is None:
             return None
+        side = col(MemoryRow.id) < memory.id if before else col(MemoryRow.id) > memory.id
         query = (
             select(MemoryRow)
             .where(MemoryRow.user_id == user_id, MemoryRow.thread_id == memory.thread_id)
-            .where(MemoryRow.kind == "turn", MemoryRow.status == "active", col(MemoryRow.id) < memory.id)
-            .order_by(col(MemoryRow.id).desc())
+            .where(MemoryRow.kind == "turn", MemoryRow.status == "active", side)
+            .order_by(col(MemoryRow.id).desc() if before else col(MemoryRow.id))
             .limit(1)
         )
         with Session(self._engine) as session:

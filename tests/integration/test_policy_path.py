@@ -124,6 +124,7 @@ async def test_policy_path_reads_a_turn_with_the_one_it_leans_on(settings: Setti
     later = storage.memories.list(uid, ["turn"])[-2]
     assert storage.memories.previous_turn(uid, later) == earlier
     assert storage.memories.previous_turn(uid, earlier) is None
+    assert storage.memories.next_turn(uid, earlier) == later
     when = _reply(await _say(rt, uid, "q", "When did we get Biscuit?"))
     assert "2021" in when.reply and "kitten" not in when.reply
 
