@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from pydantic_ai.messages import ModelMessage
+from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 
 from app.answer_loop import AnswerDelta, Answered, InfoRound, LoopStores
 from app.llm import Backend
@@ -122,7 +122,8 @@ class _Found:
                 self._keep(after, previous, h.relevance, "")
             self._keep(ref, h.memory, h.relevance, after)
             following = self.after(h.memory) if h.memory.kind == "turn" else None
-            if following is not None and _LEANS.search(following.content) and f"m{following.id}" not in self.texts:
+            goes_on = following is not None and _EARLY_PRONOUN.match(following.content) is not None
+            if following is not None and goes_on and f"m{following.id}" not in self.texts:
                 self._keep(f"m{following.id}", following, h.relevance, ref)  # "We got her…" after "Biscuit's…"
             new.append(ref)
         return new
@@ -141,6 +142,10 @@ _LEANS = re.compile(
 )
 
 
+# A next message that goes on about this one: a pronoun among its first words ("We got her from…").
+_EARLY_PRONOUN = re.compile(r"^\W*(?:[\w']+\s+){0,3}?(?:he|she|him|his|her|they|them|their|it|its)\b", re.IGNORECASE)
+
+
 def _parts(text: str) -> list[str]:
     """A long memory (a document chunk) as its sentences, so the evidence is the sentence that
     answers and the model reads two lines, not a page ("founded by Gisela Marr", not the byline)."""
@@ -148,6 +153,21 @@ def _parts(text: str) -> list[str]:
         return [text]
     paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", text))  # a heading is a paragraph too
     return [part for p in paragraphs for part in sentences(p) if len(part) > 3]
+
+
+# How a person wraps a question, which only dilutes the search: "What did I tell you about my sister?"
+_WRAPPER = re.compile(
+    r"^\W*(?:(?:hey|so|ok|okay|and)\W+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:remind me(?: of| about)?|tell me(?: about)?|do you (?:remember|know|recall)(?: about)?|"
+    r"what (?:did|have) i (?:tell|told|say|said) (?:to )?you about|what do you know about)\W+",
+    re.IGNORECASE,
+)
+
+
+def _core(question: str) -> str:
+    """The question without its conversational wrapper ("remind me, what can't I eat?")."""
+    core = _WRAPPER.sub("", question.strip())
+    return core if len(core) > 2 else question.strip()
 
 
 def widened_query(sit: Situation, question: str) -> str:
@@ -189,7 +209,10 @@ async def answer_grounded(
             lambda memory: stores.memories.next_turn(user_id, memory),
         )
         found.add(hits)
-        if sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known(sit, found.notes)):
+        said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""
+        if said:  # the thread says it, word for word: no memory search, no model
+            answer = Answer(content=_fit(f"You said: “{said}”"), confidence="high")
+        elif sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known(sit, found.notes)):
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
                 yield event
             answer = await _grounded(backend, sit, question, found, history, today)
@@ -228,7 +251,7 @@ async def _more(
         stores.queries.count_info_request(user_id, qid)
         new = found.add(stores.memories.search(user_id, text, search.limit, INFO_FLOOR))
         if found.rounds == 1:  # the question itself below the request's threshold, too: related words dilute it
-            new += found.add(stores.memories.search(user_id, question, search.limit, INFO_FLOOR))
+            new += found.add(stores.memories.search(user_id, _core(question), search.limit, INFO_FLOOR))
         context.merge(ContextDelta(memories=[MemoryNote(int(r[1:]), found.texts[r]) for r in new]))
         summary = f"{len(new)} new note(s)" if new else "nothing new"
         args = {"query": text, "min_relevance": INFO_FLOOR, "limit": search.limit}
@@ -403,6 +426,26 @@ async def _chat(
         text = FALLBACK.get(sit.kind, DEFAULT_FALLBACK)
     # A 135M model's general knowledge is unchecked: low. Chat and acknowledgements: medium.
     return Answer(content=_fit(text), confidence="low" if sit.kind == "general" else "medium")
+
+
+# "What did I just tell you?" (not "what did I tell you about my sister?": that asks memory)
+_WHAT_I_SAID = re.compile(
+    r"(?:\bwhat (?:did|have) i (?:just |already )?(?:say|said|tell|told|mention|mentioned|write|wrote|ask|asked)"
+    r"(?:\s+you)?(?:\s+(?:just\s+)?(?:now|earlier|before|a moment ago))?"
+    r"|\brepeat (?:what i (?:said|wrote)|my last message)|\bwhat was my last message)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _said_before(history: Sequence[ModelMessage], message: str) -> str:
+    """The person's last message in the thread before this one, without its date stamp."""
+    said = [
+        re.sub(r"^\(\d{4}-\d{2}-\d{2}\)\s*", "", part.content)
+        for m in history if isinstance(m, ModelRequest)
+        for part in m.parts if isinstance(part, UserPromptPart) and isinstance(part.content, str)
+    ]  # fmt: skip
+    earlier = [t for t in said if t.strip() != message.strip()]
+    return earlier[-1].strip() if earlier else ""
 
 
 def acknowledgement(message: str) -> str:

@@ -96,7 +96,9 @@ _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
 )
 _DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
-_LIGHT_VERBS = word_set("go get have make take keep need want like")  # said in too many ways to require
+_LIGHT_VERBS = word_set(
+    "go get have make take keep need want like tell say mention talk speak write ask remember know think"
+)  # said in too many ways to require, or about the telling itself
 _NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present)\b", re.I)
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
@@ -724,9 +726,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_
         theirs = [n for n in holders if re.search(rf"\b{name}\w*['’]s\s+(?:\w+\s+)?{thing}", n.text, re.IGNORECASE)]
         if holders and len(mine) == len(holders) and not theirs:
             return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
-    if sit.about_me and sit.heads and not any(is_first_person(n.text) for n in notes):
+    if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
-        if holders and all(_given_to_other(n, sit) for n in holders):
+        theirs = [n for n in holders if not is_first_person(n.text) and _given_to_other(n, sit)]
+        if holders and len(theirs) == len(holders):
             return Evidence("unknown", (), "low", "the notes are about someone else's", ())
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:

@@ -193,3 +193,18 @@ async def test_choose_path_measures_the_model_and_caches_it(tmp_path: Path) -> N
 
 def test_dimension_order_is_what_the_policy_table_assumes() -> None:
     assert [d.name for d in Dimension] == ["CONTEXT_TURNS", "VECTOR_LIMIT", "SIMILARITY_THRESHOLD", "TRIPLE_DEPTH"]
+
+
+async def test_policy_path_repeats_what_the_person_just_said_from_the_thread(
+    settings: Settings, storage: Storage
+) -> None:
+    voice = Voice()
+    rt = _runtime(settings, storage, voice)
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "t", "My sister Ana moved to Porto last month.")
+    calls = len(voice.prompts)
+    again = _reply(await _say(rt, uid, "t", "What did I just tell you?"))
+    assert again.reply == "You said: “My sister Ana moved to Porto last month.”"
+    assert len(voice.prompts) == calls  # the thread answers, not the model
+    fresh = _reply(await _say(rt, uid, "u", "What did I tell you about my sister?"))
+    assert "Porto" in fresh.reply  # a question about a topic asks memory

@@ -216,3 +216,12 @@ def test_choose_needs_what_the_person_did_and_the_names_asked() -> None:
     assert choose(read("What does Gareth do for work?"), notes).verdict == "unknown"  # Nia's job is not his
     assert choose(read("How much did we pay for the Subaru?"), notes).verdict == "unknown"  # the rent is no price
     assert [n.ref for n in choose(read("What car do we drive?"), notes).notes] == ["m4"]
+
+
+def test_choose_does_not_give_someone_elses_thing_whatever_is_joined() -> None:
+    notes = [
+        _note("m1", "My sister Ana lives in Porto."),
+        _note("m2", "And Ana adopted a dog called Rex, a scruffy little terrier.", 1),
+        Note("m3", "Also I said Miso is four, but she's five.", T0 + timedelta(days=1), 0.8, "turn", after="m2"),
+    ]
+    assert choose(read("What's my dog called?"), notes).verdict == "unknown"
