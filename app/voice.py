@@ -44,7 +44,7 @@ _LEAKS = re.compile(
 _ANSWER_PREFIX = re.compile(r"^(?:the )?(?:correct |right )?answer(?: is)?\b\s*:?\s*", re.IGNORECASE)
 # How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…"
 _OPENER = re.compile(
-    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops)\b[,!]?\s+)*"
+    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|hi|hiya|hey|hello)\b[,!]?\s+)*"
     r"(?:(?:a |one )?(?:small |quick |little )?correction\s*[:,!-]\s*)?",
     re.IGNORECASE,
 )
@@ -225,7 +225,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
                   for p in ([said[i - 1]] if i and _LEADING_PRONOUN.match(t) else []) + [t]]  # fmt: skip
         saying = [t for t in said if any(covers(frozenset(stem(w) for w in words(t)), k) for k in terms)]
         picked.append((_with_next(said, giving), _with_next(said, saying), said[:1]))
-    answered = any(giving for giving, _, _ in picked)  # then a note that says nothing asked is left out
+    answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
     spoken = [second_person(_capitalised(p.strip())) for p in dict.fromkeys(parts)]
     return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in spoken)
