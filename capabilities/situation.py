@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memory.extraction import sentences
+
 Kind = Literal[
     "ack",  # thanks, ok, greetings: nothing to recall
     "summary",  # "summarise our conversation": the thread itself
@@ -244,7 +246,7 @@ def is_first_person(text: str) -> bool:
 def names_in(text: str) -> list[str]:
     """Capitalised names in a text, skipping a capitalised first word unless it recurs elsewhere."""
     found: list[str] = []
-    for sentence in _SENTENCE_BREAK.split(text):
+    for sentence in sentences(text):
         for m in _NAME.finditer(sentence):
             name = m.group(0)
             if m.start() == 0 and name.split()[0].casefold() in STOP | _QUESTION_WORDS:
@@ -262,8 +264,6 @@ _QUESTION_WORDS = word_set(
     "hello sorry anyway anyways ok okay btw ugh wow haha lol hmm oops guess funny"
 )
 _TITLES = frozenset({"I", "Dr", "Mr", "Mrs", "Ms", "Prof"})
-# A sentence ends at . ! ? but not after a title ("the vet is a Dr. Brandt").
-_SENTENCE_BREAK = re.compile(r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<=[.!?])\s+|\n")
 
 
 def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
