@@ -65,10 +65,12 @@ Verdict = Literal["answer", "unknown"]
 # Attributes asked of something, satisfied by the note's shape rather than by the word itself.
 NAMING = word_set("name named called nickname")
 NAMING_STEMS = frozenset(stem(w) for w in NAMING)
-_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|it|its|they|them|their|there)\b", re.IGNORECASE)
 ROLE = word_set("profession occupation job work title")
 ROLE_STEMS = frozenset(stem(w) for w in ROLE)
 AGE = word_set("age old")
+_ATTRIBUTE_STEMS = NAMING_STEMS | ROLE_STEMS | frozenset(stem(w) for w in AGE)
+# A pronoun that needs the turn before it ("His wife Nia…")
+_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|it|its|they|them|their|there)\b", re.IGNORECASE)
 # Nouns after which/what that only say the answer's type ("which city", "what year").
 _TYPE_NOUNS: dict[str, AnswerType] = {
     **dict.fromkeys(("city", "town", "country", "place", "neighbourhood", "neighborhood", "area", "village",
@@ -126,10 +128,6 @@ _ROLE_SHAPE = re.compile(
     re.IGNORECASE,
 )
 
-
-def roles(text: str) -> set[str]:
-    """The role words a text gives ("I'm now an instructor": instructor), lower-cased."""
-    return {w.casefold() for m in _ROLE_SHAPE.finditer(text) for w in m.group(1).split()}
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
 # "what's my name?": "I'm Lena", or the fact formed from it
 _SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+[A-Z]")
@@ -185,16 +183,26 @@ class Note:
         return frozenset(stem(w) for w in words(self.text)) | kinship(self.text)
 
 
+def roles(text: str) -> set[str]:
+    """The role words a text gives ("I'm now an instructor": instructor), lower-cased."""
+    return {w.casefold() for m in _ROLE_SHAPE.finditer(text) for w in m.group(1).split()}
+
+
+def _kin_steps(term: str) -> list[tuple[str, str]]:
+    """The two steps a kin word (a stem) is said in: ("sister|brother", "son") for a nephew."""
+    return [(first, second) for first, second, kin in _KIN_TABLE if stem(kin) == term]
+
+
 def kin_words(term: str) -> list[str]:
     """The two steps a kin word is said in, for searching ("nephew": sister, brother, son)."""
-    steps = [(first, second) for first, second, kin in _KIN_TABLE if stem(kin) == term]
+    steps = _kin_steps(term)
     return list(dict.fromkeys(w for first, second in steps for w in (*first.split("|")[:2], second.split("|")[0])))
 
 
 def kin_hops(term: str, notes: Sequence[Note]) -> list[str]:
     """Searches that may find a kin: the one a note says in two steps ("their son Rhys" of "my
     brother's wife Nia"), else the first step's name and the second step ("Gareth son")."""
-    steps = [(first, second) for first, second, kin in _KIN_TABLE if stem(kin) == term]
+    steps = _kin_steps(term)
     if not steps:
         return []
     known = aliases(notes)
@@ -317,7 +325,7 @@ def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
 
 
 def _attribute(term: str) -> bool:
-    return term in {stem(w) for w in NAMING | ROLE | AGE}
+    return term in _ATTRIBUTE_STEMS
 
 
 def _name_chains(text: str) -> list[str]:
@@ -383,14 +391,14 @@ def _calendar(word: str) -> bool:
 
 
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
-    if attribute in {stem(w) for w in NAMING}:
+    if attribute in NAMING_STEMS:
         return _names_it(note, ask)
     if attribute == KIND:  # "Miso, a grey British shorthair"; "what kind of business": "a bakery"
         said = {stem(w) for w in words(note.text)}
         return bool(_KIND_SHAPE.search(note.text)) or any((related_stems(h) - {h}) & said for h in ask.hard)
     if covers(note.stems, attribute):
         return True
-    if attribute in {stem(w) for w in ROLE}:
+    if attribute in ROLE_STEMS:
         return bool(_ROLE_SHAPE.search(note.text))
     return any(w.isdigit() or w in _NUMBER_WORDS for w in words(note.text))  # age
 
@@ -502,7 +510,7 @@ class _Scored:
         # The newest wins among notes that say all the question asks (a correction); among partial
         # ones recall relevance decides first. "Where do I live?": the person's own words before a
         # document's, however rare the document's words.
-        when = self.note.created_at.timestamp() if self.note.created_at else 0.0
+        when = _when(self.note)
         latest = when if self.now and self.complete and (self.subject or not self.i_asked) else 0.0
         return (len(self.hard), self.mine, self.owned, self.earlier, len(self.attributes), self.person and self.i_asked,
                 latest, round(self.weight, 3), self.typed,
@@ -641,7 +649,7 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
-    verdicts = [_verdict(sit, ask, _join(start, ranked, ask, known), ranked) for start in starts]
+    verdicts = [_verdict(sit, ask, _join(start, ranked, ask, known)) for start in starts]
     return next((v for v in verdicts if v.verdict == "answer"), verdicts[0])
 
 
@@ -711,10 +719,10 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, b
             len(s.terms - terms), leans)  # fmt: skip
 
 
-def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:
+def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     covered = frozenset().union(*(c.hard for c in chosen))
     missing = tuple(t for t in ask.hard if t not in covered)
-    notes = tuple(sorted((c.note for c in chosen), key=lambda n: n.created_at.timestamp() if n.created_at else 0.0))
+    notes = tuple(sorted((c.note for c in chosen), key=_when))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
     if chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text) for n in notes):
