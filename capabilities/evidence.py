@@ -464,14 +464,14 @@ def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) ->
     return older - candidates(typed[-1].text, kind, question)
 
 
-def _linked(x: _Scored, y: _Scored, known: Mapping[str, str]) -> bool:
+def _linked(x: _Scored, y: _Scored) -> bool:
     """Two notes that may be read together: sentences of one memory, a turn and the one it leans on,
     notes about the same one, or document chunks that continue each other (chunks overlap by a few
     words)."""
     a, b = x.note, y.note
     if a.ref == b.ref or (a.after and a.after == b.ref) or (b.after and b.after == a.ref):
         return True
-    return bool(entities(x.read, known) & entities(y.read, known)) or _continues(a, b) or _continues(b, a)
+    return bool(x.about & y.about) or _continues(a, b) or _continues(b, a)
 
 
 def _continues(a: Note, b: Note, least: int = 3) -> bool:
@@ -502,6 +502,7 @@ class _Scored:
 
     complete: bool
     read: str = ""  # the note as meant (see `reading`)
+    about: frozenset[str] = frozenset()  # who and what it is about (see `entities`), read once for every join
     i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
     earlier: bool = False  # asked what came before, and the note says so
     now: bool = False  # asked what is so now: the person's own complete notes, newest first
@@ -531,7 +532,9 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str]) -> list[str]:
     return [reading(n, texts.get(n.after, ""), known) for n in notes]
 
 
-def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: str = "") -> _Scored:
+def _score(
+    note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: str, known: Mapping[str, str]
+) -> _Scored:
     stems = note.stems | (frozenset(stem(w) for w in words(read)) | kinship(read) if read else frozenset())
     speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
     return _Scored(
@@ -547,6 +550,7 @@ def _score(note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: st
         sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
         all(covers(stems, t) for t in ask.terms),
         read or note.text,
+        entities(read or note.text, known),
         bool(_I_ASKED.search(sit.text)),
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
@@ -619,12 +623,15 @@ def _owned(note: Note, sit: Situation) -> bool:
 
 
 
+def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str, str]) -> list[_Scored]:
+    """Each note scored against the question, read as the person meant it."""
+    idf = _idf(ask, notes)
+    return [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+
+
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
-    ask = read_ask(sit)
-    idf = _idf(ask, notes)
-    reads = _readings(notes, aliases(notes))
-    scored = (_score(n, ask, sit, idf, r) for n, r in zip(notes, reads, strict=True))
+    scored = _scored(sit, read_ask(sit), notes, aliases(notes))
     return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
 
 
@@ -632,9 +639,7 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
     ask = read_ask(sit)
     notes = [n for n in candidates if n.text.strip() and not is_question(n.text)]
-    idf = _idf(ask, notes)
-    known = aliases(notes)
-    scored = [_score(n, ask, sit, idf, r) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    scored = _scored(sit, ask, notes, aliases(notes))
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
     if not ask.terms and not ask.attributes:
@@ -649,17 +654,17 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
-    verdicts = [_verdict(sit, ask, _join(start, ranked, ask, known)) for start in starts]
+    verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
     return next((v for v in verdicts if v.verdict == "answer"), verdicts[0])
 
 
-def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask, known: Mapping[str, str]) -> list[_Scored]:
+def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
     """The best note, plus notes linked to the chosen ones that add what is still missing: a hard
     term, the answer's type, an attribute, or another key word (in that order of worth). Of notes
     that add as much the newest joins: "my sister moved to Porto" corrects "Ana lives in Lisbon"."""
     chosen = [best]
     while len(chosen) < MAX_NOTES:
-        linked = [s for s in ranked if s not in chosen and any(_linked(s, c, known) for c in chosen)]
+        linked = [s for s in ranked if s not in chosen and any(_linked(s, c) for c in chosen)]
         gains = [(_gain(s, chosen, ask), s) for s in linked]
         # A correction need not name anyone: "hockey moved, we're Thursdays at 8 pm now" corrects
         # "I play hockey Wednesday nights" through a word they share (the person's own, for "I").
