@@ -104,8 +104,8 @@ class _Found:
     is only Biscuit in the thread.
     """
 
-    before: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
-    after: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
+    previous_turn: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
+    next_turn: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
     notes: list[Note] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # ref → the memory's whole text
     rounds: int = 0
@@ -116,12 +116,13 @@ class _Found:
             ref = f"m{h.memory.id}"
             if ref in self.texts:
                 continue
-            previous = self.before(h.memory) if h.memory.kind == "turn" and _LEANS.search(h.memory.content) else None
-            after = f"m{previous.id}" if previous is not None else ""
-            if previous is not None and after not in self.texts:
-                self._keep(after, previous, h.relevance, "")
-            self._keep(ref, h.memory, h.relevance, after)
-            following = self.after(h.memory) if h.memory.kind == "turn" else None
+            leans = h.memory.kind == "turn" and _LEANS.search(h.memory.content) is not None
+            previous = self.previous_turn(h.memory) if leans else None
+            leans_on = f"m{previous.id}" if previous is not None else ""  # becomes the note's `after`
+            if previous is not None and leans_on not in self.texts:
+                self._keep(leans_on, previous, h.relevance, "")
+            self._keep(ref, h.memory, h.relevance, leans_on)
+            following = self.next_turn(h.memory) if h.memory.kind == "turn" else None
             goes_on = following is not None and _EARLY_PRONOUN.match(following.content) is not None
             if following is not None and goes_on and f"m{following.id}" not in self.texts:
                 self._keep(f"m{following.id}", following, h.relevance, ref)  # "We got her…" after "Biscuit's…"
