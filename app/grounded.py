@@ -41,6 +41,7 @@ from app.voice import (
     say,
     second_person,
     system_text,
+    without_opener,
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
@@ -455,8 +456,8 @@ def acknowledgement(message: str) -> str:
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:
         return "Got it — I'll remember that."
-    said = second_person(own.rstrip(".!")).removeprefix("Actually, ").removeprefix("Actually ")
-    if said.split(" ", 1)[0] in ("You", "Your", "You're", "You've", "You'd", "You'll"):
+    said = second_person(without_opener(own.rstrip(".!")) or own.rstrip(".!"))
+    if said.split(" ", 1)[0] not in names_in(said):  # "Got it — your cat…", "Got it — his wife…", not "gareth"
         said = said[:1].lower() + said[1:]
     return f"Got it — {said}. I'll remember that."
 

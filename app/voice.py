@@ -129,7 +129,8 @@ _SWAPS = (
     (r"\bthe user\b", "you"), (r"\bI'm\b", "you're"), (r"\bI am\b", "you are"), (r"\bI've\b", "you've"),
     (r"\bI'd\b", "you'd"), (r"\bI'll\b", "you'll"), (r"\bI was\b", "you were"), (r"\bI\b", "you"),
     (r"\bmy\b", "your"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"), (r"\bme\b", "you"),
-    (r"\bwe're\b", "you're"), (r"\bour\b", "your"),
+    (r"\bwe're\b", "you're"), (r"\bwe've\b", "you've"), (r"\bwe'll\b", "you'll"), (r"\bwe\b", "you"),
+    (r"\bour\b", "your"), (r"\bus\b", "you"),
 )  # fmt: skip
 
 
@@ -206,6 +207,11 @@ def _with_next(said: Sequence[str], kept: Sequence[str]) -> list[str]:
     return out
 
 
+def without_opener(text: str) -> str:
+    """A remembered message without how it opened in chat ("Oh, small correction: my sister…")."""
+    return _OPENER.sub("", text.strip())
+
+
 def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -218,7 +224,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     wanted = {w.casefold() for w in needed}
     picked: list[tuple[list[str], list[str], list[str]]] = []
     for note in notes:
-        said = sentences(_OPENER.sub("", " ".join(note.text.split()))) or [note.text.strip()]
+        said = sentences(without_opener(" ".join(note.text.split()))) or [note.text.strip()]
         giving = [t for t in said if wanted & {w.casefold() for w in words(t)}]
         # "He just turned twelve" keeps the sentence before it that says who he is
         giving = [p for i, t in enumerate(said) if t in giving

@@ -42,6 +42,11 @@ def test_second_person_and_acknowledgement() -> None:
     assert second_person("The user's cat is Miso.") == "Your cat is Miso."
     assert acknowledgement("My cat is called Miso.") == "Got it — your cat is called Miso. I'll remember that."
     assert extractive(NOTES) == "You started a new job at Siemens in March 2024."
+    # read as a stranger would: no chat opener, no capital mid-sentence, "we" is the person
+    assert acknowledgement("hiya, I'm Owen.") == "Got it — you're Owen. I'll remember that."
+    assert acknowledgement("His wife Nia is a midwife.") == "Got it — his wife Nia is a midwife. I'll remember that."
+    assert acknowledgement("We have a beagle called Biscuit.").startswith("Got it — you have a beagle")
+    assert acknowledgement("Oh and Gareth moved to Cardiff now.").startswith("Got it — Gareth moved to Cardiff")
 
 
 def test_grounded_prompt_is_short_dated_and_plain() -> None:
