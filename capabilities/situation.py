@@ -180,6 +180,9 @@ _CATEGORIES_TEXT = (
 )
 
 
+_OWN_SENSE = frozenset({"position"})  # categories whose name in a synonym group has another sense
+
+
 def _related() -> dict[str, frozenset[str]]:
     """Stem → the words that cover it (its synonyms; a category's members)."""
     table: dict[str, frozenset[str]] = {}
@@ -192,8 +195,12 @@ def _related() -> dict[str, frozenset[str]]:
         category, members = line.split(":")
         categories[category] = frozenset(members.split())
         table[stem(category)] = table.get(stem(category), frozenset()) | categories[category]
-    for _ in range(2):  # a synonym of a category covers its members ("drive": car, so Subaru); a dog, a beagle
-        table = {k: v | frozenset().union(*(categories.get(w, frozenset()) for w in v)) for k, v in table.items()}
+    # A synonym of a category covers its members ("drive": car, so Subaru), and so on one level down
+    # (a dog, a beagle); not where the category's name means something else in the group ("work"'s
+    # "position" is a job, not a sports position).
+    reached = {name: members for name, members in categories.items() if name not in _OWN_SENSE}
+    for _ in range(2):
+        table = {k: v | frozenset().union(*(reached.get(w, frozenset()) for w in v)) for k, v in table.items()}
     return table
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, choose
-from capabilities.situation import read
+from capabilities.evidence import Note, choose, covers
+from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
 
@@ -225,3 +225,9 @@ def test_choose_does_not_give_someone_elses_thing_whatever_is_joined() -> None:
         Note("m3", "Also I said Miso is four, but she's five.", T0 + timedelta(days=1), 0.8, "turn", after="m2"),
     ]
     assert choose(read("What's my dog called?"), notes).verdict == "unknown"
+
+
+def test_categories_reach_through_synonyms_but_not_another_sense() -> None:
+    assert covers(Note("m1", "We bought a Subaru.").stems, stem("drive"))  # drive: car, and a Subaru is a car
+    assert covers(Note("m2", "I play defence.").stems, stem("position"))  # a sports position
+    assert not covers(Note("m3", "I play defence.").stems, stem("work"))  # "work"'s position is a job
