@@ -31,7 +31,6 @@ key word of the question is covered or the best note's recall relevance is at le
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,6 +39,7 @@ from datetime import datetime
 from typing import Literal
 
 from capabilities.situation import (
+    CATEGORIES,
     DESCRIBERS,
     STOP,
     Situation,
@@ -50,6 +50,7 @@ from capabilities.situation import (
     word_set,
     words,
 )
+from memory.extraction import NATIONALITY
 
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
@@ -59,7 +60,7 @@ _QUESTION = re.compile(
     r"^\W*(?:what|who|where|when|why|how|which|do|does|did|is|are|can|could|would)\b.*\?\s*$", re.I | re.S
 )
 
-AnswerType = Literal["place", "time", "person", "number"]
+AnswerType = Literal["place", "time", "person", "number", "thing"]  # thing: a member of the category asked
 Verdict = Literal["answer", "unknown"]
 
 # Attributes asked of something, satisfied by the note's shape rather than by the word itself.
@@ -88,10 +89,13 @@ _NAMED_NOUNS = word_set(
 )
 # Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
 _DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
+# Nouns after which/what that only point at the answer ("which part do I sing?": alto).
+_VAGUE = word_set("part bit piece thing one ones")
 KIND = "kind"  # the attribute a descriptive question asks: met by a description ("Miso, a grey British shorthair")
 _KIND_SHAPE = re.compile(
     r"(?:,|\b(?:is|was|are|were)|['’]s)\s+(?:an?|our|my)\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.IGNORECASE
 )
+_BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+(?:\w+\s+)?([a-z]+)")
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
@@ -128,9 +132,23 @@ _ROLE_SHAPE = re.compile(
     re.IGNORECASE,
 )
 
+# A job said as what someone does: "He fishes lobster out of Lunenburg", "she teaches maths".
+_ROLE_VERB = re.compile(
+    r"\b(?:he|she|they|i|[A-Z][a-zà-ÿ]+)\s+(?:now\s+|still\s+|also\s+)?"
+    r"((?:teach|fish|farm|nurse|lecture|tutor|coach|preach|practis|practic)(?:es|s)?\s+\w+"
+    r"|(?:drives?|runs?|owns?|manages?)\s+(?:a|an|the|his|her|their)\s+(?:\w+\s+)?\w+"
+    r"|works?\s+(?:at|for|in)\s+(?:the\s+)?\w+)",
+)
+# A person's job said without the word "work" ("I'm now an instructor…"): it is about work.
+_WORKS_AS = re.compile(
+    r"\b(?:i'm|i am|he's|he is|she's|she is|they're)\s+(?:now\s+|still\s+)?an?\s+"
+    r"(?!lot\b|bit\b|few\b|couple\b|little\b)\w+",
+    re.IGNORECASE,
+)
+_WORK = frozenset({stem("work")})
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
 # "what's my name?": "I'm Lena", or the fact formed from it
-_SELF_NAMING = re.compile(r"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+[A-Z]")
+_SELF_NAMING = re.compile(rf"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
@@ -143,6 +161,12 @@ _OF_THING = re.compile(
 _DESCRIBER = "(?:" + "|".join(sorted(DESCRIBERS)) + r")\s+"
 # "my sister Ana", "The user's friend Carla": who the person calls by that word.
 _ALIAS = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+([A-Z][a-zà-ÿ]+)")
+# "my wife's brother Liam", "my daughter's best friend's dad is Kwame": a chain of words in a reading.
+_CHAIN_ALIAS = re.compile(
+    r"\b[Mm]y\s+((?:(?:" + _DESCRIBER + r")?[a-z]+['’]s\s+)+(?:" + _DESCRIBER + r")?[a-z-]+)(?:,|\s+is|\s+was)?\s+"
+    r"([A-Z][a-zà-ÿ]+)"
+)
+ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
 _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
 # Kinship said in two steps, a generic English fact: "Mum moved … to be closer to her sister" is
 # about an aunt, "my dad's brother" is an uncle.
@@ -180,12 +204,14 @@ class Note:
     @functools.cached_property
     def stems(self) -> frozenset[str]:
         """The stems of its words, and the kinship it says in two steps ("her sister" of Mum: aunt)."""
-        return frozenset(stem(w) for w in words(self.text)) | kinship(self.text)
+        said = frozenset(stem(w) for w in words(self.text)) | kinship(self.text)
+        return said | _WORK if _WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) else said
 
 
 def roles(text: str) -> set[str]:
     """The role words a text gives ("I'm now an instructor": instructor), lower-cased."""
-    return {w.casefold() for m in _ROLE_SHAPE.finditer(text) for w in m.group(1).split()}
+    found = [*_ROLE_SHAPE.finditer(text), *_ROLE_VERB.finditer(text)]
+    return {w.casefold() for m in found for w in m.group(1).split() if w.casefold() not in STOP}
 
 
 def _kin_steps(term: str) -> list[tuple[str, str]]:
@@ -262,6 +288,8 @@ def answer_type(question: str) -> AnswerType | None:
         return _TYPE_NOUNS[wh.group(1)]
     if wh and wh.group(1) in _NAMED_NOUNS:
         return "person"  # a name
+    if wh and wh.group(1) in CATEGORIES:
+        return "thing"  # "what car do we drive?": a Subaru, a Civic
     if re.search(r"\bwhere\b", q):
         return "place"
     if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
@@ -276,12 +304,12 @@ def answer_type(question: str) -> AnswerType | None:
 def read_ask(sit: Situation) -> Ask:
     """The hard terms, attributes and answer type of a question."""
     # "what does Jonas do (for a living)?" asks for a job.
-    text = re.sub(r"\bdo\s*\?\s*$", "do for work?", sit.text.replace("for a living", "for work"))
+    text = re.sub(r"\bdo\s*\?\s*$", "do for work?", re.sub(r"\bfor an? (?:living|job)\b", "for work", sit.text))
     hard: list[str] = [h for h in sit.heads]
     hard += _name_chains(text)
     wh = _WH_NOUN.search(text)
     noun = wh.group(1).casefold() if wh else ""
-    if noun and noun not in STOP | _NEGATED and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
+    if noun and noun not in STOP | _NEGATED | _VAGUE and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
         hard.append(stem(noun))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
     # every name the question says, but the place a place is in ("which neighbourhood of Leipzig")
@@ -305,7 +333,7 @@ def read_ask(sit: Situation) -> Ask:
     attributes += [KIND] if noun in _DESCRIPTIVE else []
     attributes = list(dict.fromkeys(attributes))
     # "which city", "what breed": the answer's type or description, not a word a note must say
-    unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE}
+    unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE} | {stem(w) for w in _VAGUE}
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
     terms = _distinct(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
@@ -364,6 +392,10 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
         }  # fmt: skip
     elif kind == "person":
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
+    elif kind == "thing":  # the category's members, or a name ("a Polestar")
+        wh = _WH_NOUN.search(question.casefold())
+        members = CATEGORIES.get(wh.group(1), frozenset()) if wh else frozenset()
+        found = {w for w in plain if w in members} | {n.split()[0].casefold() for n in names_in(text)}
     else:  # place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X"
         trailing = re.search(r"\bfrom\W*$", question.casefold())
         locative = {"from"} if trailing else _LOCATIVE
@@ -395,11 +427,16 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         return _names_it(note, ask)
     if attribute == KIND:  # "Miso, a grey British shorthair"; "what kind of business": "a bakery"
         said = {stem(w) for w in words(note.text)}
-        return bool(_KIND_SHAPE.search(note.text)) or any((related_stems(h) - {h}) & said for h in ask.hard)
+        if any((related_stems(h) - {h}) & said for h in ask.hard):
+            return True
+        # said of the one asked about ("Bramble's my border terrier"), not "it's a bad tooth"
+        shapes = [m.start() for m in _KIND_SHAPE.finditer(note.text)]
+        heads = [m.end() for h in ask.hard for m in re.finditer(rf"\b{re.escape(h)}\w*", note.text, re.IGNORECASE)]
+        return bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 for start in shapes for end in heads))
     if covers(note.stems, attribute):
         return True
     if attribute in ROLE_STEMS:
-        return bool(_ROLE_SHAPE.search(note.text))
+        return bool(_ROLE_SHAPE.search(note.text) or _ROLE_VERB.search(note.text))
     return any(w.isdigit() or w in _NUMBER_WORDS for w in words(note.text))  # age
 
 
@@ -412,9 +449,12 @@ def _names_it(note: Note, ask: Ask) -> bool:
         return True
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
     tokens = note.text.replace("’", "'").split()
-    for word, following in itertools.pairwise(tokens):
-        name = following.strip(".,!?;:()\"'")
-        if stem(word.strip(",")) in wanted and name[:1].isupper() and not _calendar(name):
+    for i, word in enumerate(tokens):
+        if stem(word.strip(",")) not in wanted:
+            continue
+        after = [t for t in tokens[i + 1 : i + 5] if t.casefold() not in _BEFORE_NAME][:1]  # "the vet is a Dr. Brandt"
+        name = after[0].strip(".,!?;:()\"'") if after else ""
+        if name[:1].isupper() and not _calendar(name):
             return True
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
     for m in _NAME_FIRST.finditer(note.text.replace("’", "'")):
@@ -424,13 +464,49 @@ def _names_it(note: Note, ask: Ask) -> bool:
 
 
 def aliases(notes: Sequence[Note]) -> dict[str, str]:
-    """Who the person calls by a word ("my sister Ana": sister → ana), when only one name is so called."""
+    """Who the person calls by a word ("my sister Ana": sister → ana), when only one name is so called.
+
+    Read again with what was learned, a chain of notes names more: "my wife Hannah" and "Hannah's
+    brother Liam" make Liam "wife's brother" and, in two steps, "brother-in-law"; then "Her best
+    friend Zara", "Zara's dad is Kwame" make Kwame "daughter's best friend's dad".
+    """
     named: dict[str, set[str]] = {}
+
+    def add(word: str, name: str) -> None:
+        if word not in STOP and name.casefold() not in STOP and not _calendar(name):
+            named.setdefault(word, set()).add(name.casefold())
+
     for note in notes:
         for word, name in _ALIAS.findall(note.text):
-            if word not in STOP and name.casefold() not in STOP:
-                named.setdefault(word, set()).add(name.casefold())
+            add(word, name)
+    known = _unique(named)
+    for _ in range(ALIAS_STEPS):
+        for read in _readings(notes, known):
+            for chain, name in _CHAIN_ALIAS.findall(read):
+                add(re.sub(r"\s+", " ", chain.casefold().replace("’", "'")), name)
+            for term, name in _kin_named(read):
+                add(term, name)
+        learned = _unique(named)
+        if learned == known:
+            break
+        known = learned
+    return known
+
+
+def _unique(named: Mapping[str, set[str]]) -> dict[str, str]:
     return {word: next(iter(names)) for word, names in named.items() if len(names) == 1}
+
+
+def _kin_named(read: str) -> list[tuple[str, str]]:
+    """The kin a reading names in two steps from the person ("my wife's brother Liam": brother-in-law,
+    Liam; "my brother's wife Nia and their son Rhys": nephew, Rhys)."""
+    out = []
+    for (_, _, term), (pattern, _) in zip(_KIN_TABLE, _KINSHIP, strict=True):
+        for m in pattern.finditer(read):
+            name = re.match(r"\s+([A-Z][a-zà-ÿ]+)", read[m.end() :])
+            if name and re.search(r"\b(?:my|our)\s+(?:\w+\s+)?$", read[: m.start()], re.IGNORECASE):
+                out.append((term, name.group(1)))
+    return out
 
 
 def entities(text: str, known: Mapping[str, str]) -> frozenset[str]:
@@ -449,8 +525,12 @@ def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
     if lead and first:
         text = f"{first[0]}'s {text[lead.end():]}"
     named = text
-    for word, name in known.items():
-        text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", f"my {word}", text, flags=re.IGNORECASE)
+    called: dict[str, list[str]] = {}
+    for word, name in sorted(known.items(), key=lambda wn: len(wn[0])):
+        called.setdefault(name, []).append(word)
+    for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
+        as_mine = " / ".join(f"my {word}" for word in said)
+        text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", as_mine, text, flags=re.IGNORECASE)
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
 
 
@@ -458,10 +538,29 @@ def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) ->
     """Answers only older notes give when the newest note that gives one says it corrects them
     ("leaving Swansea, moving to Cardiff": Swansea is no longer the answer)."""
     typed = [n for n in sorted(notes, key=_when) if candidates(n.text, kind, question)]
-    if len(typed) < 2 or not _CORRECTS.search(typed[-1].text):
+    if not typed or not _CORRECTS.search(typed[-1].text):
         return set()
+    newest = candidates(typed[-1].text, kind, question)
     older = set().union(*(candidates(n.text, kind, question) for n in typed[:-1]))
-    return older - candidates(typed[-1].text, kind, question)
+    return (older - newest) | _replaced(typed[-1].text, newest)
+
+
+def _replaced(text: str, found: set[str]) -> set[str]:
+    """What a correcting note says is no longer so: the one after "not" or "from" ("Comet now, not
+    Pickles"; "moving from Swansea to Cardiff"), else every one before the last said ("sold the
+    Civic and bought a Subaru Outback": a run of words is one mention)."""
+    plain = [t.strip(".,!?;:()\"'*").casefold() for t in text.replace("’", "'").split()]
+    mentions: list[list[str]] = []
+    for i, w in enumerate(plain):
+        if w in found:
+            if mentions and mentions[-1][-1] == plain[i - 1]:
+                mentions[-1].append(w)
+            else:
+                mentions.append([w])
+    if len(mentions) < 2:
+        return set()
+    gone = {w for i, w in enumerate(plain) if w in found and {"not", "from", "instead"} & set(plain[max(0, i - 3) : i])}
+    return gone or {w for mention in mentions[:-1] for w in mention} - set(mentions[-1])
 
 
 def _linked(x: _Scored, y: _Scored) -> bool:
@@ -693,7 +792,7 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     # the ones the subject's notes name, not as a possessor ("Gareth's wife Nia": Nia, not Gareth)
     possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-Z][a-zà-ÿ]+)['’]s\b", c.read)}
     named = {n.casefold() for c in owners for n in names_in(c.read)} - possessors
-    firsts = [(c, names_in(c.read)[:1]) for c in chosen]
+    firsts = [(c, names_in(c.note.text)[:1]) for c in chosen]  # as said: a reading puts "my brother's" first
     return any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts)
 
 
@@ -749,14 +848,16 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
     if ask.attributes and ask.hard and not _owned_attribute(ask, chosen):
         return Evidence("unknown", (), "low", "the notes say it of someone else", ())
-    if ask.verb and not any(covers(c.note.stems, ask.verb) for c in chosen):
+    others = [t for t in ask.terms if t != ask.verb]
+    said_all = len(others) >= 2 and any(all(t in c.terms for t in others) for c in chosen)  # "took first prize"
+    if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) for c in chosen):
         return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
     if ask.earlier and not any(c.earlier for c in chosen):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
     best = chosen[0]
-    terms_covered = sum(any(covers(n.stems, t) for n in notes) for t in ask.terms)
+    terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")
     if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:
         return Evidence("unknown", (), "low", "only weak, partial matches", ())
     strong = terms_covered == len(ask.terms) or best.note.relevance >= HIGH_RELEVANCE

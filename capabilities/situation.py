@@ -30,7 +30,8 @@ Kind = Literal[
 ]
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’-]*")
-_NAME = re.compile(r"\b[A-Z][a-zà-ÿ]+(?:\s+[A-Z][a-zà-ÿ]+)*")
+# A name: capitalised words ("Nova Scotia Community College"), or an acronym ("NSCC", "EHS").
+_NAME = re.compile(r"\b(?:[A-Z][a-zà-ÿ]+(?:\s+[A-Z][a-zà-ÿ]+)*|[A-Z]{3,6}\b(?!['’]))")
 def word_set(text: str) -> frozenset[str]:
     """The space-separated words of a literal, as a set (keeps long word lists readable)."""
     return frozenset(text.split())
@@ -46,6 +47,7 @@ STOP = word_set(
     am i'm i've i'd i'll you're it's that's what's who's where's how's there's let's im ive dont didnt doesnt
     where when why how whats please tell remind remember recall know knew again name named called call
     something anything thing things really also still yet ever one ok okay yes yeah hey hi hello thanks thank
+    moment currently nowadays until till
     get got go going want like according document documents uploaded question quick just much many"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
@@ -149,7 +151,7 @@ _SYNONYMS_TEXT = (
     "adopt adopted adoption rescue rescued",
     "pay paid payment cost costs price fee rent",
     "film movie cinema",
-    "book novel",
+    "book novel read reading",
     "child kid",
     "mother mom mum",
     "father dad",
@@ -180,6 +182,10 @@ _CATEGORIES_TEXT = (
 )
 
 
+CATEGORIES = {
+    name.strip(): frozenset(members.split()) for name, members in (line.split(":") for line in _CATEGORIES_TEXT)
+}
+"""A category's name → its members ("car" → subaru, civic, …): what "what car…?" is answered with."""
 _OWN_SENSE = frozenset({"position"})  # categories whose name in a synonym group has another sense
 
 
@@ -190,15 +196,12 @@ def _related() -> dict[str, frozenset[str]]:
         group = frozenset(line.split())
         for member in group:
             table[stem(member)] = table.get(stem(member), frozenset()) | group
-    categories = {}
-    for line in _CATEGORIES_TEXT:
-        category, members = line.split(":")
-        categories[category] = frozenset(members.split())
-        table[stem(category)] = table.get(stem(category), frozenset()) | categories[category]
+    for category, members in CATEGORIES.items():
+        table[stem(category)] = table.get(stem(category), frozenset()) | members
     # A synonym of a category covers its members ("drive": car, so Subaru), and so on one level down
     # (a dog, a beagle); not where the category's name means something else in the group ("work"'s
     # "position" is a job, not a sports position).
-    reached = {name: members for name, members in categories.items() if name not in _OWN_SENSE}
+    reached = {name: members for name, members in CATEGORIES.items() if name not in _OWN_SENSE}
     for _ in range(2):
         table = {k: v | frozenset().union(*(reached.get(w, frozenset()) for w in v)) for k, v in table.items()}
     return table
@@ -270,7 +273,8 @@ _QUESTION_WORDS = word_set(
     "what who where when why how which whose actually so and but also oh ah aha well yes yeah yep no nope hey hi "
     "hello sorry anyway anyways ok okay btw ugh wow haha lol hmm oops guess funny"
 )
-_TITLES = frozenset({"I", "Dr", "Mr", "Mrs", "Ms", "Prof"})
+# Capitalised words that are no names: titles, and shouted words ("OK", "TV", "LOL").
+_TITLES = word_set("I Dr Mr Mrs Ms Prof OK TV AM PM UK US USA EU PS OMG LOL")
 
 
 def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:

@@ -151,7 +151,7 @@ _REL_CANON = {"MOM": "MOTHER", "MUM": "MOTHER", "DAD": "FATHER", "GRANDMA": "GRA
               "NEIGHBOR": "NEIGHBOUR", "FIANCEE": "FIANCE"}  # fmt: skip
 _SUBJ = rf"(?:(?i:my)\s+(?:{RELATIONS})\s+)?(?P<subj>{_NAME})"
 _ADV = r"(?:(?i:also|just|recently|now|still|currently|really|finally|absolutely)\s+)*"
-_NATIONALITY = (
+NATIONALITY = (
     r"(?:Welsh|English|Scottish|Irish|British|French|Dutch|German|Swiss|Austrian|Italian|Spanish|Portuguese|Greek|"
     r"Polish|Czech|Swedish|Danish|Norwegian|Finnish|Russian|Ukrainian|Turkish|American|Canadian|Mexican|Brazilian|"
     r"Argentinian|Chinese|Japanese|Korean|Vietnamese|Thai|Indian|Pakistani|Australian|Nigerian|Kenyan|Egyptian|"
@@ -170,7 +170,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
                 r"\s+(?P<obj>[^.,;!?]+)"), "IS_ALLERGIC_TO", "Concept"),
     # A self-introduction: "hiya, I'm Owen.", "I'm Lena, nice to meet you" (not "I'm Welsh").
     (re.compile(rf"^(?:(?i:hi|hello|hey|hiya|heya|hallo)\b[,!]?\s+)?"
-                rf"(?:(?i:my name is)\s+|(?P<subj>I)(?:'m|’m|\s(?i:am))\s+)(?!{_NATIONALITY}\b)"
+                rf"(?:(?i:my name is)\s+|(?P<subj>I)(?:'m|’m|\s(?i:am))\s+)(?!{NATIONALITY}\b)"
                 rf"(?P<obj>{_NAME})(?=\s*[,.!;:)]|\s+(?i:here|and)\b|\s*$)"), "HAS_NAME", "Person"),
     (re.compile(rf"(?P<subj>\bI|{_NAME})\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore|prefer))s?\s+"
                 r"(?!to\b)(?P<obj>[^.,;!?]+?)(?=\s+(?i:over|rather than|instead of|but)\b|[.,;!?]|$)"), "", "Concept"),

@@ -15,6 +15,7 @@ import pytest
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCalls, FunctionModel
 
+from app.answer_loop import InfoRound
 from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.judgement import PROBE_FILE, choose_path
 from app.llm import Backend
@@ -208,3 +209,18 @@ async def test_policy_path_repeats_what_the_person_just_said_from_the_thread(
     assert len(voice.prompts) == calls  # the thread answers, not the model
     fresh = _reply(await _say(rt, uid, "u", "What did I tell you about my sister?"))
     assert "Porto" in fresh.reply  # a question about a topic asks memory
+
+
+async def test_policy_path_finds_a_change_told_in_other_words(settings: Settings, storage: Storage) -> None:
+    """"Who do I work for at the moment?" shares no word with "I'm now an instructor at NSCC"."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("owen", "correct-horse").id or 0
+    _told(rt, uid, "a", "I'm a paramedic with EHS, almost nine years on the ambulances now.")
+    _told(rt, uid, "a", "My supervisor is Denise, she covers for me when I need to swap a shift.")
+    _told(rt, uid, "a", "Our daughter Maeve is five and wants to know how every cable works.")
+    _told(rt, uid, "b", "Big news since we last talked: I've left the ambulance.")
+    _told(rt, uid, "b", "After nine years on the road I'm now an instructor in the paramedicine program at NSCC.")
+    events = await _say(rt, uid, "q", "Who do I work for at the moment?")
+    assert "NSCC" in _reply(events).reply
+    rounds = [e for e in events if isinstance(e, InfoRound)]
+    assert rounds and "as a change would be told" in rounds[0].reason

@@ -231,3 +231,74 @@ def test_categories_reach_through_synonyms_but_not_another_sense() -> None:
     assert covers(Note("m1", "We bought a Subaru.").stems, stem("drive"))  # drive: car, and a Subaru is a car
     assert covers(Note("m2", "I play defence.").stems, stem("position"))  # a sports position
     assert not covers(Note("m3", "I play defence.").stems, stem("work"))  # "work"'s position is a job
+
+
+def _thread(*texts: str) -> list[Note]:
+    """Consecutive turns of one thread, each leaning on the one before (as `_Found` links them)."""
+    return [Note(f"m{i}", t, T0 + timedelta(minutes=i), 0.6, "turn", f"m{i - 1}" if i else "") for i, t in enumerate(texts)]
+
+
+def _answers(question: str, notes: list[Note]) -> list[str]:
+    evidence = choose(read(question), notes)
+    return [n.text for n in evidence.notes] if evidence.verdict == "answer" else []
+
+
+def test_a_chain_of_notes_names_who_someone_is_to_the_person() -> None:
+    from capabilities.evidence import aliases
+
+    notes = _thread(
+        "My wife Hannah reckons I should talk to a human.",
+        "Hannah's brother Liam drove over too.",
+        "Liam's coming to help with his truck. He fishes lobster out of Lunenburg.",
+    )
+    assert aliases(notes)["brother-in-law"] == "liam"  # my wife's brother, in two steps
+    assert any("fishes lobster" in t for t in _answers("What does my brother-in-law do for a living?", notes))
+    friends = _thread(
+        "Our daughter Maeve does swimming lessons on Saturdays.",
+        "Her best friend Zara is in the same group.",
+        "Zara's dad is Kwame, we take turns doing the drive.",
+        "Kwame joined the team too. He's a firefighter.",
+    )
+    assert aliases(friends)["daughter's best friend's dad"] == "kwame"
+    assert any("firefighter" in t for t in _answers("What does my daughter's best friend's dad do?", friends))
+    family = _thread(
+        "My brother Gareth lives ten minutes from her.",
+        "His wife Nia and their son Rhys were on the call too.",
+        "Rhys is not impressed about changing schools. He's mad about rugby.",
+    )
+    assert any("rugby" in t for t in _answers("What sport is my nephew into?", family))
+    assert _answers("What does Gareth do for work?", family) == []  # nothing says what Gareth does
+
+
+def test_a_correcting_note_says_which_of_its_values_is_gone() -> None:
+    from capabilities.evidence import superseded
+
+    car = [_note("m1", "The Civic failed inspection, so we sold it and bought a used Subaru Outback.")]
+    assert superseded(car, "thing", "What car do we drive?") == {"civic"}
+    kitten = [_note("m1", "She's decided the kitten is called Comet now, not Pickles.")]
+    assert superseded(kitten, "person", "What's the kitten called?") == {"pickles"}
+    assert superseded([_note("m1", "We bought a Subaru.")], "thing", "What car do we drive?") == set()
+
+
+def test_a_description_is_said_of_the_one_asked_about() -> None:
+    notes = [
+        _note("m1", "Bramble's my border terrier. I've had her since 2021."),
+        _note("m2", "Bramble's been off her food, so I've booked the vet. I think it's a bad tooth.", 5),
+    ]
+    assert [n.ref for n in choose(read("What breed is Bramble?"), notes).notes] == ["m1"]
+
+
+def test_words_that_only_point_at_the_answer_are_not_required() -> None:
+    notes = [
+        _note("m1", "I sing alto with the Cellardyke Community Choir."),
+        _note("m2", "My dahlias took first prize at the East Neuk show in 2023.", 1),
+        _note("m3", "His girlfriend Chantal is from Montreal originally.", 2),
+    ]
+    assert _answers("Which part do I sing in the choir?", notes) == [notes[0].text]
+    assert _answers("What did I win first prize for at the show?", notes) == [notes[1].text]  # "took", not "won"
+    assert _answers("What does Chantal do for a job?", notes) == []  # where she is from is no job
+
+
+def test_a_nationality_is_no_name() -> None:
+    notes = [_note("m1", "Bit about me: I'm Welsh, grew up in Swansea.")]
+    assert _answers("What's my name?", notes) == []
