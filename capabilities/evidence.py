@@ -452,6 +452,10 @@ def _names_it(note: Note, ask: Ask) -> bool:
     for i, word in enumerate(tokens):
         if stem(word.strip(",")) not in wanted:
             continue
+        # a name before the thing: "given Maxidex eye drops" (not a sentence's first word, nor a name)
+        before = tokens[i - 1].strip(".,!?;:()\"'*") if i > 1 and word[:1].islower() else ""
+        if before[:1].isupper() and before.casefold() not in STOP and not _calendar(before):
+            return True
         after = [t for t in tokens[i + 1 : i + 5] if t.casefold() not in _BEFORE_NAME][:1]  # "the vet is a Dr. Brandt"
         name = after[0].strip(".,!?;:()\"'") if after else ""
         if name[:1].isupper() and not _calendar(name):
@@ -605,15 +609,16 @@ class _Scored:
     i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
     earlier: bool = False  # asked what came before, and the note says so
     now: bool = False  # asked what is so now: the person's own complete notes, newest first
+    does: bool = False  # the person is the subject of the verb asked: "I live in Anstruther", not "She lives in Perth"
 
-    def key(self) -> tuple[int, bool, bool, bool, int, bool, float, float, bool, bool, bool, bool, float, float, float]:
+    def key(self) -> tuple[float | bool, ...]:
         # The newest wins among notes that say all the question asks (a correction); among partial
         # ones recall relevance decides first. "Where do I live?": the person's own words before a
         # document's, however rare the document's words.
         when = _when(self.note)
         latest = when if self.now and self.complete and (self.subject or not self.i_asked) else 0.0
         return (len(self.hard), self.mine, self.owned, self.earlier, len(self.attributes), self.person and self.i_asked,
-                latest, round(self.weight, 3), self.typed,
+                latest, self.does, round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
 
@@ -653,7 +658,17 @@ def _score(
         bool(_I_ASKED.search(sit.text)),
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
+        bool(ask.verb) and _does(note.text, ask.verb),
     )
+
+
+def _does(text: str, verb: str) -> bool:
+    """Whether the person says they do it: "I live in…", "we moved to…" for "where do I live?"."""
+    wanted = related_stems(verb)
+    for m in re.finditer(r"\b(?:i|we)(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
+        if {stem(w.casefold()) for w in m.groups() if w} & wanted:  # "I live", "we just moved"
+            return True
+    return False
 
 
 def _about(stems: frozenset[str], ask: Ask) -> bool:

@@ -259,7 +259,8 @@ def names_in(text: str) -> list[str]:
     for sentence in sentences(text):
         for m in _NAME.finditer(sentence):
             name = m.group(0)
-            if m.start() == 0 and name.split()[0].casefold() in STOP | _QUESTION_WORDS:
+            first = name.split()[0].casefold()
+            if m.start() == 0 and (first in STOP | _QUESTION_WORDS or first.endswith(_NO_NAME_ENDINGS)):
                 name = " ".join(name.split()[1:])
             if name and name.casefold() not in STOP and name not in _TITLES:
                 found.append(name)
@@ -274,6 +275,7 @@ _QUESTION_WORDS = word_set(
     "hello sorry anyway anyways ok okay btw ugh wow haha lol hmm oops guess funny"
 )
 # Capitalised words that are no names: titles, and shouted words ("OK", "TV", "LOL").
+_NO_NAME_ENDINGS = ("ing", "ly")  # a sentence's "Reading it made me…", "Finally finished…": no names
 _TITLES = word_set("I Dr Mr Mrs Ms Prof OK TV AM PM UK US USA EU PS OMG LOL")
 
 

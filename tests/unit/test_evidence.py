@@ -235,7 +235,8 @@ def test_categories_reach_through_synonyms_but_not_another_sense() -> None:
 
 def _thread(*texts: str) -> list[Note]:
     """Consecutive turns of one thread, each leaning on the one before (as `_Found` links them)."""
-    return [Note(f"m{i}", t, T0 + timedelta(minutes=i), 0.6, "turn", f"m{i - 1}" if i else "") for i, t in enumerate(texts)]
+    when = [T0 + timedelta(minutes=i) for i in range(len(texts))]
+    return [Note(f"m{i}", t, when[i], 0.6, "turn", f"m{i - 1}" if i else "") for i, t in enumerate(texts)]
 
 
 def _answers(question: str, notes: list[Note]) -> list[str]:
@@ -302,3 +303,21 @@ def test_words_that_only_point_at_the_answer_are_not_required() -> None:
 def test_a_nationality_is_no_name() -> None:
     notes = [_note("m1", "Bit about me: I'm Welsh, grew up in Swansea.")]
     assert _answers("What's my name?", notes) == []
+
+
+def test_the_person_doing_what_is_asked_comes_first() -> None:
+    notes = [
+        _note("m1", "My sister Elspeth says I should get rid of it. She lives in Perth.", 3),
+        _note("m2", "I'm Isobel, I'm sixty-eight and I live in Anstruther in Fife."),
+    ]
+    assert _answers("Which town do I live in again?", notes)[0] == notes[1].text
+
+
+def test_a_name_said_before_the_thing_names_it() -> None:
+    notes = [
+        _note("m1", "You may be given drops that blur your vision for a few hours.", 0, 0.8),
+        _note("m2", "You will be given Maxidex eye drops to use four times a day.", 0, 0.5),
+    ]
+    assert _answers("What are the eye drops called that I'll have to use after the op?", notes) == [notes[1].text]
+    news = [_note("m1", "News from Edinburgh, Marcus has left the bistro.")]
+    assert _answers("What's Marcus's cafe called?", news) == []  # "Edinburgh" is not the cafe's name
