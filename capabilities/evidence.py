@@ -31,6 +31,7 @@ key word of the question is covered or the best note's recall relevance is at le
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -166,6 +167,9 @@ _CHAIN_ALIAS = re.compile(
     r"\b[Mm]y\s+((?:(?:" + _DESCRIBER + r")?[a-z]+['’]s\s+)+(?:" + _DESCRIBER + r")?[a-z-]+)(?:,|\s+is|\s+was)?\s+"
     r"([A-Z][a-zà-ÿ]+)"
 )
+_MARRIED = re.compile(
+    r"\b([A-Z][a-zà-ÿ]+) and I (?:got |were |have been |had been )?married\b|\bI married ([A-Z][a-zà-ÿ]+)"
+)
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
 _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
 # Kinship said in two steps, a generic English fact: "Mum moved … to be closer to her sister" is
@@ -182,6 +186,7 @@ _KIN_TABLE = (
     (_SPOUSE, "mum|mom|mother", "mother-in-law"), (_SPOUSE, "dad|father", "father-in-law"),
     (_SPOUSE, "brother", "brother-in-law"), (_SPOUSE, "sister", "sister-in-law"),
     ("brother", "wife", "sister-in-law"), ("sister", "husband", "brother-in-law"),
+    ("son", "wife|partner", "daughter-in-law"), ("daughter", "husband|partner", "son-in-law"),
 )  # fmt: skip
 _KINSHIP = tuple(
     (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,60}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
@@ -335,6 +340,7 @@ def read_ask(sit: Situation) -> Ask:
     # "which city", "what breed": the answer's type or description, not a word a note must say
     unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE} | {stem(w) for w in _VAGUE}
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
+    unsaid |= {stem(w) for w in re.findall(rf"\bmy\s+({'|'.join(DESCRIBERS)})\b", text, re.IGNORECASE)}  # "my late"
     terms = _distinct(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
     now = bool(_NOW.search(text))
@@ -483,6 +489,9 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
     for note in notes:
         for word, name in _ALIAS.findall(note.text):
             add(word, name)
+        for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
+            for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
+                add(word, name)
     known = _unique(named)
     for _ in range(ALIAS_STEPS):
         for read in _readings(notes, known):
@@ -609,6 +618,7 @@ class _Scored:
     i_asked: bool = False  # the question's subject is the person ("do I live", "did I work")
     earlier: bool = False  # asked what came before, and the note says so
     now: bool = False  # asked what is so now: the person's own complete notes, newest first
+    chained: bool = False  # says the question's chain as one ("my husband's brother Hamish" for "my husband's brother")
     does: bool = False  # the person is the subject of the verb asked: "I live in Anstruther", not "She lives in Perth"
 
     def key(self) -> tuple[float | bool, ...]:
@@ -617,8 +627,8 @@ class _Scored:
         # document's, however rare the document's words.
         when = _when(self.note)
         latest = when if self.now and self.complete and (self.subject or not self.i_asked) else 0.0
-        return (len(self.hard), self.mine, self.owned, self.earlier, len(self.attributes), self.person and self.i_asked,
-                latest, self.does, round(self.weight, 3), self.typed,
+        return (len(self.hard), self.chained, self.mine, self.owned, self.earlier, len(self.attributes),
+                self.person and self.i_asked, latest, self.does, round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
 
@@ -630,10 +640,15 @@ def _idf(ask: Ask, notes: Sequence[Note]) -> dict[str, float]:
 
 
 def _readings(notes: Sequence[Note], known: Mapping[str, str]) -> list[str]:
-    texts: dict[str, str] = {}
+    """Each note as meant: a sentence of a long message leans on the sentences before it ("Then
+    there's my youngest, Euan. … His girlfriend Chantal…"), a message's first on the turn before."""
+    said: dict[str, list[str]] = {}
+    out = []
     for n in notes:
-        texts.setdefault(n.ref, n.text)
-    return [reading(n, texts.get(n.after, ""), known) for n in notes]
+        earlier = said.setdefault(n.ref, [])
+        out.append(reading(n, " ".join(earlier or said.get(n.after, [])), known))
+        earlier.append(n.text)
+    return out
 
 
 def _score(
@@ -659,7 +674,18 @@ def _score(
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
         bool(ask.verb) and _does(note.text, ask.verb),
+        sit.chain >= 2 and _chained(read or note.text, sit.heads),
     )
+
+
+def _chained(text: str, heads: Sequence[str]) -> bool:
+    """Whether a text says two of the asked heads as one possessive chain ("husband's brother")."""
+    pairs = set(itertools.pairwise(heads))
+    for m in re.finditer(rf"\b(\w+)['’]s\s+(?:{_DESCRIBER})?([\w-]+)", text):
+        x, y = stem(m.group(1).casefold()), stem(m.group(2).casefold())
+        if any(x in related_stems(a) and y in related_stems(b) for a, b in pairs):
+            return True
+    return False
 
 
 def _does(text: str, verb: str) -> bool:
