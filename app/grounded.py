@@ -156,8 +156,16 @@ def _parts(text: str) -> list[str]:
     answers and the model reads two lines, not a page ("founded by Gisela Marr", not the byline)."""
     if len(text) <= LONG_NOTE_CHARS:
         return [text]
-    paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", text))  # a heading is a paragraph too
-    return [part for p in paragraphs for part in sentences(p) if len(part) > 3]
+    parts: list[str] = []
+    heading = ""
+    for paragraph in (" ".join(p.split()) for p in re.split(r"\n\s*\n", text)):
+        if paragraph.startswith("#"):  # a heading is a paragraph too, and says what the sentences under it are
+            heading = paragraph.lstrip("# ").strip()
+            parts.append(heading)
+            continue
+        said = [part for part in sentences(paragraph) if len(part) > 3]
+        parts += [f"{heading}: {part}" if heading else part for part in said]  # "Date of surgery: Monday 10 March"
+    return parts
 
 
 # How a person wraps a question, which only dilutes the search: "What did I tell you about my sister?"

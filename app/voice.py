@@ -183,6 +183,9 @@ def grounded_reply(
     stray_dates = set(_ISO_DATE.findall(text)) - {d for n in notes for d in _ISO_DATE.findall(n.text)}
     if stray_dates:  # a note's date stamp repeated as if it were the answer ("You spent 2026-11-23 at…")
         return "", "the reply repeated a note's date stamp"
+    given = {d for t in (question, *(n.text for n in notes)) for d in re.findall(r"\d+", t)}
+    if set(re.findall(r"\d+", text)) - given:  # "The date is March 24th." when the notes say 10 March
+        return "", "the reply gives a number the notes do not say"
     seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
     invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-Z][a-zà-ÿ]+", text) if n.casefold() not in seen]
     if invented:  # a name the notes never say ("UX Research and Development")

@@ -81,6 +81,7 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
     **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
                      "week", "weekday", "season"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
+    **dict.fromkeys(("dose", "dosage", "amount", "price", "cost", "number", "size"), "number"),
 }  # fmt: skip
 # Nouns after which/what whose answer is a name, and which a note must still mention ("which company":
 # "Halden Robotics", not "I got promoted").
@@ -389,11 +390,16 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
             or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w)
         }  # fmt: skip
+        if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
+            found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
+        elif re.search(r"\b(?:what|which) month\b", question, re.IGNORECASE):
+            found &= _MONTHS
     elif kind == "number":  # "$1,850"; a year is no amount ("how much did we pay?" is not "2019")
         amount = re.search(r"\bhow (?:much|many)\b", question, re.IGNORECASE) is not None
         found = {
             w.lstrip("$€£").rstrip(".,") for w in plain
-            if (re.fullmatch(r"[$€£]?\d[\d,.]*", w) and not (amount and re.fullmatch(r"(?:19|20)\d\d", w)))
+            if (re.fullmatch(r"[$€£]?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k)?", w)
+                and not (amount and re.fullmatch(r"(?:19|20)\d\d", w)))
             or w in _NUMBER_WORDS
         }  # fmt: skip
     elif kind == "person":
@@ -528,13 +534,20 @@ def entities(text: str, known: Mapping[str, str]) -> frozenset[str]:
     return frozenset(said | {known[w] for w in _MY_WORD.findall(text) if w in known})
 
 
+def _people(text: str) -> list[str]:
+    """The names in a text that may be people: not a place said after at/in/to ("deputy head at Leith
+    Walk Primary", "went out to Canada")."""
+    places = {m.group(1) for m in re.finditer(r"\b(?:at|in|to|from|near|into)\s+(?:the\s+)?([A-Z][\w ]*)", text)}
+    return [n for n in names_in(text) if not any(p.startswith(n) for p in places)]
+
+
 def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
     """A note as the person meant it: a leading "His"/"Her" is the first one named in the turn it
     leans on ("My brother Gareth…" then "His wife Nia…"), and a name is also who they are to the
     person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said)."""
     text = note.text
     lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
-    first = names_in(before)[:1] if lead and before else []
+    first = _people(before)[:1] if lead and before else []
     if lead and first:
         text = f"{first[0]}'s {text[lead.end():]}"
     named = text
@@ -643,10 +656,15 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str]) -> list[str]:
     """Each note as meant: a sentence of a long message leans on the sentences before it ("Then
     there's my youngest, Euan. … His girlfriend Chantal…"), a message's first on the turn before."""
     said: dict[str, list[str]] = {}
+    befores: dict[str, str] = {}  # what each message's first sentence leaned on
     out = []
     for n in notes:
         earlier = said.setdefault(n.ref, [])
-        out.append(reading(n, " ".join(earlier or said.get(n.after, [])), known))
+        before = " ".join(earlier or said.get(n.after, []))
+        if not earlier and not _people(before):  # "She's deputy head at…" names no one: the turn before it does
+            before = f"{befores.get(n.after, '')} {before}".strip()
+        befores.setdefault(n.ref, before)
+        out.append(reading(n, before, known))
         earlier.append(n.text)
     return out
 
@@ -810,7 +828,8 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         # "I play hockey Wednesday nights" through a word they share (the person's own, for "I").
         sharing = [
             s for s in ranked
-            if s not in chosen and s not in linked and (s.hard & best.hard or (s.subject and s.terms & best.terms))
+            if s not in chosen and s not in linked
+            and (s.hard & best.hard or (s.subject and s.terms & best.terms) or len(s.terms & best.terms) >= 2)
         ]  # fmt: skip
         gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
         useful = [(g, s) for g, s in gains if any(g)]

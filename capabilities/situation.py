@@ -155,6 +155,7 @@ _SYNONYMS_TEXT = (
     "pay paid payment cost costs price fee rent",
     "film movie cinema",
     "book novel read reading",
+    "operation op surgery procedure",
     "child kid",
     "mother mom mum",
     "father dad",

@@ -224,3 +224,10 @@ async def test_policy_path_finds_a_change_told_in_other_words(settings: Settings
     assert "NSCC" in _reply(events).reply
     rounds = [e for e in events if isinstance(e, InfoRound)]
     assert rounds and "as a change would be told" in rounds[0].reason
+
+
+def test_a_document_sentence_carries_its_heading() -> None:
+    from app.grounded import _parts
+
+    letter = "# Letter\n\n### Date of surgery\n\n**Monday 10 March 2025.** Please arrive at 7.30am." + " Words." * 40
+    assert any(p.startswith("Date of surgery: **Monday 10 March 2025.**") for p in _parts(letter))

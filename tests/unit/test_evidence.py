@@ -321,3 +321,25 @@ def test_a_name_said_before_the_thing_names_it() -> None:
     assert _answers("What are the eye drops called that I'll have to use after the op?", notes) == [notes[1].text]
     news = [_note("m1", "News from Edinburgh, Marcus has left the bistro.")]
     assert _answers("What's Marcus's cafe called?", news) == []  # "Edinburgh" is not the cafe's name
+
+
+def test_what_year_wants_a_year_and_what_dose_an_amount() -> None:
+    from capabilities.evidence import candidates
+
+    said = "I've had her since 2021. The vet moved her to Thursday."
+    assert candidates(said, "time", "What year did I get Bramble?") == {"2021"}
+    dose = "What dose of amlodipine am I on now?"
+    assert candidates("He's put my amlodipine up to 10mg.", "number", dose) == {"10mg"}
+    notes = [
+        _note("m1", "I'm on amlodipine 5mg for the blood pressure."),
+        _note("m2", "He's put my amlodipine up to 10mg because my readings crept up. I liked him.", 5),
+    ]
+    assert _answers("What dose of amlodipine am I on now?", notes) == [notes[1].text]
+
+
+def test_a_correction_that_names_no_one_joins_through_the_words_it_shares() -> None:
+    notes = [
+        _note("m1", "Choir news: the spring concert is on the 26th of April in Cellardyke Parish Church."),
+        _note("m2", "And the spring concert won't be in the church after all, so it's moved to the Town Hall.", 5),
+    ]
+    assert [n.ref for n in choose(read("Where is the choir's spring concert being held?"), notes).notes] == ["m1", "m2"]

@@ -81,3 +81,12 @@ def test_grounded_reply_refuses_a_name_the_notes_never_say() -> None:
     notes = [Note("m1", "And I got promoted, I'm a senior UX researcher now!")]
     assert grounded_reply('Your title is "UX Research and Development".', notes, "What's my job title?")[1]
     assert grounded_reply("You are a senior UX researcher.", notes, "What's my job title?")[0]
+
+
+def test_a_number_the_notes_do_not_say_is_not_given() -> None:
+    from app.voice import grounded_reply
+    from capabilities.evidence import Note
+
+    notes = [Note("m1", "The hospital letter came through with a date for the operation in March.")]
+    assert grounded_reply("The date is March 24th.", notes, "What date is my operation?")[1]
+    assert grounded_reply("It is in March.", notes, "What date is my operation?") == ("It is in March.", "")
