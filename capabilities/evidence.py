@@ -324,7 +324,8 @@ def read_ask(sit: Situation) -> Ask:
     relative = {w.casefold() for w in re.findall(r"\b(?:that|who|which|where|whom)\s+([A-Z][a-zà-ÿ]+)", text[1:])}
     hard += [stem(n.split()[0]) for n in sit.names if n.split()[0].casefold() not in container | relative | STOP
              and not _calendar(n.split()[0])]  # fmt: skip
-    who = re.match(r"^\W*who\s+(\w+)", text, re.IGNORECASE)  # "who founded…": the predicate itself
+    # "who founded…": the predicate itself ("who ended up buying…": buying)
+    who = re.match(r"^\W*who\s+(?:(?:ended|ends|end) up\s+|(?:finally|eventually|actually)\s+)?(\w+)", text, re.I)
     if who and who.group(1).casefold() not in STOP:
         hard.append(stem(who.group(1)))
     hard += [n for n in _NUMBER.findall(text)]
@@ -494,6 +495,8 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
 
     for note in notes:
         for word, name in _ALIAS.findall(note.text):
+            add(word, name)
+        for name, word in _NAME_FIRST.findall(note.text.replace("’", "'")):  # "Biscuit's our beagle"
             add(word, name)
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"

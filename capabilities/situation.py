@@ -153,6 +153,7 @@ _SYNONYMS_TEXT = (
     "university college campus",
     "adopt adopted adoption rescue rescued",
     "pay paid payment cost costs price fee rent",
+    "buy buying bought purchase purchased sell selling sold",  # "who bought my car?": "Sold the Micra to Kyle"
     "film movie cinema",
     "book novel read reading",
     "operation op surgery procedure",

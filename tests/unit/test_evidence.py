@@ -343,3 +343,13 @@ def test_a_correction_that_names_no_one_joins_through_the_words_it_shares() -> N
         _note("m2", "And the spring concert won't be in the church after all, so it's moved to the Town Hall.", 5),
     ]
     assert [n.ref for n in choose(read("Where is the choir's spring concert being held?"), notes).notes] == ["m1", "m2"]
+
+
+def test_a_name_said_as_my_thing_is_that_thing() -> None:
+    from capabilities.evidence import aliases
+
+    notes = [_note("m1", "Biscuit's our beagle, she's basically a nose with legs."),
+             _note("m2", "Bramble's my border terrier. I've had her since 2021.")]  # fmt: skip
+    assert aliases(notes) == {"beagle": "biscuit", "terrier": "bramble"}
+    sold = [_note("m1", "Sold the Micra to Sheena's grandson Kyle for his first car, and I've bought a Honda Jazz.")]
+    assert _answers("Who ended up buying my old car?", sold) == [sold[0].text]  # "sold", and not "ended"
