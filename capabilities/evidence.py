@@ -503,7 +503,9 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
                 add(word, name)
     known = _unique(named)
     for _ in range(ALIAS_STEPS):
-        for read in _readings(notes, known):
+        names = list(known.values())
+        picks = max((names.count(n) for n in names), default=1)  # someone called by several words: each in turn
+        for read in (r for pick in range(picks) for r in _readings(notes, known, pick)):
             for chain, name in _CHAIN_ALIAS.findall(read):
                 add(re.sub(r"\s+", " ", chain.casefold().replace("’", "'")), name)
             for term, name in _kin_named(read):
@@ -525,7 +527,7 @@ def _kin_named(read: str) -> list[tuple[str, str]]:
     out = []
     for (_, _, term), (pattern, _) in zip(_KIN_TABLE, _KINSHIP, strict=True):
         for m in pattern.finditer(read):
-            name = re.match(r"\s+([A-Z][a-zà-ÿ]+)", read[m.end() :])
+            name = re.match(r"(?:,|\s+is|\s+was)?\s+([A-Z][a-zà-ÿ]+)", read[m.end() :])  # "my son's wife is Priya"
             if name and re.search(r"\b(?:my|our)\s+(?:\w+\s+)?$", read[: m.start()], re.IGNORECASE):
                 out.append((term, name.group(1)))
     return out
@@ -544,10 +546,11 @@ def _people(text: str) -> list[str]:
     return [n for n in names_in(text) if not any(p.startswith(n) for p in places)]
 
 
-def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
+def reading(note: Note, before: str, known: Mapping[str, str], pick: int | None = None) -> str:
     """A note as the person meant it: a leading "His"/"Her" is the first one named in the turn it
     leans on ("My brother Gareth…" then "His wife Nia…"), and a name is also who they are to the
-    person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said)."""
+    person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said). `pick`: only the
+    pick-th of the words someone is called by (a chain is read whole: "my son's wife Priya")."""
     text = note.text
     lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
     first = _people(before)[:1] if lead and before else []
@@ -558,9 +561,24 @@ def reading(note: Note, before: str, known: Mapping[str, str]) -> str:
     for word, name in sorted(known.items(), key=lambda wn: len(wn[0])):
         called.setdefault(name, []).append(word)
     for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
+        said = said if pick is None else said[min(pick, len(said) - 1) :][:1]
         as_mine = " / ".join(f"my {word}" for word in said)
         text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", as_mine, text, flags=re.IGNORECASE)
+    text += "".join(f" [{name}]" for name in _the_one(note.text, called))
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
+
+
+def _the_one(text: str, called: Mapping[str, Sequence[str]]) -> list[str]:
+    """The known one a category word in the text must mean: "a pet deposit … for one dog" is about
+    Biscuit when Biscuit is the only dog the person has named ("Biscuit's our beagle")."""
+    said = {w.casefold() for w in words(text)}
+    out = []
+    for category, members in CATEGORIES.items():
+        if category in said:
+            kinds = members | {category}
+            ones = [name for name, words_for in called.items() if any(w in kinds for w in words_for)]
+            out += ones if len(ones) == 1 and ones[0] not in text.casefold() else []
+    return out
 
 
 def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) -> set[str]:
@@ -655,7 +673,7 @@ def _idf(ask: Ask, notes: Sequence[Note]) -> dict[str, float]:
     return {t: math.log(1 + len(stems) / (1 + sum(covers(s, t) for s in stems))) for t in ask.terms}
 
 
-def _readings(notes: Sequence[Note], known: Mapping[str, str]) -> list[str]:
+def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None = None) -> list[str]:
     """Each note as meant: a sentence of a long message leans on the sentences before it ("Then
     there's my youngest, Euan. … His girlfriend Chantal…"), a message's first on the turn before."""
     said: dict[str, list[str]] = {}
@@ -667,7 +685,7 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str]) -> list[str]:
         if not earlier and not _people(before):  # "She's deputy head at…" names no one: the turn before it does
             before = f"{befores.get(n.after, '')} {before}".strip()
         befores.setdefault(n.ref, before)
-        out.append(reading(n, before, known))
+        out.append(reading(n, before, known, pick))
         earlier.append(n.text)
     return out
 

@@ -353,3 +353,22 @@ def test_a_name_said_as_my_thing_is_that_thing() -> None:
     assert aliases(notes) == {"beagle": "biscuit", "terrier": "bramble"}
     sold = [_note("m1", "Sold the Micra to Sheena's grandson Kyle for his first car, and I've bought a Honda Jazz.")]
     assert _answers("Who ended up buying my old car?", sold) == [sold[0].text]  # "sold", and not "ended"
+
+
+def test_someone_called_by_several_words_keeps_each_chain() -> None:
+    from capabilities.evidence import aliases
+
+    notes = [_note("m1", "Graham's my eldest, he's 44 and lives up in Aberdeen."),
+             _note("m2", "My son Graham's wife is Priya. She's a pharmacist at Aberdeen Royal Infirmary.")]  # fmt: skip
+    known = aliases(notes)
+    assert known["son's wife"] == known["daughter-in-law"] == known["eldest's wife"] == "priya"
+
+
+def test_the_only_one_of_a_kind_is_the_one_a_category_word_means() -> None:
+    notes = [
+        _note("m1", "Biscuit's our beagle, she's basically a nose with legs."),
+        Note("m2", "Rent and deposits: A separate pet deposit of $400 was paid for one dog.", T0, 0.6, "chunk"),
+    ]
+    assert _answers("How much was the pet deposit for Biscuit at the new flat?", notes) == [notes[1].text]
+    notes.append(_note("m3", "Rex is our other dog, a scruffy terrier."))  # two dogs: "one dog" is neither for sure
+    assert _answers("How much was the pet deposit for Biscuit at the new flat?", notes) == []
