@@ -159,9 +159,10 @@ def _parts(text: str) -> list[str]:
     parts: list[str] = []
     heading = ""
     for paragraph in (" ".join(p.split()) for p in re.split(r"\n\s*\n", text)):
-        if paragraph.startswith("#"):  # a heading is a paragraph too, and says what the sentences under it are
-            heading = paragraph.lstrip("# ").strip()
-            parts.append(heading)
+        if paragraph.startswith("#"):  # a heading is a paragraph too, and a section's says what its sentences are
+            # not the title ("# …"): everything is under it
+            heading = paragraph.lstrip("# ").strip() if paragraph.startswith("##") else ""
+            parts.append(paragraph.lstrip("# ").strip())
             continue
         said = [part for part in sentences(paragraph) if len(part) > 3]
         parts += [f"{heading}: {part}" if heading else part for part in said]  # "Date of surgery: Monday 10 March"

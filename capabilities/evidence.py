@@ -343,7 +343,9 @@ def read_ask(sit: Situation) -> Ask:
     unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE} | {stem(w) for w in _VAGUE}
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
     unsaid |= {stem(w) for w in re.findall(rf"\bmy\s+({'|'.join(DESCRIBERS)})\b", text, re.IGNORECASE)}  # "my late"
-    terms = _distinct(t for t in dict.fromkeys([*sit.key_terms, *hard]) if t not in attributes and t not in unsaid)
+    ends = [stem("end")] if re.search(r"\b(?:until|till)\b", text, re.IGNORECASE) else []  # "until what date…?"
+    asked = dict.fromkeys([*sit.key_terms, *hard, *ends])
+    terms = _distinct(t for t in asked if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
     now = bool(_NOW.search(text))
     did = _DID.search(text)
@@ -853,7 +855,9 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
             and (s.hard & best.hard or (s.subject and s.terms & best.terms) or len(s.terms & best.terms) >= 2)
         ]  # fmt: skip
         gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
-        useful = [(g, s) for g, s in gains if any(g)]
+        # a document's sentences stand alone: one joins for what the answer needs, not for a shared word
+        # ("…the superintendent, who lives in Unit 1" adds nothing to "comes with one parking space, stall 7")
+        useful = [(g, s) for g, s in gains if any(g[:4]) or (any(g) and s.note.source != "chunk")]
         if not useful:
             return chosen
         # the newest of notes that add as much; leaning on a chosen one counts only between equals

@@ -157,6 +157,7 @@ _SYNONYMS_TEXT = (
     "film movie cinema",
     "book novel read reading",
     "operation op surgery procedure",
+    "end ends ending ended expire expires expiry finish finishes",
     "child kid",
     "mother mom mum",
     "father dad",

@@ -372,3 +372,14 @@ def test_the_only_one_of_a_kind_is_the_one_a_category_word_means() -> None:
     assert _answers("How much was the pet deposit for Biscuit at the new flat?", notes) == [notes[1].text]
     notes.append(_note("m3", "Rex is our other dog, a scruffy terrier."))  # two dogs: "one dog" is neither for sure
     assert _answers("How much was the pet deposit for Biscuit at the new flat?", notes) == []
+
+
+def test_a_document_sentence_joins_for_what_the_answer_needs_not_for_a_shared_word() -> None:
+    lease = [
+        Note("m1", "Parking: The unit comes with one parking space, stall 7, at the back.", T0, 0.7, "chunk"),
+        Note("m1", "Repairs: The building superintendent is Gus, who lives in Unit 1.", T0, 0.7, "chunk"),
+        Note("m1", "Term: The lease is for twelve months, starting on 1 August 2026 and ending on 31 July 2027.",
+             T0, 0.7, "chunk"),
+    ]  # fmt: skip
+    assert [n.text for n in choose(read("Which parking stall comes with our flat?"), lease).notes] == [lease[0].text]
+    assert _answers("Until what date does our lease run?", lease) == [lease[2].text]  # "until": when it ends
