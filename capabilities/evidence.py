@@ -858,11 +858,22 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         # a document's sentences stand alone: one joins for what the answer needs, not for a shared word
         # ("…the superintendent, who lives in Unit 1" adds nothing to "comes with one parking space, stall 7")
         useful = [(g, s) for g, s in gains if any(g[:4]) or (any(g) and s.note.source != "chunk")]
+        if _says_all(chosen, ask):  # then only a correction, or the turn a chosen one's pronoun needs
+            useful = [(g, s) for g, s in useful if g[1] or any(_leans_on(c.note, s.note) for c in chosen)]
         if not useful:
             return chosen
         # the newest of notes that add as much; leaning on a chosen one counts only between equals
         chosen.append(max(useful, key=lambda gs: (gs[0][:-1], _when(gs[1].note), gs[0][-1]))[1])
     return chosen
+
+
+def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
+    """Whether the chosen notes already say everything asked: more would only be read into the answer
+    ("Priya is a pharmacist" and "Priya's mother… was a dentist" became "She's a dentist")."""
+    said = frozenset().union(*(c.terms for c in chosen)) | frozenset().union(*(c.hard for c in chosen))
+    met = frozenset().union(*(c.attributes for c in chosen))
+    typed = ask.answer_type is None or any(c.typed for c in chosen)
+    return set(ask.hard) | set(ask.terms) <= said and set(ask.attributes) <= met and typed
 
 
 def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
@@ -900,6 +911,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, b
     typed = any(c.typed for c in chosen)
     corrects = (
         ((ask.answer_type is not None and typed and s.typed) or ask.now)
+        and bool(s.terms or s.hard)  # it corrects what is asked: not "The garden's asleep just now"
         and _CORRECTS.search(s.note.text) is not None
         and all(_when(s.note) > _when(c.note) for c in chosen)
     )

@@ -266,7 +266,7 @@ def names_in(text: str) -> list[str]:
         for m in _NAME.finditer(sentence):
             name = m.group(0)
             first = name.split()[0].casefold()
-            if m.start() == 0 and (first in STOP | _QUESTION_WORDS or first.endswith(_NO_NAME_ENDINGS)):
+            if m.start() == 0 and (first in STOP | _QUESTION_WORDS or _verb_like(first)):
                 name = " ".join(name.split()[1:])
             if name and name.casefold() not in STOP and name not in _TITLES:
                 found.append(name)
@@ -281,7 +281,10 @@ _QUESTION_WORDS = word_set(
     "hello sorry anyway anyways ok okay btw ugh wow haha lol hmm oops guess funny"
 )
 # Capitalised words that are no names: titles, and shouted words ("OK", "TV", "LOL").
-_NO_NAME_ENDINGS = ("ing", "ly")  # a sentence's "Reading it made me…", "Finally finished…": no names
+def _verb_like(word: str) -> bool:
+    """A sentence's first word that reads as a verb or adverb, no name: "Reading it made me…",
+    "Finally finished…", "Started in January 2026." (but Ted, Ahmed and Mohammed are names)."""
+    return word.endswith(("ing", "ly")) or (len(word) >= 6 and word.endswith("ed") and not word.endswith("mmed"))
 _TITLES = word_set("I Dr Mr Mrs Ms Prof OK TV AM PM UK US USA EU PS OMG LOL")
 
 

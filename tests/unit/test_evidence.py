@@ -383,3 +383,12 @@ def test_a_document_sentence_joins_for_what_the_answer_needs_not_for_a_shared_wo
     ]  # fmt: skip
     assert [n.text for n in choose(read("Which parking stall comes with our flat?"), lease).notes] == [lease[0].text]
     assert _answers("Until what date does our lease run?", lease) == [lease[2].text]  # "until": when it ends
+
+
+def test_nothing_more_joins_once_the_notes_say_everything_asked() -> None:
+    notes = _thread(
+        "My son Graham's wife is Priya. She's a pharmacist at Aberdeen Royal Infirmary.",
+        "Priya's mother, Lakshmi, is a lovely woman. She was a dentist before she retired.",
+        "The garden's asleep just now but I'm planning already.",
+    )
+    assert _answers("Remind me, what does Priya do?", notes) == [notes[0].text]  # not Lakshmi's job as well
