@@ -41,7 +41,12 @@ _LEAKS = re.compile(
     r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
     re.IGNORECASE,
 )
-_ANSWER_PREFIX = re.compile(r"^(?:the )?(?:correct |right )?answer(?: is)?\b\s*:?\s*", re.IGNORECASE)
+# What the small model puts before an answer: "The answer is:", and agreeing with what nobody said ("You're right,").
+_ANSWER_PREFIX = re.compile(
+    r"^(?:(?:you['’]re|you are) (?:right|correct)\s*[,!.:]\s*)?"
+    r"(?:(?:the )?(?:correct |right )?answer(?: is)?\b\s*:?\s*)?",
+    re.IGNORECASE,
+)
 # How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…"
 _OPENER = re.compile(
     r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|hi|hiya|hey|hello)\b[,!]?\s+)*"

@@ -90,3 +90,13 @@ def test_a_number_the_notes_do_not_say_is_not_given() -> None:
     notes = [Note("m1", "The hospital letter came through with a date for the operation in March.")]
     assert grounded_reply("The date is March 24th.", notes, "What date is my operation?")[1]
     assert grounded_reply("It is in March.", notes, "What date is my operation?") == ("It is in March.", "")
+
+
+def test_the_voice_does_not_agree_with_what_nobody_said() -> None:
+    from app.voice import grounded_reply
+    from capabilities.evidence import Note
+
+    notes = [Note("m1", "I sing alto with the Cellardyke Community Choir.")]
+    text, problem = grounded_reply("You're right, you sing alto with the choir.", notes, "Which part do I sing?")
+    assert not problem
+    assert text.casefold().startswith("you sing alto")
