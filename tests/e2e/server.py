@@ -140,9 +140,19 @@ def ready(page: Page) -> None:
 
 
 def submit(page: Page, text: str, timeout: float = 30_000) -> None:
-    """Type `text` into the composer and send it once the send button is enabled."""
+    """Type `text` into the composer and send it once the send button is enabled.
+
+    As a person would, it waits until no run is going before typing: text typed while the last
+    reply was still being finished was sometimes lost, leaving the send button disabled (about one
+    run in five of the memory browser test).
+    """
+    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
     page.fill("#chat-input", text)
-    expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
+    try:
+        expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
+    except AssertionError:  # the composer was reset under the typing: type again, once
+        page.fill("#chat-input", text)
+        expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
     page.click("#chat-submit")
 
 
