@@ -160,8 +160,8 @@ def send(page: Page, text: str) -> str:
     """Send `text`, wait until the whole reply has arrived, and return the reply's text.
 
     Generous waits: on a loaded 2-core box the 135M model can drop to a few tokens/s (tests assert
-    behaviour, not speed). The reply is the last assistant message that is not the Context step,
-    which Chainlit renders after it.
+    behaviour, not speed). The reply is the last assistant message that is not a step (the Context
+    step, an info round's "Asked for more"), which Chainlit may render after it.
     """
     replies = page.locator(".ai-message")
     before = replies.count()
@@ -170,7 +170,8 @@ def send(page: Page, text: str) -> str:
     expect(replies).not_to_have_count(before, timeout=300_000)
     # The stop button shows while the run is going; the reply is complete when it is gone.
     expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
-    reply = replies.filter(has_not_text="Used Context").last
+    # not a step: "Used Context", or an info round's "Used / Asked for more: SEARCH_MEMORIES"
+    reply = replies.filter(has_not_text=re.compile(r"^\s*Used\b")).last
     expect(reply).not_to_have_text(re.compile(r"^\s*$"))
     assert "<your answer>" not in reply.inner_text(), "a copied format placeholder was shown as the reply"
     return reply.inner_text()
