@@ -198,8 +198,8 @@ def widened_query(sit: Situation, question: str) -> str:
     return " ".join([question.strip(), *dict.fromkeys(extra)])[:200]
 
 
-# A question about how things are now: "What car do we drive?", "Who do I work for at the moment?"
-_PRESENT = re.compile(r"\b(?:(?:do|am|are)\s+(?:i|we)|now|these days|currently|at the moment|nowadays)\b", re.I)
+# A question in the present tense ("What car do we drive?"); "now", "at the moment" are `Ask.now`.
+_PRESENT_TENSE = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)
 
 
 def change_query(sit: Situation) -> str:
@@ -278,9 +278,11 @@ async def _more(
         if found.rounds == 1:  # the question itself below the request's threshold, too: related words dilute it
             new += found.add(stores.memories.search(user_id, _core(question), search.limit, INFO_FLOOR))
             why += "; also the question alone"
-            if _PRESENT.search(question) and not read_ask(sit).own_name:  # and as a change is told
-                new += found.add(stores.memories.search(user_id, change_query(sit), search.limit, INFO_FLOOR))
-                why += f" and as a change would be told ({change_query(sit)!r})"
+            ask = read_ask(sit)
+            if (ask.now or _PRESENT_TENSE.search(question)) and not ask.own_name:  # and as a change is told
+                change = change_query(sit)
+                new += found.add(stores.memories.search(user_id, change, search.limit, INFO_FLOOR))
+                why += f" and as a change would be told ({change!r})"
         context.merge(ContextDelta(memories=[MemoryNote(int(r[1:]), found.texts[r]) for r in new]))
         summary = f"{len(new)} new note(s)" if new else "nothing new"
         args = {"query": text, "min_relevance": INFO_FLOOR, "limit": search.limit}

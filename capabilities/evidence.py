@@ -548,26 +548,33 @@ def _people(text: str) -> list[str]:
     return [n for n in names_in(text) if not any(p.startswith(n) for p in places)]
 
 
-def reading(note: Note, before: str, known: Mapping[str, str], pick: int | None = None) -> str:
+def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: int | None = None) -> str:
     """A note as the person meant it: a leading "His"/"Her" is the first one named in the turn it
     leans on ("My brother Gareth…" then "His wife Nia…"), and a name is also who they are to the
-    person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said). `pick`: only the
-    pick-th of the words someone is called by (a chain is read whole: "my son's wife Priya")."""
+    person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said). `called`: each known
+    name → the words the person calls them by (see `_called`); `pick`: only the pick-th of those
+    words (a chain is read whole: "my son's wife Priya")."""
     text = note.text
     lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
     first = _people(before)[:1] if lead and before else []
     if lead and first:
         text = f"{first[0]}'s {text[lead.end():]}"
     named = text
-    called: dict[str, list[str]] = {}
-    for word, name in sorted(known.items(), key=lambda wn: len(wn[0])):
-        called.setdefault(name, []).append(word)
     for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
         said = said if pick is None else said[min(pick, len(said) - 1) :][:1]
         as_mine = " / ".join(f"my {word}" for word in said)
         text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", as_mine, text, flags=re.IGNORECASE)
     text += "".join(f" [{name}]" for name in _the_one(note.text, called))
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
+
+
+def _called(known: Mapping[str, str]) -> dict[str, list[str]]:
+    """Each known name → the words the person calls them by, shortest first ("liam": "wife's
+    brother", "brother-in-law")."""
+    called: dict[str, list[str]] = {}
+    for word, name in sorted(known.items(), key=lambda wn: len(wn[0])):
+        called.setdefault(name, []).append(word)
+    return called
 
 
 def _the_one(text: str, called: Mapping[str, Sequence[str]]) -> list[str]:
@@ -680,6 +687,7 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
     there's my youngest, Euan. … His girlfriend Chantal…"), a message's first on the turn before."""
     said: dict[str, list[str]] = {}
     befores: dict[str, str] = {}  # what each message's first sentence leaned on
+    called = _called(known)
     out = []
     for n in notes:
         earlier = said.setdefault(n.ref, [])
@@ -687,7 +695,7 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         if not earlier and not _people(before):  # "She's deputy head at…" names no one: the turn before it does
             before = f"{befores.get(n.after, '')} {before}".strip()
         befores.setdefault(n.ref, before)
-        out.append(reading(n, before, known, pick))
+        out.append(reading(n, before, called, pick))
         earlier.append(n.text)
     return out
 
