@@ -108,8 +108,10 @@ class _Found:
 
     previous_turn: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
     next_turn: Callable[[MemoryRow], MemoryRow | None] = lambda _: None
+    title_of: Callable[[int], str] = lambda _: ""  # a document id → its title
     notes: list[Note] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # ref → the memory's whole text
+    titles: dict[int, str] = field(default_factory=dict)  # document id → its title, read once
     rounds: int = 0
 
     def add(self, hits: Sequence[MemoryHit]) -> list[str]:
@@ -135,8 +137,14 @@ class _Found:
 
     def _keep(self, ref: str, memory: MemoryRow, relevance: float, after: str) -> None:
         self.texts[ref] = memory.content
+        title = self._title(memory.document_id) if memory.kind == "chunk" and memory.document_id else ""
         for part in _parts(memory.content):
-            self.notes.append(Note(ref, part, memory.created_at, relevance, memory.kind, after))
+            self.notes.append(Note(ref, part, memory.created_at, relevance, memory.kind, after, title))
+
+    def _title(self, document_id: int) -> str:
+        if document_id not in self.titles:
+            self.titles[document_id] = self.title_of(document_id)
+        return self.titles[document_id]
 
 
 # A message that leans on the one before it: a pronoun, or "before that" / "also" opening it.
@@ -232,6 +240,7 @@ async def answer_grounded(
         found = _Found(
             lambda memory: stores.memories.previous_turn(user_id, memory),
             lambda memory: stores.memories.next_turn(user_id, memory),
+            lambda document_id: stores.memories.document_title(user_id, document_id),
         )
         found.add(hits)
         said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""

@@ -47,6 +47,7 @@ from capabilities.situation import (
     is_first_person,
     names_in,
     related_stems,
+    root,
     stem,
     word_set,
     words,
@@ -76,8 +77,8 @@ _PRONOUN = re.compile(r"\b(?:he|she|him|his|her|it|its|they|them|their|there)\b"
 # Nouns after which/what that only say the answer's type ("which city", "what year").
 _TYPE_NOUNS: dict[str, AnswerType] = {
     **dict.fromkeys(("city", "town", "country", "place", "neighbourhood", "neighborhood", "area", "village",
-                     "street", "address", "state", "region", "port", "harbour", "harbor", "lake", "river", "beach",
-                     "island", "mountain", "park", "coast", "bay"), "place"),
+                     "suburb", "district", "county", "street", "address", "state", "region", "port", "harbour",
+                     "harbor", "lake", "river", "beach", "island", "mountain", "park", "coast", "bay"), "place"),
     **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
                      "week", "weekday", "season"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
@@ -98,7 +99,7 @@ _KIND_SHAPE = re.compile(
     r"(?:,|\b(?:is|was|are|were)|['’]s)\s+(?:an?|our|my)\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.IGNORECASE
 )
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
-_NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+(?:\w+\s+)?([a-z]+)")
+_NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?")
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
@@ -109,6 +110,7 @@ _LIGHT_VERBS = word_set(
 )  # said in too many ways to require, or about the telling itself
 _NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present)\b", re.I)
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
+_PRESENT = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)  # "what preventer am I on?": what is so now
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
 _SAID_EARLIER = re.compile(
     r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer)\b", re.IGNORECASE
@@ -154,6 +156,16 @@ _SELF_NAMING = re.compile(rf"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s n
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
+_CLOCK = re.compile(
+    r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight)\b", re.I
+)  # "7.30am", "8 pm", "11:30"
+_DAY_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_DATE = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_DAY_MONTH}\b|\b{_DAY_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
+    re.I,
+)  # "10 March", "the 9th of August", "March 10", "10/03/2025"
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "the nickname of the kiln", "the name of my sister's dog": what the attribute belongs to is asked about.
 _OF_THING = re.compile(
     r"\b(?:name|nickname|age|job|address|birthday)\s+of\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+|their\s+|our\s+)?"
@@ -206,11 +218,14 @@ class Note:
     relevance: float = 0.0
     source: str = "turn"  # the memory's kind: "turn" or "fact" (the person's words), "chunk" (a document)
     after: str = ""  # the ref of the turn this one leans on ("We got her…" after "Biscuit's our beagle")
+    title: str = ""  # a document's title, which each of its sentences is about ("… — The Marigold Hotel")
 
     @functools.cached_property
     def stems(self) -> frozenset[str]:
-        """The stems of its words, and the kinship it says in two steps ("her sister" of Mum: aunt)."""
-        said = frozenset(stem(w) for w in words(self.text)) | kinship(self.text)
+        """The stems of its words and its document's title, and the kinship it says in two steps ("her
+        sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
+        said = frozenset(stem(w) for w in words(f"{self.text} {self.title}"))
+        said |= frozenset(root(s) for s in said) | kinship(self.text)
         return said | _WORK if _WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) else said
 
 
@@ -347,7 +362,7 @@ def read_ask(sit: Situation) -> Ask:
     asked = dict.fromkeys([*sit.key_terms, *hard, *ends])
     terms = _distinct(t for t in asked if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
-    now = bool(_NOW.search(text))
+    now = bool(_NOW.search(text) or _PRESENT.search(text))
     did = _DID.search(text)
     verb = stem(did.group(1)) if did and did.group(1).casefold() not in STOP | _LIGHT_VERBS else ""
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb)
@@ -378,6 +393,30 @@ def _name_chains(text: str) -> list[str]:
 def has_type(note: Note, kind: AnswerType | None, question: str) -> bool:
     """Whether a note holds a candidate answer of the type, not already said in the question."""
     return kind is None or bool(candidates(note.text, kind, question))
+
+
+def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
+    """How well a note holds the answer's type: 0 not at all, 1 of the type, 2 in the very form asked
+    ("what time…": 7.30am, not "in March"; "what date…": 10 March; "which hospital": a name that says
+    Hospital). A document's "Please arrive at 7.30am" answers what "the letter came through" only hints."""
+    if kind is None:
+        return 1
+    found = candidates(note.text, kind, question)
+    if not found:
+        return 0
+    q = question.casefold()
+    if kind == "time":
+        if re.search(r"\bwhat time\b", q):
+            return 2 if _CLOCK.search(note.text) else 1
+        if re.search(r"\b(?:what|which) date\b", q):
+            return 2 if _DATE.search(note.text) else 1
+        if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
+            return 2 if _CLOCK.search(note.text) or _DATE.search(note.text) or _YEAR.search(note.text) else 1
+        return 1
+    wh = _WH_NOUN.search(q)
+    if kind == "person" and wh and wh.group(1) in _NAMED_NOUNS:
+        return 2 if any(wh.group(1) in n.casefold().split() for n in names_in(note.text)) else 1
+    return 1
 
 
 def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
@@ -476,10 +515,18 @@ def _names_it(note: Note, ask: Ask) -> bool:
         if name[:1].isupper() and not _calendar(name):
             return True
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
-    for m in _NAME_FIRST.finditer(note.text.replace("’", "'")):
-        if stem(m.group(2)) in wanted and not _calendar(m.group(1)) and m.group(1).casefold() not in STOP:
-            return True
-    return False
+    return any(stem(word) in wanted and not _calendar(name) and name.casefold() not in STOP
+               for name, word in _name_first(note.text))  # fmt: skip
+
+
+def _name_first(text: str) -> list[tuple[str, str]]:
+    """The name said before what it is: "Biscuit's our beagle", "Bramble's my border terrier" (the
+    kind, not "border"), "Ziggy's my greyhound btw" (not "btw")."""
+    out = []
+    for name, first, second in _NAME_FIRST.findall(text.replace("’", "'")):
+        kind = second in _KINDS or first in DESCRIBERS
+        out.append((name, second if second and kind else first))
+    return out
 
 
 def aliases(notes: Sequence[Note]) -> dict[str, str]:
@@ -498,7 +545,7 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
     for note in notes:
         for word, name in _ALIAS.findall(note.text):
             add(word, name)
-        for name, word in _NAME_FIRST.findall(note.text.replace("’", "'")):  # "Biscuit's our beagle"
+        for name, word in _name_first(note.text):  # "Biscuit's our beagle"
             add(word, name)
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
@@ -651,7 +698,7 @@ class _Scored:
     owned: bool
     attributes: frozenset[str]
     terms: frozenset[str]
-    typed: bool
+    typed: int  # see `type_level`
     person: bool
     subject: bool
 
@@ -669,7 +716,10 @@ class _Scored:
         # ones recall relevance decides first. "Where do I live?": the person's own words before a
         # document's, however rare the document's words.
         when = _when(self.note)
-        latest = when if self.now and self.complete and (self.subject or not self.i_asked) else 0.0
+        # (a document is as new as its upload, not its facts: "what's my rent now?" is not the venue's fee)
+        current = (self.now and self.complete and (self.subject or not self.i_asked) and self.typed > 0
+                   and self.note.source != "chunk")  # the newest that gives an answer ("which company": a name)
+        latest = when if current else 0.0
         return (len(self.hard), self.chained, self.mine, self.owned, self.earlier, len(self.attributes),
                 self.person and self.i_asked, latest, self.does, round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
@@ -713,7 +763,7 @@ def _score(
         _owned(note, sit),
         frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
         frozenset(t for t in ask.terms if covers(stems, t)),
-        has_type(note, ask.answer_type, sit.text),
+        type_level(note, ask.answer_type, sit.text),
         sit.about_me and note.source != "chunk",  # the person's own words before a document's
         sit.about_me and not sit.heads and speaks,  # "where do I work?": "I …" before "My partner …"
         all(covers(stems, t) for t in ask.terms),
@@ -755,6 +805,7 @@ _PEOPLE = word_set(
     "boyfriend girlfriend husband wife partner fiance fiancee son daughter kid child friend brother sister mum mom "
     "mother dad father colleague boss neighbour neighbor roommate flatmate"
 )
+_KINDS = frozenset().union(*CATEGORIES.values(), CATEGORIES, _PEOPLE)  # what a name may be said to be
 
 
 def _someone_of(text: str, sit: Situation) -> bool:
@@ -863,15 +914,28 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
             and (s.hard & best.hard or (s.subject and s.terms & best.terms) or len(s.terms & best.terms) >= 2)
         ]  # fmt: skip
         gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
+        # When none of those gives the answer in the very form asked, a note that does joins through
+        # any word asked, for that alone ("what time…": the letter's "arrive at 7.30am" for "the
+        # hospital letter came through with a date").
+        if max((s.typed for _, s in gains), default=0) < 2 > max(c.typed for c in chosen):
+            for s in ranked:
+                if s not in chosen and s not in linked and s.typed == 2 and s.terms & best.terms:
+                    hard, _, *rest = _gain(s, chosen, ask)
+                    gains.append(((hard, False, *rest), s))  # pyright: ignore[reportArgumentType]
         # a document's sentences stand alone: one joins for what the answer needs, not for a shared word
         # ("…the superintendent, who lives in Unit 1" adds nothing to "comes with one parking space, stall 7")
         useful = [(g, s) for g, s in gains if any(g[:4]) or (any(g) and s.note.source != "chunk")]
-        if _says_all(chosen, ask):  # then only a correction, or the turn a chosen one's pronoun needs
-            useful = [(g, s) for g, s in useful if g[1] or any(_leans_on(c.note, s.note) for c in chosen)]
+        if _says_all(chosen, ask):  # then only a correction, the turn a chosen one's pronoun needs, or
+            # the person's own note of all that is asked in the very form asked ("10 March" for "in March")
+            useful = [(g, s) for g, s in useful
+                      if g[1] or any(_leans_on(c.note, s.note) for c in chosen)
+                      or (g[2] and s.typed == 2 and s.mine and s.hard == set(ask.hard))]  # fmt: skip
         if not useful:
             return chosen
         # the newest of notes that add as much; leaning on a chosen one counts only between equals
-        chosen.append(max(useful, key=lambda gs: (gs[0][:-1], _when(gs[1].note), gs[0][-1]))[1])
+        # (a document's sentences are as new as each other: the best ranked of them)
+        newest = [(g[:-1], _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]
+        chosen.append(useful[newest.index(max(newest))][1])
     return chosen
 
 
@@ -900,6 +964,18 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     return any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts)
 
 
+def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored]) -> bool:
+    """Whether a chosen note is about the one named: it says them (or who they are to the person), or,
+    naming no one else, its pronoun leans on a chosen note that does ("Priya…" then "She turns 40 in May")."""
+    def says(s: _Scored) -> bool:
+        return name in {stem(w) for w in (*s.about, *words(f"{s.note.text} {s.read}"))}
+
+    if says(c):
+        return True
+    # (a note naming someone of its own is about them: "Ollie turns 7… he wants a dinosaur party")
+    return not _people(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
+
+
 def _leans_on(note: Note, other: Note) -> bool:
     """Whether a note's pronoun needs the turn before it ("His wife Nia…" after "My brother Gareth…")."""
     return note.after == other.ref and _PRONOUN.search(note.text) is not None
@@ -909,22 +985,24 @@ def _when(note: Note) -> float:
     return note.created_at.timestamp() if note.created_at else 0.0
 
 
-def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, bool, int, int, bool]:
+def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, int, int, int, bool]:
     """What a note adds to the chosen ones: hard terms, a newer answer of the asked type that says
-    it corrects ("now", "moved", "anymore"), the type, attributes, key words; and last, the turn a
-    chosen one leans on or that leans on it ("We're moving! … Dartmouth" and "It's the upper flat…")."""
+    it corrects ("now", "moved", "anymore"), the type (or its very form asked), attributes, key words;
+    and last, the turn a chosen one leans on or that leans on it ("We're moving! … Dartmouth" and
+    "It's the upper flat…")."""
     hard = frozenset().union(*(c.hard for c in chosen))
     attributes = frozenset().union(*(c.attributes for c in chosen))
     terms = frozenset().union(*(c.terms for c in chosen))
-    typed = any(c.typed for c in chosen)
+    typed = max(c.typed for c in chosen)
     corrects = (
-        ((ask.answer_type is not None and typed and s.typed) or ask.now)
+        s.typed > 0  # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"
+        and (ask.now or (ask.answer_type is not None and typed > 0))
         and bool(s.terms or s.hard)  # it corrects what is asked: not "The garden's asleep just now"
         and _CORRECTS.search(s.note.text) is not None
         and all(_when(s.note) > _when(c.note) for c in chosen)
     )
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note) for c in chosen)
-    return (len(s.hard - hard), corrects, s.typed and not typed, len(s.attributes - attributes),
+    return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), leans)  # fmt: skip
 
 
@@ -943,6 +1021,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         theirs = [n for n in holders if re.search(rf"\b{name}\w*['’]s\s+(?:\w+\s+)?{thing}", n.text, re.IGNORECASE)]
         if holders and len(mine) == len(holders) and not theirs:
             return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
+        # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
+        held = [c for c in chosen if covers(c.note.stems, thing)]
+        if held and not any(_mentions(c, name, chosen) for c in held):
+            return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
         theirs = [n for n in holders if not is_first_person(n.text) and _given_to_other(n, sit)]

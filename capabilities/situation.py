@@ -108,7 +108,9 @@ def words(text: str) -> list[str]:
 _IRREGULAR = {
     past: base
     for line in (
-        "grow grew grown", "meet met", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
+        "grow grew grown", "meet met",
+    "wedding married marry hitched wed",  # "getting hitched in Daylesford" is the wedding
+    "friend mate pal buddy", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
         "take took taken", "give gave given", "come came", "see saw seen", "begin began begun", "bring brought",
         "think thought", "tell told", "say said", "make made", "leave left", "feel felt", "keep kept",
         "teach taught", "catch caught", "fall fell fallen", "fly flew flown", "drive drove driven",
@@ -144,7 +146,7 @@ _SYNONYMS_TEXT = (
     "live lives living moved move home based reside house apartment flat",
     "allergic allergy allergies intolerant",
     "birthday born birth turned turns",  # "Maeve turned six on 3 October", "She turns 70 on 2 January"
-    "partner boyfriend girlfriend husband wife spouse fiance fiancee",
+    "partner boyfriend girlfriend husband wife spouse fiance fiancee bf gf",
     "boss manager supervisor",
     "climbing climb bouldering",
     "hobby hobbies pastime",
@@ -164,12 +166,15 @@ _SYNONYMS_TEXT = (
     "trip travel visit visited vacation holiday",
     "found founded founder established",
     "meet met",
+    "wedding married marry hitched wed",  # "getting hitched in Daylesford" is the wedding
+    "friend mate pal buddy",
     "food dish cuisine eat",
     "old age",
 )
 _CATEGORIES_TEXT = (
     "pet: cat dog kitten puppy parrot hamster rabbit bird fish",
-    "dog: puppy beagle terrier labrador retriever poodle spaniel collie dachshund husky shepherd pug boxer",
+    "dog: puppy beagle terrier labrador retriever poodle spaniel collie dachshund husky shepherd pug boxer greyhound "
+    "whippet kelpie staffy bulldog rottweiler chihuahua corgi schnauzer dalmatian cavoodle labradoodle",
     "cat: kitten tabby shorthair siamese persian",
     "voice: bass baritone tenor alto soprano mezzo",
     "position: defence defense forward goalie goalkeeper striker midfielder winger centre center",
@@ -222,10 +227,23 @@ def related_words(term: str) -> frozenset[str]:
 
 
 def related_stems(term: str) -> frozenset[str]:
-    """A stem and the stems of the words that cover it ("a|b": either compound word's)."""
+    """A stem and the stems of the words that cover it ("a|b": either compound word's), and the
+    root of a doer's word ("drummer": drum, so "Fitz is on drums"; "teacher": teach)."""
     if "|" in term:
         return frozenset().union(*(related_stems(t) for t in term.split("|")))
-    return frozenset(stem(w) for w in related_words(term)) | {term}
+    return frozenset(stem(w) for w in related_words(term)) | {term, root(term)}
+
+
+def root(term: str) -> str:
+    """The word a stem is made from by a doer's ending: "drumme" (drummer) → drum, "teache" → teach,
+    "singer" → sing; other stems unchanged. A note's stems hold both ("my teacher's Ines" is about
+    teaching)."""
+    if len(term) >= 6 and term.endswith("er"):
+        return term[:-2]
+    if len(term) >= 5 and term.endswith("e") and term[-2] not in "aeiou":
+        base = term[:-1]
+        return base[:-1] if len(base) >= 4 and base[-1] == base[-2] else base
+    return term
 
 
 @dataclass(frozen=True)

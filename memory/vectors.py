@@ -28,6 +28,7 @@ from memory.turns import storable_text
 Kind = Literal["turn", "fact", "chunk", "summary"]
 Status = Literal["active", "superseded", "archived"]
 KINDS: tuple[str, ...] = get_args(Kind)
+TITLE_CHARS = 120  # a document's first line longer than this is prose, not its title
 
 _DDL = [
     """CREATE TABLE memories (
@@ -198,6 +199,20 @@ class MemoryIndex:
     def next_turn(self, user_id: int, memory: MemoryRow) -> MemoryRow | None:
         """The active turn memory said just after this one in its thread, or None."""
         return self._neighbour_turn(user_id, memory, before=False)
+
+    def document_title(self, user_id: int, document_id: int) -> str:
+        """A document's title: the first line of its first chunk when it is short ("# Live Performance
+        Agreement — The Marigold Hotel"), else "". Every chunk is about it, though only the first says it."""
+        query = (
+            select(MemoryRow)
+            .where(MemoryRow.user_id == user_id, MemoryRow.document_id == document_id, MemoryRow.kind == "chunk")
+            .order_by(col(MemoryRow.id))
+            .limit(1)
+        )
+        with Session(self._engine) as session:
+            first = session.exec(query).first()
+        line = next((ln.strip() for ln in first.content.splitlines() if ln.strip()), "") if first else ""
+        return line.lstrip("#").strip(" *") if len(line) <= TITLE_CHARS else ""
 
     def _neighbour_turn(self, user_id: int, memory: MemoryRow, before: bool) -> MemoryRow | None:
         if memory.thread_id is None or memory.id is None:

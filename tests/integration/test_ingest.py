@@ -172,3 +172,15 @@ async def test_ingest_with_the_embedded_llm_extractor(storage: Storage, user: in
     assert result.document.status == "done" and result.document.extractor == "llm"
     assert result.document.entities >= 1  # from the model, or from the fallback where it failed
     assert time.monotonic() - started < 120
+
+
+def test_every_chunk_of_a_document_is_about_its_title(storage: Storage, user: int, book: Path) -> None:
+    doc = _ingestor(storage, chunk_chars=300, overlap_chars=0).ingest(user, book).document
+    assert doc is not None and doc.id is not None
+    assert storage.memories.document_title(user, doc.id) == "The Demeter at Whitby"
+    assert storage.memories.document_title(user + 1, doc.id) == ""  # another user's: nothing
+    prose = book.with_name("prose.txt")
+    prose.write_text("No title here, only a long first line that goes on " + "and on " * 20 + "\n\nMore.")
+    untitled = _ingestor(storage).ingest(user, prose).document
+    assert untitled is not None and untitled.id is not None
+    assert storage.memories.document_title(user, untitled.id) == ""

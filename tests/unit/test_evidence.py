@@ -392,3 +392,63 @@ def test_nothing_more_joins_once_the_notes_say_everything_asked() -> None:
         "The garden's asleep just now but I'm planning already.",
     )
     assert _answers("Remind me, what does Priya do?", notes) == [notes[0].text]  # not Lakshmi's job as well
+
+
+def test_the_answer_in_the_very_form_asked_joins_from_a_document() -> None:
+    letter = "Cataract surgery"
+    chat = _thread(
+        "The hospital letter came through with a date for the operation in March.",
+        "Sheena's said she'll drive me to the hospital for the op.",
+    )
+    doc = [
+        Note("d1", "Date of surgery: Monday 10 March 2025. Please arrive at 7.30am at the Day Surgery Unit.",
+             T0, 0.5, "chunk", title=letter),
+        Note("d1", "Day Surgery Unit, Queen Margaret Hospital", T0, 0.5, "chunk", title=letter),
+    ]  # fmt: skip
+    assert doc[0].text in _answers("What time have I to be at the hospital for the op?", chat + doc)  # not "March"
+    assert doc[0].text in _answers("What date is my operation?", chat + doc)
+    assert doc[1].text in _answers("Which hospital is Sheena driving me to?", chat + doc)  # a name saying Hospital
+    weekly = _thread("Choir practice is Tuesday nights.", "The spring concert is on the 26th of April.")
+    assert _answers("What night of the week is choir practice?", weekly) == [weekly[0].text]  # not a date
+
+
+def test_a_document_sentence_is_about_its_title() -> None:
+    contract = [
+        Note("d1", "Merchandise: the Artist receives 24 drink tokens on the night.", T0, 0.6, "chunk",
+             title="Live Performance Agreement — The Marigold Hotel"),
+        Note("d2", "Merchandise: the Artist receives 10 drink tokens.", T0, 0.6, "chunk", title="The Tote"),
+    ]  # fmt: skip
+    assert _answers("How many drink tokens did we get in the Marigold deal?", contract) == [contract[0].text]
+
+
+def test_a_doers_word_covers_what_they_do() -> None:
+    notes = _thread("Fitz is on drums and Danika sings.", "Our teacher is Ines, she's so patient.")
+    assert covers(notes[0].stems, stem("drummer")) and covers(notes[0].stems, stem("singer"))
+    assert covers(notes[1].stems, stem("teaches"))
+    assert not covers(_note("m9", "My partner Tom works nights.").stems, stem("part"))  # no doer's word
+    assert _answers("Who's our drummer?", notes) == [notes[0].text]
+    assert covers(_note("m8", "Fitz and Jo are getting hitched in Daylesford.").stems, stem("wedding"))
+    assert covers(_note("m8", "Ziggy's my greyhound.").stems, stem("dog"))
+
+
+def test_an_attribute_of_someone_named_is_said_of_them() -> None:
+    notes = _thread(
+        "Tash is married to Dev, they've got two kids, Ollie and Mae.",
+        "Ollie turns 7 on the 3rd of September and he wants a dinosaur party.",
+        "Dev's brother Ravi has a cafe in Fitzroy.",
+    )
+    assert _answers("When is Dev's birthday?", notes) == []  # Ollie's, joined through Dev
+    assert _answers("What's the name of Tash's cafe?", notes) == []  # Ravi's
+    assert notes[1].text in _answers("When is Ollie's birthday?", notes)
+
+
+def test_what_is_so_now_is_the_persons_newest_answer_not_a_documents() -> None:
+    notes = [
+        _note("m1", "My room's $285 a week which is a steal.", 1),
+        _note("m2", "Rent is $620 a week split 50/50 so $310 each.", 5),
+        Note("d1", "Production: the Artist may bring its own engineer at its own cost.", T0 + timedelta(days=9), 0.4,
+             "chunk"),
+        _note("m3", "Ziggy's my greyhound btw, adopted him from a rescue.", 2),
+    ]  # fmt: skip
+    assert _answers("What's my weekly rent at the moment?", notes) == [notes[1].text]
+    assert _answers("What's my dog called?", notes) == [notes[3].text]  # "my greyhound", not "my btw"
