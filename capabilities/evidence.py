@@ -35,7 +35,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -52,6 +52,7 @@ from capabilities.situation import (
     word_set,
     words,
 )
+from capabilities.truecase import capitalised, learned_names, uncased
 from memory.extraction import NATIONALITY
 
 HIGH_RELEVANCE = 0.6
@@ -869,8 +870,23 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     return [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
 
 
+def cased(notes: Sequence[Note], question: str) -> list[Note]:
+    """The notes, those typed all in lower case with the names capitalised (see capabilities.truecase):
+    "my sister tash" reads as "my sister Tash". Names come from the question, the person's cased
+    notes, a document's names of two words or more (one capitalised word there is often a defined
+    term: "the Artist"), and the lower-case notes' own name slots."""
+    lower = [n for n in notes if uncased(n.text)]
+    if not lower:
+        return list(notes)
+    said = [question, *(n.text for n in notes if n.source != "chunk" and n not in lower)]
+    documents = {name.casefold() for n in notes if n.source == "chunk" for name in names_in(n.text) if " " in name}
+    names = learned_names(said, [n.text for n in lower]) | documents
+    return [replace(n, text=capitalised(n.text, names)) if n in lower else n for n in notes]
+
+
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
+    notes = cased(notes, sit.text)
     scored = _scored(sit, read_ask(sit), notes, aliases(notes))
     return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
 
@@ -878,7 +894,7 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
     ask = read_ask(sit)
-    notes = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    notes = cased([n for n in candidates if n.text.strip() and not is_question(n.text)], sit.text)
     scored = _scored(sit, ask, notes, aliases(notes))
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)

@@ -1,0 +1,95 @@
+"""Names in text typed all in lower case ("my sister tash is married to dev"), found without a model.
+
+Every judgement about people and places reads capitals: "Tash" is a name, "tash" is a word. A person
+who types in lower case would otherwise have no names at all. So the names are learned from where
+they are certain: capitalised in any cased text (the question, a document, other notes), and in the
+slots English puts a name in ("my sister tash", "partner's marco", "ziggy's my greyhound", "a band
+called the loose units", "fitz's cousin"); then each lower-case note says them capitalised. A note
+with capitals of its own is left as typed. Generic English, tuned to no persona.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from capabilities.situation import CATEGORIES, DESCRIBERS, STOP, names_in, word_set
+
+# Words a name is said to be: kin, friends, roles and pets ("my cousin lou", "teacher's ines").
+_WHO = word_set(
+    "boyfriend girlfriend bf gf husband wife partner fiance fiancee fiancé fiancée son daughter kid child friend "
+    "mate bestie brother sister sibling mum mom mother dad father parent nan nana gran grandma grandpa grandad "
+    "granddaughter grandson aunt auntie uncle cousin niece nephew colleague boss manager neighbour neighbor "
+    "roommate flatmate housemate bandmate teammate teacher coach physio doctor gp dentist vet therapist landlord "
+    "landlady drummer guitarist bassist singer trainer tutor"
+) | frozenset().union(*(CATEGORIES.get(c, frozenset()) | {c} for c in ("pet", "dog", "cat")))
+_DESCRIBER = "(?:(?:" + "|".join(sorted(DESCRIBERS | {"little", "big", "older", "younger", "baby"})) + r")\s+)?"
+_KIND = "(?:" + "|".join(sorted(_WHO, key=len, reverse=True)) + ")"
+# Common words that follow those slots and are not names ("my mate said", "partner's been", "mum's 60th").
+_NOT_NAMES = word_set(
+    "said says reckons reckon thinks think wants got gets went goes came comes just always never still also keeps "
+    "told asked bought made took gave sent moved started lives works loves hates is was has had been being put "
+    "set let cut hit run ran saw found left kept gone going doing coming getting who and but so or btw lol tho "
+    "though too again here there now then today "
+    "tonight tomorrow yesterday week weekend place house home work job birthday wedding party cafe shop car van "
+    "new old big little best first last own whole other one two three four five six seven eight nine ten"
+)
+_SLOTS = (
+    re.compile(rf"\b(?:my|our|his|her|their|\w+'s)\s+{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),  # my sister tash
+    re.compile(rf"\b([a-z][\w-]*)'s\s+(?:my|our)\s+{_DESCRIBER}{_KIND}\b"),  # ziggy's my greyhound
+    re.compile(rf"\b{_KIND}(?:'s|\s+is|\s+was)\s+([a-z][\w-]*)"),  # partner's marco, new guitarist is shae
+    re.compile(rf"\b([a-z][\w-]*)'s\s+{_DESCRIBER}{_KIND}s?\b"),  # fitz's cousin, priya's cat
+    re.compile(r"\b(?:married to|engaged to|dating|going out with|split up with|broke up with)\s+([a-z][\w-]*)"),
+)
+# A place after at/in/from ("2 bed in coburg", "lives in perth"), not a common noun ("in bed", "at work").
+_PLACE = re.compile(r"\b(?:in|at|from|near)\s+([a-z][a-z-]{3,})\b")
+_COMMON_PLACES = word_set(
+    "time love town work home hospital school church class general fact case mind trouble charge heaps person "
+    "advance total touch front back side middle start beginning process line shape pain tears bits hand months "
+    "years days weeks ages city country office pub shop store studio house flat room kitchen garden traffic "
+    "queue bed uni college court town centre center morning evening afternoon night arvo least most all once "
+    "full half least sync order fact place life shock agony awe case practice rehearsal training lunch dinner"
+)
+_CALLED = re.compile(r"\b(?:called|named)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")  # called velvet stray
+_TITLE_WORD = re.compile(r"^[A-Z][a-zà-ÿ]")
+
+
+def uncased(text: str) -> bool:
+    """Whether a text was typed without capitals: no word but a sentence's first starts with one."""
+    said = re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Za-zà-ÿ][\w'-]*", text.strip())
+    return not any(_TITLE_WORD.match(w) and w not in ("I", "I'm", "I've", "I'd", "I'll") for w in said)
+
+
+def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
+    """The names (lower-cased, one or more words) said capitalised in `cased` texts or in a name's
+    slot in `lower` ones."""
+    names = {n.casefold() for text in cased for n in names_in(text)}
+    for text in lower:
+        for slot in _SLOTS:
+            names.update(m.group(1) for m in slot.finditer(text) if _plausible(m.group(1)))
+        names.update(m.group(1) for m in _PLACE.finditer(text) if _plausible(m.group(1))
+                     and m.group(1) not in _COMMON_PLACES)  # fmt: skip
+        for m in _CALLED.finditer(text):
+            kept = []
+            for w in m.group(1).split():
+                if not _plausible(w):
+                    break
+                kept.append(w)
+            names.update([" ".join(kept)] if kept else [])
+    return {n for n in names if n and n not in STOP}
+
+
+def _plausible(word: str) -> bool:
+    w = word.casefold().strip("-")
+    return (len(w) >= 2 and w.isalpha() and w not in STOP and w not in _NOT_NAMES and w not in _WHO
+            and w not in DESCRIBERS and not (len(w) > 4 and w.endswith(("ing", "ed", "ly"))))  # fmt: skip
+
+
+def capitalised(text: str, names: set[str]) -> str:
+    """A lower-case text with the names capitalised, and "i" as "I"."""
+    text = re.sub(r"\bi(?=\b|'[a-z]+\b)", "I", text)
+    text = re.sub(r"\bim\b", "I'm", text)
+    for name in sorted(names, key=len, reverse=True):  # "loose units" before "units"
+        pattern = r"\b" + r"\s+".join(re.escape(w) for w in name.split()) + r"\b"
+        text = re.sub(pattern, lambda m: " ".join(w[:1].upper() + w[1:] for w in m.group(0).split()), text)
+    return text

@@ -1,0 +1,51 @@
+"""Names in text typed all in lower case, learned from where they are certain."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from capabilities.evidence import Note, choose
+from capabilities.situation import read
+from capabilities.truecase import capitalised, learned_names, uncased
+
+T0 = datetime(2026, 11, 1)
+TOLD = [
+    "my older sister tash is married to dev, they've got two kids",
+    "partner's marco, he drives trams. my mate said i should use this lol",
+    "ziggy's my greyhound btw, adopted him from a rescue",
+    "oh and i play bass in a band called the loose units. fitz is on drums",
+    "AND marco and i found a place. 2 bed in coburg, we get the keys in june. gp's put me on symbicort",
+    "fitz's cousin renee works at the venue, she's in bed with flu so not at work",
+]
+
+
+def test_only_text_without_capitals_is_uncased() -> None:
+    assert all(uncased(t) for t in TOLD)
+    assert uncased("The user is kirra, 31.")  # a sentence's first word says nothing
+    assert not uncased("My sister Tash is married to Dev.")
+
+
+def test_names_are_learned_from_their_slots_and_cased_text() -> None:
+    names = learned_names(["Who is Jonno's partner?"], TOLD)
+    assert {"tash", "dev", "marco", "ziggy", "loose units", "fitz", "renee", "coburg", "jonno"} <= names
+    assert not names & {"said", "btw", "put", "bed", "work", "rescue", "the", "mate"}
+
+
+def test_a_lower_case_note_says_the_names_capitalised() -> None:
+    names = learned_names([], TOLD)
+    assert capitalised(TOLD[0], names) == "my older sister Tash is married to Dev, they've got two kids"
+    assert capitalised("i think so", names) == "I think so"
+
+
+def test_choose_finds_names_in_lower_case_notes() -> None:
+    notes = [Note(f"m{i}", t, T0 + timedelta(minutes=i), 0.7) for i, t in enumerate(TOLD)]
+
+    def answer(question: str) -> list[str]:
+        evidence = choose(read(question), notes)
+        return [n.text for n in evidence.notes] if evidence.verdict == "answer" else []
+
+    assert "Ziggy's my greyhound btw, adopted him from a rescue" in answer("What's my dog called?")
+    assert any("Fitz is on drums" in t for t in answer("Who's our drummer?"))
+    assert any("a band called the Loose Units" in t for t in answer("What's the name of my band?"))
+    cased = [Note("m9", "My sister Ana lives in Lisbon.", T0, 0.7)]
+    assert choose(read("Where does my sister live?"), cased).notes == tuple(cased)  # cased text: as typed
