@@ -316,7 +316,7 @@ def _next_search(
         )
         return wide, why
     if evidence.verdict == "answer":
-        return None
+        return _what_changed(sit, evidence, tried)
     terms = [*sit.heads, *sit.key_terms]
     for t in read_ask(sit).hard:  # "my nephew": the son named after "my brother's wife Nia", or "Gareth son"
         for hop in kin_hops(t, notes):
@@ -331,6 +331,20 @@ def _next_search(
             if hop not in tried and len(missing) < len(terms):
                 return hop, f"the answer may go through {name}: a second hop"
     return None
+
+
+def _what_changed(sit: Situation, evidence: Evidence, tried: set[str]) -> tuple[str, str] | None:
+    """For what is so now, a search for what the answer names as a change to it would be told:
+    "Who's my physio at the moment?" answered by "seeing Greta at Northside" also looks for "Greta",
+    which finds "Greta's gone on mat leave so I'm seeing Ben at Northside now"."""
+    if not read_ask(sit).now:
+        return None
+    said = {w.casefold() for w in words(sit.text)}
+    named = [n for note in evidence.notes for n in names_in(note.text) if n.casefold() not in said]
+    if not named:
+        return None
+    text = " ".join([*dict.fromkeys(named), "instead now"])[:200]
+    return None if text in tried else (text, "what the answer names may have changed since: searching for it")
 
 
 async def _grounded(
@@ -349,6 +363,8 @@ async def _grounded(
     )
     ask = read_ask(sit)
     kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
+    if kind is None and len(evidence.notes) > 1:  # "what preventer am I on?": a name, perhaps changed since
+        kind = "thing"
     stale = superseded(evidence.notes, kind, question)
     named = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - stale
     if kind == "person" and not ask.answer_type:  # a name asked: the one said as "called the Sally Ann"

@@ -53,7 +53,7 @@ from capabilities.situation import (
     words,
 )
 from capabilities.truecase import capitalised, learned_names, uncased
-from memory.extraction import NATIONALITY
+from memory.extraction import NATIONALITY, sentences
 
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
@@ -119,7 +119,7 @@ _SAID_EARLIER = re.compile(
 # A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
-    r"sold|bought|replaced|left|renamed)\b",
+    r"sold|bought|replaced|left|renamed|quit|ended up|cancelled|called off|given up|gave up)\b",
     re.IGNORECASE,
 )
 _MONTHS = word_set(
@@ -652,7 +652,13 @@ def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) ->
 def _replaced(text: str, found: set[str]) -> set[str]:
     """What a correcting note says is no longer so: the one after "not" or "from" ("Comet now, not
     Pickles"; "moving from Swansea to Cardiff"), else every one before the last said ("sold the
-    Civic and bought a Subaru Outback": a run of words is one mention)."""
+    Civic and bought a Subaru Outback": a run of words is one mention), in the sentences that say
+    the change ("…switched me to Symbicort. Still carry the Ventolin": Ventolin is no correction)."""
+    changed = " ".join(part for part in sentences(text) if _CORRECTS.search(part))
+    return _stale(changed, found) or _stale(text, found)
+
+
+def _stale(text: str, found: set[str]) -> set[str]:
     plain = [t.strip(".,!?;:()\"'*").casefold() for t in text.replace("’", "'").split()]
     mentions: list[list[str]] = []
     for i, w in enumerate(plain):
@@ -1013,13 +1019,21 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
     corrects = (
         s.typed > 0  # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"
         and (ask.now or (ask.answer_type is not None and typed > 0))
-        and bool(s.terms or s.hard)  # it corrects what is asked: not "The garden's asleep just now"
+        # it corrects what is asked, or what the answer names ("Greta's gone on mat leave so I'm seeing
+        # Ben now" for "seeing Greta at Northside Physio"): not "The garden's asleep just now"
+        and bool(s.terms or s.hard or s.about & _answer_names(chosen, ask))
         and _CORRECTS.search(s.note.text) is not None
         and all(_when(s.note) > _when(c.note) for c in chosen)
     )
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note) for c in chosen)
     return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), leans)  # fmt: skip
+
+
+def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
+    """Who and what the chosen notes name that the question does not (lower-cased)."""
+    asked = set(ask.hard) | set(ask.terms)
+    return frozenset(n for c in chosen for n in c.about if stem(n) not in asked and not _calendar(n))
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:

@@ -164,6 +164,7 @@ _SYNONYMS_TEXT = (
     "mother mom mum",
     "father dad",
     "trip travel visit visited vacation holiday",
+    "christmas xmas",
     "found founded founder established",
     "meet met",
     "wedding married marry hitched wed",  # "getting hitched in Daylesford" is the wedding

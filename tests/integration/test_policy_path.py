@@ -231,3 +231,17 @@ def test_a_document_sentence_carries_its_heading() -> None:
 
     letter = "# Letter\n\n### Date of surgery\n\n**Monday 10 March 2025.** Please arrive at 7.30am." + " Words." * 40
     assert any(p.startswith("Date of surgery: **Monday 10 March 2025.**") for p in _parts(letter))
+
+
+async def test_policy_path_follows_what_the_answer_names_to_its_change(settings: Settings, storage: Storage) -> None:
+    """"Who's my physio at the moment?": the change names Greta, not the physio."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("kirra", "correct-horse").id or 0
+    _told(rt, uid, "a", "Been seeing Greta at Northside Physio every second Wednesday for the shoulder.")
+    _told(rt, uid, "a", "The band is rehearsing on Sundays at Bunker Studios.")
+    _told(rt, uid, "b", "Ziggy's vet is Merri Vet Clinic, he's due for his vaccination next month.")
+    _told(rt, uid, "c", "Greta's gone on mat leave so I'm seeing Ben now. He's big on dry needling.")
+    events = await _say(rt, uid, "q", "Who's my physio at the moment?")
+    assert "Ben" in _reply(events).reply
+    rounds = [e for e in events if isinstance(e, InfoRound)]
+    assert any("may have changed since" in r.reason for r in rounds)

@@ -452,3 +452,19 @@ def test_what_is_so_now_is_the_persons_newest_answer_not_a_documents() -> None:
     ]  # fmt: skip
     assert _answers("What's my weekly rent at the moment?", notes) == [notes[1].text]
     assert _answers("What's my dog called?", notes) == [notes[3].text]  # "my greyhound", not "my btw"
+
+
+def test_a_correction_replaces_what_its_changing_sentence_names() -> None:
+    from capabilities.evidence import superseded
+
+    ruby = _thread(
+        "She's started violin lessons at school.",
+        "Ruby's given up the violin already! She says it squeaks. She's switched to the cello instead.",
+    )
+    assert "violin" in superseded(ruby, "thing", "What instrument is Ruby learning?")
+    meds = _thread(
+        "GP's put me on Flixotide as a preventer.",
+        "Flixotide wasnt doing much so the GP switched me to Symbicort. Still carry the Ventolin.",
+    )
+    stale = superseded(meds, "thing", "What preventer am I on?")
+    assert "flixotide" in stale and "symbicort" not in stale  # Ventolin is said after, but changes nothing
