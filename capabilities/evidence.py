@@ -181,6 +181,20 @@ _CHAIN_ALIAS = re.compile(
     r"\b[Mm]y\s+((?:(?:" + _DESCRIBER + r")?[a-z]+['’]s\s+)+(?:" + _DESCRIBER + r")?[a-z-]+)(?:,|\s+is|\s+was)?\s+"
     r"([A-Z][a-zà-ÿ]+)"
 )
+# Kin said without "my", as people do ("Little brother Callum lives in Perth", "Mum's Denise, dad's
+# Graham"): at a sentence's or a clause's start, the word is the person's own.
+_OWN_KIN = re.compile(
+    r"(?:^|[.!?,;]\s+)(?i:(?:(?:" + _DESCRIBER + r")(KIN)|(KIN)(?:['’]s|\s+is)))\s+([A-Z][a-zà-ÿ]+)\b".replace(
+        "KIN", "mum|mom|mother|dad|father|brother|sister|partner|wife|husband|boyfriend|girlfriend|son|daughter"
+    )
+)  # a describer or "'s" says it is kin, not a title ("Sister Act")
+# "My older sister Tash is married to Dev": Dev is my sister's husband (a sister's spouse is her
+# husband, a brother's his wife, for naming the kin only: "brother-in-law").
+_MARRIED_TO = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+[A-Z][a-zà-ÿ]+\s+(?:is|was|got|just got)\s+"
+    r"(?:married|engaged)\s+to\s+([A-Z][a-zà-ÿ]+)"
+)
+_FEMALE_KIN = word_set("sister daughter mum mom mother aunt niece grandmother cousin")
 _MARRIED = re.compile(
     r"\b([A-Z][a-zà-ÿ]+) and I (?:got |were |have been |had been )?married\b|\bI married ([A-Z][a-zà-ÿ]+)"
 )
@@ -548,6 +562,10 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
             add(word, name)
         for name, word in _name_first(note.text):  # "Biscuit's our beagle"
             add(word, name)
+        for described, said, name in _OWN_KIN.findall(note.text):
+            add((described or said).casefold(), name)
+        for kin, name in _MARRIED_TO.findall(note.text):
+            add(f"{kin}'s {'husband' if kin in _FEMALE_KIN else 'wife'}", name)
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
@@ -987,10 +1005,12 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
 
 
 def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored]) -> bool:
-    """Whether a chosen note is about the one named: it says them (or who they are to the person), or,
-    naming no one else, its pronoun leans on a chosen note that does ("Priya…" then "She turns 40 in May")."""
+    """Whether a chosen note is about the one named: it says them, or, naming no one else, its pronoun
+    leans on a chosen note that does ("Priya…" then "She turns 40 in May")."""
     def says(s: _Scored) -> bool:
-        return name in {stem(w) for w in (*s.about, *words(f"{s.note.text} {s.read}"))}
+        # by name, as said or read: not as the start of a longer chain ("Tash's cafe" is not "my
+        # sister's husband's brother Ravi's cafe", though "my sister" is Tash)
+        return name in {stem(w) for w in words(f"{s.note.text} {s.read}")}
 
     if says(c):
         return True

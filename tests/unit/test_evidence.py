@@ -433,13 +433,26 @@ def test_a_doers_word_covers_what_they_do() -> None:
 
 def test_an_attribute_of_someone_named_is_said_of_them() -> None:
     notes = _thread(
-        "Tash is married to Dev, they've got two kids, Ollie and Mae.",
+        "My older sister Tash is married to Dev, they've got two kids, Ollie and Mae.",
         "Ollie turns 7 on the 3rd of September and he wants a dinosaur party.",
         "Dev's brother Ravi has a cafe in Fitzroy.",
     )
     assert _answers("When is Dev's birthday?", notes) == []  # Ollie's, joined through Dev
     assert _answers("What's the name of Tash's cafe?", notes) == []  # Ravi's
     assert notes[1].text in _answers("When is Ollie's birthday?", notes)
+    assert notes[2].text in _answers("What suburb is my brother-in-law's brother's cafe in?", notes)  # Dev's
+
+
+def test_kin_said_without_my_is_the_persons_own() -> None:
+    from capabilities.evidence import aliases
+
+    notes = _thread(
+        "Little brother Callum lives in Perth, he's FIFO on a mine site.",
+        "Family stuff so I dont forget. Mum's Denise, dad's Graham, they live down in Geelong.",
+        "Partner's Marco, he drives trams.",
+    )
+    assert {"brother": "callum", "mum": "denise", "dad": "graham", "partner": "marco"}.items() <= aliases(notes).items()
+    assert "sister" not in aliases(_thread("Sister Act is on tonight. Tash loves it."))  # a title
 
 
 def test_what_is_so_now_is_the_persons_newest_answer_not_a_documents() -> None:
