@@ -659,7 +659,7 @@ def _the_one(text: str, called: Mapping[str, Sequence[str]]) -> list[str]:
 def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) -> set[str]:
     """Answers only older notes give when the newest note that gives one says it corrects them
     ("leaving Swansea, moving to Cardiff": Swansea is no longer the answer)."""
-    typed = [n for n in sorted(notes, key=_when) if candidates(n.text, kind, question)]
+    typed = [n for n in sorted(notes, key=_said_order) if candidates(n.text, kind, question)]
     if not typed or not _CORRECTS.search(typed[-1].text):
         return set()
     newest = candidates(typed[-1].text, kind, question)
@@ -1023,6 +1023,17 @@ def _leans_on(note: Note, other: Note) -> bool:
     return note.after == other.ref and _PRONOUN.search(note.text) is not None
 
 
+def _later(note: Note, other: Note) -> bool:
+    return _said_order(note) > _said_order(other)
+
+
+def _said_order(note: Note) -> tuple[bool, float]:
+    """When a note was said, for what corrects what: the person's words come after any document,
+    which is as old as its facts, not its upload ("our launch is now the 24th of May, not the
+    17th" corrects the contract's "Saturday 17 May")."""
+    return (note.source != "chunk", _when(note))
+
+
 def _when(note: Note) -> float:
     return note.created_at.timestamp() if note.created_at else 0.0
 
@@ -1043,7 +1054,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
         # Ben now" for "seeing Greta at Northside Physio"): not "The garden's asleep just now"
         and bool(s.terms or s.hard or s.about & _answer_names(chosen, ask))
         and _CORRECTS.search(s.note.text) is not None
-        and all(_when(s.note) > _when(c.note) for c in chosen)
+        and all(_later(s.note, c.note) for c in chosen)
     )
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note) for c in chosen)
     return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),
@@ -1059,7 +1070,7 @@ def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     covered = frozenset().union(*(c.hard for c in chosen))
     missing = tuple(t for t in ask.hard if t not in covered)
-    notes = tuple(sorted((c.note for c in chosen), key=_when))
+    notes = tuple(sorted((c.note for c in chosen), key=_said_order))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
     if chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text) for n in notes):

@@ -481,3 +481,12 @@ def test_a_correction_replaces_what_its_changing_sentence_names() -> None:
     )
     stale = superseded(meds, "thing", "What preventer am I on?")
     assert "flixotide" in stale and "symbicort" not in stale  # Ventolin is said after, but changes nothing
+
+
+def test_the_persons_words_correct_a_document_uploaded_after_them() -> None:
+    contract = Note("d1", "Engagement: Event: Spare Parts EP launch. Date: Saturday 17 May 2025. Load-in 5:00pm.",
+                    T0 + timedelta(days=30), 0.6, "chunk", title="Live Performance Agreement — The Marigold Hotel")
+    told = _note("m1", "Marigold emailed, they double booked the back room so our launch is now Saturday the 24th "
+                       "of May, not the 17th.", 10)  # fmt: skip
+    assert told.text in _answers("What date did our EP launch at the Marigold end up being on?", [contract, told])
+    assert covers(_note("m2", "Hurt my left one lugging a sub.").stems, stem("injured"))
