@@ -108,9 +108,7 @@ def words(text: str) -> list[str]:
 _IRREGULAR = {
     past: base
     for line in (
-        "grow grew grown", "meet met",
-    "wedding married marry hitched wed",  # "getting hitched in Daylesford" is the wedding
-    "friend mate pal buddy", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
+        "grow grew grown", "meet met", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
         "take took taken", "give gave given", "come came", "see saw seen", "begin began begun", "bring brought",
         "think thought", "tell told", "say said", "make made", "leave left", "feel felt", "keep kept",
         "teach taught", "catch caught", "fall fell fallen", "fly flew flown", "drive drove driven",

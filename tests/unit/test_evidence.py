@@ -428,6 +428,7 @@ def test_a_doers_word_covers_what_they_do() -> None:
     assert not covers(_note("m9", "My partner Tom works nights.").stems, stem("part"))  # no doer's word
     assert _answers("Who's our drummer?", notes) == [notes[0].text]
     assert covers(_note("m8", "Fitz and Jo are getting hitched in Daylesford.").stems, stem("wedding"))
+    assert (stem("married"), stem("mate")) == ("marri", "mate")  # a synonym covers; it is no verb form
     assert covers(_note("m8", "Ziggy's my greyhound.").stems, stem("dog"))
 
 
