@@ -899,13 +899,13 @@ def cased(notes: Sequence[Note], question: str) -> list[Note]:
     "my sister tash" reads as "my sister Tash". Names come from the question, the person's cased
     notes, a document's names of two words or more (one capitalised word there is often a defined
     term: "the Artist"), and the lower-case notes' own name slots."""
-    lower = [n for n in notes if uncased(n.text)]
-    if not lower:
+    lower = [uncased(n.text) for n in notes]
+    if not any(lower):
         return list(notes)
-    said = [question, *(n.text for n in notes if n.source != "chunk" and n not in lower)]
+    said = [question, *(n.text for n, low in zip(notes, lower, strict=True) if not low and n.source != "chunk")]
     documents = {name.casefold() for n in notes if n.source == "chunk" for name in names_in(n.text) if " " in name}
-    names = learned_names(said, [n.text for n in lower]) | documents
-    return [replace(n, text=capitalised(n.text, names)) if n in lower else n for n in notes]
+    names = learned_names(said, [n.text for n, low in zip(notes, lower, strict=True) if low]) | documents
+    return [replace(n, text=capitalised(n.text, names)) if low else n for n, low in zip(notes, lower, strict=True)]
 
 
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
