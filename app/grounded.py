@@ -120,12 +120,7 @@ class _Found:
             ref = f"m{h.memory.id}"
             if ref in self.texts:
                 continue
-            leans = h.memory.kind == "turn" and _LEANS.search(h.memory.content) is not None
-            previous = self.previous_turn(h.memory) if leans else None
-            leans_on = f"m{previous.id}" if previous is not None else ""  # becomes the note's `after`
-            if previous is not None and leans_on not in self.texts:
-                self._keep(leans_on, previous, h.relevance, "")
-            self._keep(ref, h.memory, h.relevance, leans_on)
+            self._with_before(h.memory, h.relevance)
             following = self.next_turn(h.memory) if h.memory.kind == "turn" else None
             goes_on = following is not None and (
                 _EARLY_PRONOUN.match(following.content) is not None or len(h.memory.content) <= SHORT_TURN_CHARS
@@ -134,6 +129,18 @@ class _Found:
                 self._keep(f"m{following.id}", following, h.relevance, ref)  # "We got her…" after "Biscuit's…"
             new.append(ref)
         return new
+
+    def _with_before(self, memory: MemoryRow, relevance: float, depth: int = 2) -> str:
+        """Keep a turn, and the turn it leans on (which may lean on its own: "My brother Gareth lives
+        ten minutes from her" brings "She turns 70 on 2 January", which brings "…my mum Glenys…")."""
+        ref = f"m{memory.id}"
+        if ref in self.texts:
+            return ref
+        leans = depth > 0 and memory.kind == "turn" and _LEANS.search(memory.content) is not None
+        previous = self.previous_turn(memory) if leans else None
+        after = self._with_before(previous, relevance, depth - 1) if previous is not None else ""
+        self._keep(ref, memory, relevance, after)  # `after`: the turn it leans on
+        return ref
 
     def _keep(self, ref: str, memory: MemoryRow, relevance: float, after: str) -> None:
         self.texts[ref] = memory.content
@@ -155,8 +162,11 @@ _LEANS = re.compile(
 )
 
 
-# A next message that goes on about this one: a pronoun among its first words ("We got her from…").
-_EARLY_PRONOUN = re.compile(r"^\W*(?:[\w']+\s+){0,3}?(?:he|she|him|his|her|they|them|their|it|its)\b", re.IGNORECASE)
+# A next message that goes on about this one: a pronoun among its first words ("We got her from…",
+# "teacher's Ines, she's…" after "I started pottery").
+_EARLY_PRONOUN = re.compile(
+    r"^\W*(?:[\w']+[,;:]?\s+){0,3}?(?:he|she|him|his|her|they|them|their|it|its|we|us|our)\b", re.IGNORECASE
+)  # ("we've been going since 2018" after "I play bass in a band": the band)
 
 
 def _parts(text: str) -> list[str]:
@@ -371,7 +381,10 @@ async def _grounded(
         named = {m.casefold() for n in evidence.notes for m in _CALLED.findall(n.text)} or named
     if not kind and set(ask.attributes) & ROLE_STEMS:  # a job asked: the reply says it ("instructor")
         named = set().union(*(roles(n.text) for n in evidence.notes)) - stale
+    if not kind and not named and ask.verb:  # "what do I play in the band?": what "I play" is said of (bass)
+        named = _done(evidence.notes, ask.verb) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
+    needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
@@ -387,6 +400,30 @@ async def _grounded(
 
 
 _CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-Z][a-zà-ÿ]+)")
+
+
+def _done(notes: Sequence[Note], verb: str) -> set[str]:
+    """The word the person says they do the verb to: "I play bass in a band" → bass (lower-cased)."""
+    found = set()
+    for note in notes:
+        for m in re.finditer(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+)?(\w+)",
+                             note.text, re.IGNORECASE):
+            if stem(m.group(1)) == verb and m.group(2).casefold() not in STOP:
+                found.add(m.group(2).casefold())
+    return found
+
+
+_WHICH_OF_MY = re.compile(r"\bwhich of (?:my|our) (\w+)", re.IGNORECASE)
+
+
+def _one_of_mine(question: str, notes: Sequence[Note]) -> set[str]:
+    """For "which of my neighbours…", the names the notes call that ("my neighbour Sheena's brother's
+    farm": Sheena), even when every note says them."""
+    asked = _WHICH_OF_MY.search(question)
+    if asked is None:
+        return set()
+    role = stem(asked.group(1))
+    return {name for word, name in aliases(notes).items() if stem(word) == role}
 
 
 def _bridges(notes: Sequence[Note]) -> set[str]:

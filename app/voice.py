@@ -133,10 +133,12 @@ _SWAPS = (
     (r"\bthe user's\b", "your"), (r"\bthe user is\b", "you are"), (r"\bthe user has\b", "you have"),
     (r"\bthe user\b", "you"), (r"\bI'm\b", "you're"), (r"\bI am\b", "you are"), (r"\bI've\b", "you've"),
     (r"\bI'd\b", "you'd"), (r"\bI'll\b", "you'll"), (r"\bI was\b", "you were"), (r"\bI\b", "you"),
-    (r"\bmy\b", "your"), (r"\bmine\b", "yours"), (r"\bmyself\b", "yourself"), (r"\bme\b", "you"),
+    (r"\bmy\b", "your"), (r"(?<!\ba )(?<!\bthe )(?<!\bcoal )(?<!\bgold )\bmine\b", "yours"),
+    (r"\bmyself\b", "yourself"), (r"\bme\b", "you"),
     (r"\bwe're\b", "you're"), (r"\bwe've\b", "you've"), (r"\bwe'll\b", "you'll"), (r"\bwe\b", "you"),
-    (r"\bour\b", "your"), (r"\bus\b", "you"),
+    (r"\bour\b", "your"), (r"(?-i:\bus\b)", "you"),
 )  # fmt: skip
+# "a mine site" is a pit, not the person's; "the US" a country, not them.
 
 
 def second_person(text: str) -> str:

@@ -45,6 +45,7 @@ from capabilities.situation import (
     STOP,
     Situation,
     is_first_person,
+    key_terms,
     names_in,
     related_stems,
     root,
@@ -119,7 +120,8 @@ _SAID_EARLIER = re.compile(
 # A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
-    r"sold|bought|replaced|left|renamed|quit|ended up|cancelled|called off|given up|gave up)\b",
+    r"sold|bought|replaced|left|renamed|quit|ended up|cancelled|called off|given up|gave up|"
+    r"new \w+ (?:is|was)|found a (?:new )?place|(?:get|got) the keys)\b",
     re.IGNORECASE,
 )
 _MONTHS = word_set(
@@ -142,6 +144,8 @@ _ROLE_VERB = re.compile(
     r"\b(?:he|she|they|i|[A-Z][a-zà-ÿ]+)\s+(?:now\s+|still\s+|also\s+)?"
     r"((?:teach|fish|farm|nurse|lecture|tutor|coach|preach|practis|practic)(?:es|s)?\s+\w+"
     r"|(?:drives?|runs?|owns?|manages?)\s+(?:a|an|the|his|her|their)\s+(?:\w+\s+)?\w+"
+    # "drives trams", "fixes bikes"
+    r"|(?:drive|fix|repair|build|design|sell|deliver|install)(?:es|s)\s+(?!it\b|them\b|me\b|us\b)\w+s\b"
     r"|works?\s+(?:at|for|in)\s+(?:the\s+)?\w+)",
 )
 # A person's job said without the word "work" ("I'm now an instructor…"): it is about work.
@@ -150,11 +154,17 @@ _WORKS_AS = re.compile(
     r"(?!lot\b|bit\b|few\b|couple\b|little\b)\w+",
     re.IGNORECASE,
 )
+# Work said by where and how it is done: "he's FIFO on a mine site", "night shifts", "on the tools".
+_AT_WORK = re.compile(
+    r"\b(?:FIFO|fly[- ]in,? fly[- ]out|on (?:a|the) (?:\w+ )?(?:site|rig|tools)|(?:night|day|early|late) shifts?)\b",
+    re.IGNORECASE,
+)
 _WORK = frozenset({stem("work")})
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
 # "what's my name?": "I'm Lena", or the fact formed from it
 _SELF_NAMING = re.compile(rf"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
+_NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+([a-z]+)", re.IGNORECASE)  # not "of my band": its own name
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
 _CLOCK = re.compile(
@@ -236,12 +246,30 @@ class Note:
     title: str = ""  # a document's title, which each of its sentences is about ("… — The Marigold Hotel")
 
     @functools.cached_property
+    def said(self) -> frozenset[str]:
+        """The stems of its own words, and of the doers they name ("guitarist": guitar)."""
+        return _said(self.text)
+
+    @functools.cached_property
+    def phrases(self) -> frozenset[tuple[str, str]]:
+        """Two content words said together ("crooked fox", "ziggy's vet"): a thing named the same in two
+        notes, whatever its casing ("first ever gig was at the crooked fox" and "the crooked fox shut
+        down in 2022")."""
+        pairs = set()
+        for clause in re.split(r"[.,!?;:()\n]", self.text):
+            said = [w if len(w) > 2 and w not in STOP and not _calendar(w) and w not in _TIME_WORDS else ""
+                    for w in words(clause)]  # fmt: skip
+            pairs |= {(a, b) for a, b in itertools.pairwise(said) if a and b}
+        return frozenset(pairs)
+
+    @functools.cached_property
     def stems(self) -> frozenset[str]:
         """The stems of its words and its document's title, and the kinship it says in two steps ("her
         sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
-        said = frozenset(stem(w) for w in words(f"{self.text} {self.title}"))
+        said = self.said | frozenset(stem(w) for w in words(self.title))
         said |= frozenset(root(s) for s in said) | kinship(self.text)
-        return said | _WORK if _WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) else said
+        at_work = _WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _AT_WORK.search(self.text)
+        return said | _WORK if at_work else said
 
 
 def roles(text: str) -> set[str]:
@@ -322,7 +350,7 @@ def answer_type(question: str) -> AnswerType | None:
     wh = _WH_NOUN.search(q)
     if wh and wh.group(1) in _TYPE_NOUNS:
         return _TYPE_NOUNS[wh.group(1)]
-    if wh and wh.group(1) in _NAMED_NOUNS:
+    if _named_noun(q):
         return "person"  # a name
     if wh and wh.group(1) in CATEGORIES:
         return "thing"  # "what car do we drive?": a Subaru, a Civic
@@ -364,7 +392,7 @@ def read_ask(sit: Situation) -> Ask:
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
     attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
     hard = [t for t in dict.fromkeys(hard) if not any(_attribute(a) for a in t.split("|"))]
-    attributes += [stem(w) for w in words(text) if w in NAMING]
+    attributes += [stem(w) for w in words(text) if w in NAMING and not _named_noun(text)]  # not "the clinic's name"
     attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []
     attributes += ["work"] if "for work" in text else []
     attributes += [KIND] if noun in _DESCRIPTIVE else []
@@ -421,17 +449,33 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         return 0
     q = question.casefold()
     if kind == "time":
+        # in the very form asked, and said of what is asked: "She turns 70 on 2 January" for "when's my
+        # mum's birthday?", not "we fly to Wales on 19 December, Christmas … and Mum's big birthday"
+        asked = [t for t in key_terms(question) if t not in _TIME_STEMS]
+        clauses = [c for c in re.split(r"[,;.!?]", note.text) if not asked or any(covers(_said(c), t) for t in asked)]
+        said = " ".join(clauses) if note.source != "chunk" else ""  # a document's line is about its title
+        said = said or note.text
         if re.search(r"\bwhat time\b", q):
-            return 2 if _CLOCK.search(note.text) else 1
+            return 2 if _CLOCK.search(said) else 1
         if re.search(r"\b(?:what|which) date\b", q):
-            return 2 if _DATE.search(note.text) else 1
+            return 2 if _DATE.search(said) else 1
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
-            return 2 if _CLOCK.search(note.text) or _DATE.search(note.text) or _YEAR.search(note.text) else 1
+            return 2 if _CLOCK.search(said) or _DATE.search(said) or _YEAR.search(said) else 1
         return 1
-    wh = _WH_NOUN.search(q)
-    if kind == "person" and wh and wh.group(1) in _NAMED_NOUNS:
-        return 2 if any(wh.group(1) in n.casefold().split() for n in names_in(note.text)) else 1
+    noun = _named_noun(q)
+    if kind == "person" and noun:
+        return 2 if any(noun in n.casefold().split() for n in names_in(note.text)) else 1
     return 1
+
+
+_TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))
+
+
+def _named_noun(question: str) -> str:
+    """The noun a name is asked for: "which company…", "the name of the clinic…" (lower-cased)."""
+    q = question.casefold()
+    asked = [m.group(1) for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m]
+    return next((noun for noun in asked if noun in _NAMED_NOUNS), "")
 
 
 def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
@@ -445,7 +489,7 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
         found = {
             w for w in plain
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
-            or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w)
+            or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
         }  # fmt: skip
         if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
             found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
@@ -602,8 +646,9 @@ def _kin_named(read: str) -> list[tuple[str, str]]:
 
 
 def entities(text: str, known: Mapping[str, str]) -> frozenset[str]:
-    """Who and what a note is about: the names it says, and the ones it says as "my sister"."""
-    said = {n.casefold() for n in names_in(text)}
+    """Who and what a note is about: the names it says (not a month or a day: "married in March" is
+    not about a contract "signed 3 March"), and the ones it says as "my sister"."""
+    said = {n.casefold() for n in names_in(text) if not _calendar(n)}
     return frozenset(said | {known[w] for w in _MY_WORD.findall(text) if w in known})
 
 
@@ -622,9 +667,16 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     words (a chain is read whole: "my son's wife Priya")."""
     text = note.text
     lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
+    kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
+    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not _people(text[: kin.start()]):
+        lead = kin
     first = _people(before)[:1] if lead and before else []
     if lead and first:
-        text = f"{first[0]}'s {text[lead.end():]}"
+        text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
+    subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
+    first = _people(before)[:1] if subject and before else []
+    if subject and first:
+        text = f"{first[0]}{text[subject.end():]}"
     named = text
     for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
         said = said if pick is None else said[min(pick, len(said) - 1) :][:1]
@@ -698,7 +750,7 @@ def _linked(x: _Scored, y: _Scored) -> bool:
     a, b = x.note, y.note
     if a.ref == b.ref or (a.after and a.after == b.ref) or (b.after and b.after == a.ref):
         return True
-    return bool(x.about & y.about) or _continues(a, b) or _continues(b, a)
+    return bool(x.about & y.about) or bool(a.phrases & b.phrases) or _continues(a, b) or _continues(b, a)
 
 
 def _continues(a: Note, b: Note, least: int = 3) -> bool:
@@ -738,15 +790,18 @@ class _Scored:
 
     def key(self) -> tuple[float | bool, ...]:
         # The newest wins among notes that say all the question asks (a correction); among partial
-        # ones recall relevance decides first. "Where do I live?": the person's own words before a
+        # ones recall relevance decides first. Of notes that say all, the answer in the very form asked
+        # comes first ("She turns 70 on 2 January", not "…on 19 December… and Mum's big birthday").
+        # "Where do I live?": the person's own words before a
         # document's, however rare the document's words.
         when = _when(self.note)
         # (a document is as new as its upload, not its facts: "what's my rent now?" is not the venue's fee)
         current = (self.now and self.complete and (self.subject or not self.i_asked) and self.typed > 0
                    and self.note.source != "chunk")  # the newest that gives an answer ("which company": a name)
         latest = when if current else 0.0
-        return (len(self.hard), self.chained, self.mine, self.owned, self.earlier, len(self.attributes),
-                self.person and self.i_asked, latest, self.does, round(self.weight, 3), self.typed,
+        return (len(self.hard), self.does, self.mine, self.owned, self.earlier, len(self.attributes),
+                self.person and self.i_asked, self.typed == 2 and self.complete, self.chained, latest,
+                round(self.weight, 3), self.typed,
                 self.person, self.subject, self.complete, when if self.complete else 0.0, self.note.relevance,
                 when)  # fmt: skip
 
@@ -797,8 +852,8 @@ def _score(
         bool(_I_ASKED.search(sit.text)),
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
-        bool(ask.verb) and _does(note.text, ask.verb),
-        sit.chain >= 2 and _chained(read or note.text, sit.heads),
+        chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
+        does=bool(ask.verb) and _does(note.text, ask.verb),
     )
 
 
@@ -831,6 +886,10 @@ _PEOPLE = word_set(
     "mother dad father colleague boss neighbour neighbor roommate flatmate"
 )
 _KINDS = frozenset().union(*CATEGORIES.values(), CATEGORIES, _PEOPLE)  # what a name may be said to be
+# "AND he's engaged!! his fiancee Jade…" after "Callum's flights got moved": Callum's fiancee, when
+# the pronoun before it names nobody.
+_SUBJECT_PRONOUN = re.compile(r"\b(?:he|she|they)\b", re.IGNORECASE)
+_KIN_OF_PRONOUN = re.compile(r"\b(?:his|her|their)\s(?=(?:" + "|".join(sorted(_PEOPLE)) + r")\b)", re.IGNORECASE)
 
 
 def _someone_of(text: str, sit: Situation) -> bool:
@@ -935,7 +994,16 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
     verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
-    return next((v for v in verdicts if v.verdict == "answer"), verdicts[0])
+    answers = [v for v in verdicts if v.verdict == "answer"]
+    if not answers:
+        return verdicts[0]
+    # of the person's own life ("the venue where we played our first gig"), an answer in their words
+    # that says as much before one made of a document's alone (the contract's "play another headline show")
+    def said(v: Evidence) -> int:
+        return sum(any(covers(n.stems, t) for n in v.notes) for t in ask.terms)
+
+    told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
+    return told[0] if sit.about_me and told else answers[0]
 
 
 def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
@@ -974,7 +1042,10 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
             return chosen
         # the newest of notes that add as much; leaning on a chosen one counts only between equals
         # (a document's sentences are as new as each other: the best ranked of them)
-        newest = [(g[:-1], _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]
+        # (of corrections, the one that says more of what is asked: "new guitarist is Shae", not the
+        # newer "band's moved rehearsals now", for "who plays guitar in the band now?")
+        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, _when(s.note) if s.note.source != "chunk" else 0.0,
+                   g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
 
@@ -1018,9 +1089,13 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored]) -> bool:
     return not _people(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
 
 
-def _leans_on(note: Note, other: Note) -> bool:
-    """Whether a note's pronoun needs the turn before it ("His wife Nia…" after "My brother Gareth…")."""
-    return note.after == other.ref and _PRONOUN.search(note.text) is not None
+def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:
+    """Whether a note's pronoun needs the turn before it ("His wife Nia…" after "My brother Gareth…");
+    with `own_name`, also when it names who first (it goes on about the turn before: "Biscuit's our
+    beagle, she's…" after "Biscuit refused to go past…"; but "partner's Marco, he drives trams" needs
+    no turn before it for what it says)."""
+    pronoun = _PRONOUN.search(note.text) if note.after == other.ref else None
+    return pronoun is not None and (own_name or not _people(note.text[: pronoun.start()]))
 
 
 def _later(note: Note, other: Note) -> bool:
@@ -1050,21 +1125,37 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
     corrects = (
         s.typed > 0  # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"
         and (ask.now or (ask.answer_type is not None and typed > 0))
-        # it corrects what is asked, or what the answer names ("Greta's gone on mat leave so I'm seeing
-        # Ben now" for "seeing Greta at Northside Physio"): not "The garden's asleep just now"
-        and bool(s.terms or s.hard or s.about & _answer_names(chosen, ask))
+        # it changes the answer itself ("Greta's gone on mat leave so I'm seeing Ben now" for "seeing Greta
+        # at Northside Physio"; "Finally finished The Shipping News"), or it says what is asked in its own
+        # words (not "he runs the program" read as work, for "who do I work for?") and, of what the person
+        # does, the doing or the kind of answer asked ("hockey moved, we're Thursdays now" for "which
+        # night…"): not "band's moved rehearsals" for "what do I play in the band?"
+        and (bool(s.about & _answer_names(chosen, ask))
+             or (any(covers(s.note.said, t) for t in s.terms | s.hard)
+                 and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)))
         and _CORRECTS.search(s.note.text) is not None
         and all(_later(s.note, c.note) for c in chosen)
     )
-    leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note) for c in chosen)
+    leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
     return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), leans)  # fmt: skip
 
 
 def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
-    """Who and what the chosen notes name that the question does not (lower-cased)."""
+    """Who and what the chosen notes name, in the sentences that say what is asked ("I'm slowly reading
+    The Shipping News": the book; not "we rehearse at Bunker" for "what do I play?"), that the question
+    does not (lower-cased)."""
     asked = set(ask.hard) | set(ask.terms)
-    return frozenset(n for c in chosen for n in c.about if stem(n) not in asked and not _calendar(n))
+    names: set[str] = set()
+    for c in chosen:
+        said = [p for p in sentences(c.note.text) if any(covers(_said(p), t) for t in asked)] or [c.note.text]
+        names |= {n.casefold() for p in said for n in names_in(p)}
+    return frozenset(n for n in names if stem(n) not in asked and not _calendar(n))
+
+
+def _said(text: str) -> frozenset[str]:
+    said = frozenset(stem(w) for w in words(text))
+    return said | frozenset(root(s) for s in said)
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:

@@ -11,6 +11,7 @@ names it mentions. Rules over words only: generic English, nothing tuned to one 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -31,7 +32,8 @@ Kind = Literal[
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’-]*")
 # A name: capitalised words ("Nova Scotia Community College"), or an acronym ("NSCC", "EHS").
-_NAME = re.compile(r"\b(?:[A-Z][a-zà-ÿ]+(?:\s+[A-Z][a-zà-ÿ]+)*|[A-Z]{3,6}\b(?!['’]))")
+_WORD_NAME = r"(?:[a-z]?[A-Z][a-zà-ÿ]+(?:[A-Z][a-zà-ÿ]+)*)"  # "Ana", "MacDonald", "iLoad"
+_NAME = re.compile(rf"\b(?:{_WORD_NAME}(?:\s+{_WORD_NAME})*|[A-Z]{{3,6}}\b(?!['’]))")
 def word_set(text: str) -> frozenset[str]:
     """The space-separated words of a literal, as a set (keeps long word lists readable)."""
     return frozenset(text.split())
@@ -51,6 +53,7 @@ STOP = word_set(
     get got go going want like according document documents uploaded question quick just much many"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
+_HOW_OFTEN = word_set("daily weekly fortnightly monthly yearly annual nightly usual regular normal")
 DESCRIBERS = word_set(
     "favourite favorite best new old little older younger big elder first last current late eldest oldest youngest "
     "middle"
@@ -125,6 +128,8 @@ _IRREGULAR = {
 def stem(word: str) -> str:
     """A crude stem that lets "lives", "living" and "live" (or "allergic", "allergies") meet."""
     w = word.casefold().replace("’", "'")
+    if not w.isascii():  # "fiancée" meets "fiancee", "café" "cafe"
+        w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
     w = w[:-2] if w.endswith("'s") else w.rstrip("'")
     w = _IRREGULAR.get(w, w)
     if w.endswith("-in-law"):  # "sister-in-law" is not "sister"
@@ -141,7 +146,7 @@ def stem(word: str) -> str:
 # near miss a question about a dog must not answer with the cat). Not tuned to any persona.
 _SYNONYMS_TEXT = (
     "work job employ employer company office career profession occupation hired workplace position role promoted",
-    "live lives living moved move home based reside house apartment flat",
+    "live lives living moved move home based reside house apartment flat place",  # "found a place", "at their place"
     "allergic allergy allergies intolerant",
     "injured injury injure hurt",
     "birthday born birth turned turns",  # "Maeve turned six on 3 October", "She turns 70 on 2 January"
@@ -153,7 +158,7 @@ _SYNONYMS_TEXT = (
     "study studied degree graduated graduate student",
     "university college campus",
     "adopt adopted adoption rescue rescued",
-    "pay paid payment cost costs price fee rent",
+    "pay paid payment cost costs price fee",
     "buy buying bought purchase purchased sell selling sold",  # "who bought my car?": "Sold the Micra to Kyle"
     "film movie cinema",
     "book novel read reading",
@@ -168,6 +173,7 @@ _SYNONYMS_TEXT = (
     "meet met",
     "wedding married marry hitched wed",  # "getting hitched in Daylesford" is the wedding
     "friend mate pal buddy",
+    "gig show concert performance",
     "food dish cuisine eat",
     "old age",
 )
@@ -186,6 +192,7 @@ _CATEGORIES_TEXT = (
     "business: bakery shop cafe restaurant store bar salon pub farm firm studio agency",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",
     "drink: coffee tea beer wine juice",
+    "cost: rent fee deposit bill fare",  # "how much do I pay?" is the rent; "what's my rent?" is not a price
     "diet: vegetarian vegan pescatarian pescetarian",
     "child: son daughter",
     "sibling: brother sister",
@@ -323,7 +330,7 @@ def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
         chain, compound, j = 0, [], i + 1
         while j < len(tokens):
             word = tokens[j]
-            if word in DESCRIBERS:
+            if word in DESCRIBERS or word in _HOW_OFTEN:  # "my weekly rent" is the rent
                 j += 1
                 continue
             naming = word == "name" and not compound and chain == 0  # "what's my name?" asks for the name

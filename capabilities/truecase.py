@@ -31,15 +31,19 @@ _NOT_NAMES = word_set(
     "told asked bought made took gave sent moved started lives works loves hates is was has had been being put "
     "set let cut hit run ran saw found left kept gone going doing coming getting who and but so or btw lol tho "
     "though too again here there now then today tonight tomorrow yesterday week weekend place house home work job "
-    "birthday wedding party cafe shop car van "
+    "birthday wedding party cafe shop car van hold nights days mornings "
     "new old big little best first last own whole other one two three four five six seven eight nine ten"
 )
 _SLOTS = (
     re.compile(rf"\b(?:my|our|his|her|their|\w+'s)\s+{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),  # my sister tash
     re.compile(rf"\b([a-z][\w-]*)'s\s+(?:my|our)\s+{_DESCRIBER}{_KIND}\b"),  # ziggy's my greyhound
+    re.compile(rf"(?:^|[.!?,;]\s+){_DESCRIBER.removesuffix('?')}{_KIND}\s+([a-z][\w-]*)"),  # little brother callum
     re.compile(rf"\b{_KIND}(?:'s|\s+is|\s+was)\s+([a-z][\w-]*)"),  # partner's marco, new guitarist is shae
     re.compile(rf"\b([a-z][\w-]*)'s\s+{_DESCRIBER}{_KIND}s?\b"),  # fitz's cousin, priya's cat
-    re.compile(r"\b(?:married to|engaged to|dating|going out with|split up with|broke up with)\s+([a-z][\w-]*)"),
+    re.compile(r"\b(?:married to|engaged to|dating|going out with|split up with|broke up with|seeing|visiting"
+               r"|catching up with|caught up with)\s+([a-z][\w-]*)"),  # i'm seeing ben at northside
+    # gp's put me on flixotide, switched me to symbicort
+    re.compile(r"\b(?:put (?:me|him|her|us|them) on|switched (?:me |him |her |us )?(?:over )?to)\s+([a-z][\w-]*)"),
 )
 # A place after at/in/from ("2 bed in coburg", "lives in perth"), not a common noun ("in bed", "at work").
 _PLACE = re.compile(r"\b(?:in|at|from|near)\s+([a-z][a-z-]{3,})\b")

@@ -17,12 +17,16 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCalls, FunctionModel
 
 from app.answer_loop import InfoRound
 from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
+from app.grounded import _Found
 from app.judgement import PROBE_FILE, choose_path
 from app.llm import Backend
 from app.runtime import Runtime, Storage
 from app.settings import Settings
+from capabilities.evidence import choose
 from capabilities.resources import Dimension
+from capabilities.situation import read
 from memory.formation import form_turn
+from memory.recall import MemoryHit
 from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
@@ -133,6 +137,35 @@ async def test_policy_path_reads_a_turn_with_the_one_it_leans_on(settings: Setti
     assert storage.memories.next_turn(uid, earlier) == later
     when = _reply(await _say(rt, uid, "q", "When did we get Biscuit?"))
     assert "2021" in when.reply and "kitten" not in when.reply
+
+
+def test_policy_path_reads_a_turn_with_the_one_that_goes_on_about_it(settings: Settings, storage: Storage) -> None:
+    """"teacher's Ines, she's…" is the teacher of the class the turn before it started: found with it."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("kirra", "correct-horse").id or 0
+    _told(rt, uid, "a", "ok random but I started pottery!! Tuesday nights at Clay Corner in Preston.")
+    _told(rt, uid, "a", "teacher's Ines, she's been throwing for like 30 yrs and is so patient.")
+    pottery, teacher = sorted(storage.memories.list(uid, ["turn"]), key=lambda m: m.id or 0)
+    found = _Found(lambda m: storage.memories.previous_turn(uid, m), lambda m: storage.memories.next_turn(uid, m))
+    found.add([MemoryHit(pottery, 0.8, 0.6, 1.0)])
+    assert [(n.ref, n.after) for n in found.notes] == [(f"m{pottery.id}", ""), (f"m{teacher.id}", f"m{pottery.id}")]
+    evidence = choose(read("Who teaches the class I go to on Tuesday nights?"), found.notes)
+    assert evidence.verdict == "answer" and "Ines" in " ".join(n.text for n in evidence.notes)
+
+
+def test_a_turn_brings_the_turns_it_leans_on_in_a_chain(settings: Settings, storage: Storage) -> None:
+    """"…ten minutes from her" leans on "She turns 70…", which leans on "…my mum Glenys…"."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("owen", "correct-horse").id or 0
+    for text in ("Had a long video call with my mum Glenys this morning.", "She turns 70 on 2 January.",
+                 "My brother Gareth lives ten minutes from her with his family."):  # fmt: skip
+        _told(rt, uid, "a", text)
+    mum, seventy, gareth = sorted(storage.memories.list(uid, ["turn"]), key=lambda m: m.id or 0)
+    found = _Found(lambda m: storage.memories.previous_turn(uid, m), lambda m: storage.memories.next_turn(uid, m))
+    found.add([MemoryHit(gareth, 0.8, 0.6, 1.0)])
+    assert [(n.ref, n.after) for n in found.notes] == [
+        (f"m{mum.id}", ""), (f"m{seventy.id}", f"m{mum.id}"), (f"m{gareth.id}", f"m{seventy.id}")
+    ]  # fmt: skip
 
 
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(

@@ -491,3 +491,101 @@ def test_the_persons_words_correct_a_document_uploaded_after_them() -> None:
                        "of May, not the 17th.", 10)  # fmt: skip
     assert told.text in _answers("What date did our EP launch at the Marigold end up being on?", [contract, told])
     assert covers(_note("m2", "Hurt my left one lugging a sub.").stems, stem("injured"))
+
+
+def _answer_refs(question: str, notes: list[Note]) -> list[str]:
+    evidence = choose(read(question), notes)  # (a lower-case note is answered as read, capitalised)
+    return [n.ref for n in evidence.notes] if evidence.verdict == "answer" else []
+
+
+def test_a_job_said_as_what_someone_does_or_where() -> None:
+    marco = _thread("I live in a share house in Brunswick.", "partner's marco, he drives trams, mostly the 19 lol.")
+    assert _answer_refs("What does Marco do for a living?", marco) == ["m1"]  # not the turn before it
+    callum = _thread("little brother callum lives in perth, he's FIFO on a mine site in the pilbara.")
+    assert _answer_refs("What kind of work does my brother do?", callum) == ["m0"]
+    assert not covers(_note("m9", "He drives me mad, honestly.").stems, stem("work"))
+
+
+def test_his_kin_is_the_kin_of_the_one_the_turn_before_names() -> None:
+    notes = _thread(
+        "Little brother Callum lives in Perth, he's FIFO on a mine site.",
+        "callum's flights got moved, he's landing on the 19th of july now not the 12th.",
+        "AND he's engaged!! his fiancee jade is a midwife at a hospital in perth.",
+        "fitz and his partner are getting hitched in daylesford.",
+    )
+    assert "m2" in _answer_refs("What does my brother's fiancée do for work?", notes)  # "fiancée" is "fiancee"
+    assert stem("fiancée") == stem("fiancee") and stem("café") == stem("cafe")
+    from capabilities.evidence import _readings, aliases, cased
+
+    notes = cased(notes, "")  # as `choose` reads them
+    read = _readings(notes, aliases(notes))
+    assert "Callum's fiancee" in read[2] and "Callum" not in read[3]  # "fitz and his partner": Fitz's
+
+
+def test_the_name_of_a_place_is_a_name_that_says_what_it_is() -> None:
+    notes = _thread(
+        "Ziggy's my greyhound. Ziggy's vet is Merri Vet Clinic on Sydney Rd.",
+        "Marco's sister Gabi just started as a vet nurse at Ziggy's vet of all places.",
+    )
+    answer = _answers("What's the name of the clinic where Marco's sister works?", notes)
+    assert notes[0].text in answer and notes[1].text in answer
+    band = _thread("I play bass in a band called the Loose Units.", "The band's moved rehearsals to Red Door now.")
+    assert _answers("What's the name of my band?", band) == [band[0].text]  # its own name, not a place's
+
+
+def test_a_correction_says_what_is_asked_in_its_own_words() -> None:
+    notes = [
+        _note("m1", "Rent is $620 a week split 50/50 so $310 each.", 1),
+        _note("m2", "Band's moved rehearsals too, Bunker jacked their prices so we're at Red Door now.", 5),
+        _note("m3", "Tall Poppy's booked me for a corporate gig next month. Pays heaps so not complaining.", 6),
+    ]
+    assert _answers("What's my weekly rent at the moment?", notes) == [notes[0].text]  # not prices, not pay
+    xmas = _thread("Tash is hosting Christmas at their place in Bundoora.", "xmas update: xmas has moved to Geelong.")
+    assert xmas[1].text in _answers("Where's Christmas happening this year?", xmas)  # "xmas" is Christmas
+    guitar = _thread("I play bass in the Loose Units. Tommo's on guitar.", "Tommo quit the band.",
+                     "New guitarist is Shae, she's Danika's mate from uni.")  # fmt: skip
+    assert guitar[2].text in _answers("Who plays guitar in the Loose Units now?", guitar)
+
+
+def test_a_correction_changes_what_is_asked_not_what_the_answer_mentions() -> None:
+    band = _thread(
+        "I play bass in a band called the Loose Units. Fitz is on drums, Danika sings, Tommo's on guitar. We "
+        "rehearse Sundays at Bunker Studios in Preston.",
+        "Tommo quit the band, moving to Berlin.",
+        "New guitarist is Shae, she's Danika's mate from uni.",
+        "Band's moved rehearsals too, Bunker jacked their prices so we're at Red Door now.",
+    )
+    assert _answer_refs("What do I play in the band?", band) == ["m0"]  # the rehearsals moved, not the bass
+    assert _answer_refs("Who plays guitar in the Loose Units now?", band)[:2] == ["m0", "m2"]  # Shae first
+    wedding = _thread(
+        "Callum's flights got moved, he's landing on the 19th of July now.",
+        "AND he's engaged!! his fiancee Jade is a midwife, they're getting married in March 2026.",
+    )
+    contract = Note("d1", "Signatures: Signed for the Venue: Renee Kovac, Bookings Manager, 3 March 2025.",
+                    T0, 0.5, "chunk", title="Live Performance Agreement")  # fmt: skip
+    assert _answers("What venue is Callum's wedding at?", [*wedding, contract]) == []  # "March" links nothing
+
+
+def test_a_thing_named_alike_in_two_notes_links_them_in_any_casing() -> None:
+    notes = [
+        _note("m1", "we've been going since 2018, first ever gig was march 2019 at the crooked fox.", 1),
+        _note("m2", "walked past where the crooked fox used to be today. it shut down in 2022.", 9),
+        Note("d1", "Promotion: the Artist will not play another Melbourne headline show within 30 days before the "
+                   "Event without the Venue's written consent.", T0, 0.9, "chunk"),
+    ]  # fmt: skip
+    answer = _answer_refs("What year did the venue where we played our very first gig shut down?", notes)
+    assert answer and "m2" in answer and "d1" not in answer  # the person's own gig, not the contract's show
+    assert covers(notes[0].stems, stem("show"))  # a gig is a show
+    assert _answers("How much did I pay for the iLoad?", [_note("m9", "sold the van, got $6,500. replaced it with a "
+                                                                      "hyundai iload"), _note("m8", "I pull beers so "
+                                                                      "I can pay rent")]) == []  # fmt: skip
+
+
+def test_a_date_answers_when_it_is_said_of_what_is_asked() -> None:
+    notes = _thread(
+        "Had a long video call with my mum Glenys this morning. She still lives in Swansea.",
+        "She turns 70 on 2 January, so we're plotting something big.",
+        "Maeve turned six on 3 October! Party at the new flat.",  # not a change: "the new flat"
+        "Then we fly to Wales on 19 December, Christmas with everyone and Mum's big birthday.",
+    )
+    assert _answer_refs("When's my mum's birthday?", notes) == ["m0", "m1"]  # not the flight's date

@@ -29,6 +29,11 @@ def test_names_are_learned_from_their_slots_and_cased_text() -> None:
     names = learned_names(["Who is Jonno's partner?"], TOLD)
     assert {"tash", "dev", "marco", "ziggy", "loose units", "fitz", "renee", "coburg", "jonno"} <= names
     assert not names & {"said", "btw", "put", "bed", "work", "rescue", "the", "mate"}
+    more = learned_names([], ["little brother callum lives in perth", "i'm seeing ben at northside now",
+                              "older sister said hi", "seeing things lol"])  # fmt: skip
+    assert {"callum", "ben"} <= more and not more & {"said", "things", "sister"}
+    meds = learned_names([], ["gp's put me on flixotide", "the gp switched me to symbicort", "put me on hold lol"])
+    assert meds == {"flixotide", "symbicort"}
 
 
 def test_a_lower_case_note_says_the_names_capitalised() -> None:

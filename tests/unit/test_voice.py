@@ -7,6 +7,7 @@ from datetime import datetime
 from app.grounded import acknowledgement
 from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
 from capabilities.evidence import Note
+from capabilities.situation import stem
 
 NOTES = [Note("m1", "I started a new job at Siemens in March 2024.", datetime(2026, 11, 20), 0.9)]
 QUESTION = "When did I start at Siemens?"
@@ -40,6 +41,9 @@ def test_clean_cuts_loops_and_rejects_language_switches_and_echoes() -> None:
 def test_second_person_and_acknowledgement() -> None:
     assert second_person("I'm Maya and I live in Lisbon.") == "You're Maya and you live in Lisbon."
     assert second_person("The user's cat is Miso.") == "Your cat is Miso."
+    assert second_person("He's FIFO on a mine site, back to the US in May with us.") == (
+        "He's FIFO on a mine site, back to the US in May with you."
+    )  # a pit, a country
     assert acknowledgement("My cat is called Miso.") == "Got it — your cat is called Miso. I'll remember that."
     assert extractive(NOTES) == "You started a new job at Siemens in March 2024."
     # read as a stranger would: no chat opener, no capital mid-sentence, "we" is the person
@@ -100,3 +104,26 @@ def test_the_voice_does_not_agree_with_what_nobody_said() -> None:
     text, problem = grounded_reply("You're right, you sing alto with the choir.", notes, "Which part do I sing?")
     assert not problem
     assert text.casefold().startswith("you sing alto")
+
+
+def test_which_of_my_neighbours_is_answered_with_the_one_said_as_a_neighbour() -> None:
+    from app.grounded import _one_of_mine
+    from capabilities.evidence import Note
+
+    notes = [
+        Note("m1", "Bramble was the runt of a litter on my neighbour Sheena's brother's farm."),
+        Note("m2", "Sheena lives across the road since Douglas passed. Her brother is Alec, he farms near Ceres."),
+    ]
+    question = "Which of my neighbours is related to the farmer who bred Bramble?"
+    assert _one_of_mine(question, notes) == {"sheena"}  # though both notes say her: not Douglas, not Alec
+    assert _one_of_mine("Who bred Bramble?", notes) == set()
+    assert grounded_reply("The farmer who bred Bramble is Douglas.", notes, question, {"sheena"})[1]
+
+
+def test_what_the_person_says_they_do_is_the_answer_to_what_do_i_do() -> None:
+    from app.grounded import _done
+    from capabilities.evidence import Note
+
+    notes = [Note("m1", "oh and I play bass in a band called the Loose Units. Fitz is on drums, Danika sings.")]
+    assert _done(notes, stem("play")) == {"bass"}  # not Fitz's drums
+    assert grounded_reply("You play on drums.", notes, "What do I play in the band?", {"bass"})[1]
