@@ -402,12 +402,14 @@ async def _grounded(
 _CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-Z][a-zà-ÿ]+)")
 
 
+_I_DO = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+)?(\w+)", re.I)
+
+
 def _done(notes: Sequence[Note], verb: str) -> set[str]:
     """The word the person says they do the verb to: "I play bass in a band" → bass (lower-cased)."""
     found = set()
     for note in notes:
-        for m in re.finditer(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+)?(\w+)",
-                             note.text, re.IGNORECASE):
+        for m in _I_DO.finditer(note.text):
             if stem(m.group(1)) == verb and m.group(2).casefold() not in STOP:
                 found.add(m.group(2).casefold())
     return found

@@ -266,8 +266,8 @@ class Note:
     def stems(self) -> frozenset[str]:
         """The stems of its words and its document's title, and the kinship it says in two steps ("her
         sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
-        said = self.said | frozenset(stem(w) for w in words(self.title))
-        said |= frozenset(root(s) for s in said) | kinship(self.text)
+        title = frozenset(stem(w) for w in words(self.title))
+        said = self.said | title | frozenset(root(s) for s in title) | kinship(self.text)
         at_work = _WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _AT_WORK.search(self.text)
         return said | _WORK if at_work else said
 
@@ -451,10 +451,11 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     if kind == "time":
         # in the very form asked, and said of what is asked: "She turns 70 on 2 January" for "when's my
         # mum's birthday?", not "we fly to Wales on 19 December, Christmas … and Mum's big birthday"
-        asked = [t for t in key_terms(question) if t not in _TIME_STEMS]
-        clauses = [c for c in re.split(r"[,;.!?]", note.text) if not asked or any(covers(_said(c), t) for t in asked)]
-        said = " ".join(clauses) if note.source != "chunk" else ""  # a document's line is about its title
-        said = said or note.text
+        said = note.text
+        if note.source != "chunk":  # (a document's line is about its title)
+            asked = [t for t in key_terms(question) if t not in _TIME_STEMS]
+            clauses = re.split(r"[,;.!?]", note.text)
+            said = " ".join(c for c in clauses if not asked or any(covers(_said(c), t) for t in asked)) or note.text
         if re.search(r"\bwhat time\b", q):
             return 2 if _CLOCK.search(said) else 1
         if re.search(r"\b(?:what|which) date\b", q):
@@ -670,12 +671,11 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
     if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not _people(text[: kin.start()]):
         lead = kin
-    first = _people(before)[:1] if lead and before else []
+    subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
+    first = _people(before)[:1] if (lead or subject) and before else []
     if lead and first:
         text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
-    subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
-    first = _people(before)[:1] if subject and before else []
-    if subject and first:
+    elif subject and first:
         text = f"{first[0]}{text[subject.end():]}"
     named = text
     for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
@@ -792,8 +792,7 @@ class _Scored:
         # The newest wins among notes that say all the question asks (a correction); among partial
         # ones recall relevance decides first. Of notes that say all, the answer in the very form asked
         # comes first ("She turns 70 on 2 January", not "…on 19 December… and Mum's big birthday").
-        # "Where do I live?": the person's own words before a
-        # document's, however rare the document's words.
+        # "Where do I live?": the person's own words before a document's, however rare its words.
         when = _when(self.note)
         # (a document is as new as its upload, not its facts: "what's my rent now?" is not the venue's fee)
         current = (self.now and self.complete and (self.subject or not self.i_asked) and self.typed > 0
@@ -1125,6 +1124,8 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
     corrects = (
         s.typed > 0  # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"
         and (ask.now or (ask.answer_type is not None and typed > 0))
+        and _CORRECTS.search(s.note.text) is not None
+        and all(_later(s.note, c.note) for c in chosen)
         # it changes the answer itself ("Greta's gone on mat leave so I'm seeing Ben now" for "seeing Greta
         # at Northside Physio"; "Finally finished The Shipping News"), or it says what is asked in its own
         # words (not "he runs the program" read as work, for "who do I work for?") and, of what the person
@@ -1133,8 +1134,6 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
         and (bool(s.about & _answer_names(chosen, ask))
              or (any(covers(s.note.said, t) for t in s.terms | s.hard)
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)))
-        and _CORRECTS.search(s.note.text) is not None
-        and all(_later(s.note, c.note) for c in chosen)
     )
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
     return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),

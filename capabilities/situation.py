@@ -53,11 +53,11 @@ STOP = word_set(
     get got go going want like according document documents uploaded question quick just much many"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
-_HOW_OFTEN = word_set("daily weekly fortnightly monthly yearly annual nightly usual regular normal")
 DESCRIBERS = word_set(
     "favourite favorite best new old little older younger big elder first last current late eldest oldest youngest "
     "middle"
 )
+_HOW_OFTEN = word_set("daily weekly fortnightly monthly yearly annual nightly usual regular normal")  # "my weekly rent"
 _ACK = re.compile(
     r"^(?:thanks?(?: you)?|thank u|thx|ty|cheers|ok(?:ay)?|k|cool|nice|great|awesome|perfect|got it|sure|yes|yeah|"
     r"yep|no|nope|nah|hmm+|lol|haha+|wow|hi|hello|hey|good (?:morning|night|evening|afternoon)|bye|see you|"
