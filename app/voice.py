@@ -131,7 +131,8 @@ def clean(raw: str, message: str) -> tuple[str, str]:
 
 _SWAPS = (
     (r"\bthe user's\b", "your"), (r"\bthe user is\b", "you are"), (r"\bthe user has\b", "you have"),
-    (r"\bthe user\b", "you"), (r"\bI'm\b", "you're"), (r"\bI am\b", "you are"), (r"\bI've\b", "you've"),
+    (r"\bthe user\b", "you"), (r"\bI'm\b", "you're"), (r"(?-i:\bim\b)", "you're"), (r"\bI am\b", "you are"),
+    (r"\bI've\b", "you've"),
     (r"\bI'd\b", "you'd"), (r"\bI'll\b", "you'll"), (r"\bI was\b", "you were"), (r"\bI\b", "you"),
     (r"\bmy\b", "your"), (r"(?<!\ba )(?<!\bthe )(?<!\bcoal )(?<!\bgold )\bmine\b", "yours"),
     (r"\bmyself\b", "yourself"), (r"\bme\b", "you"),

@@ -41,6 +41,7 @@ def test_clean_cuts_loops_and_rejects_language_switches_and_echoes() -> None:
 def test_second_person_and_acknowledgement() -> None:
     assert second_person("I'm Maya and I live in Lisbon.") == "You're Maya and you live in Lisbon."
     assert second_person("The user's cat is Miso.") == "Your cat is Miso."
+    assert second_person("hey im sam, i work as a barista") == "Hey you're sam, you work as a barista"  # lower case
     assert second_person("He's FIFO on a mine site, back to the US in May with us.") == (
         "He's FIFO on a mine site, back to the US in May with you."
     )  # a pit, a country
