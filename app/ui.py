@@ -7,10 +7,12 @@ module-level global: opened at app start-up, closed at shutdown.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 
 import chainlit as cl
+import chainlit.server
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import CommandDict, ThreadDict
 
@@ -37,6 +39,31 @@ from app.ui_dreams import morning_summary
 
 _settings = Settings()
 _stack = AsyncExitStack()
+
+WELCOME = (
+    "Hi, I'm **Reverie**. Everything stays on this machine. Tell me about your life as we chat "
+    "and I'll remember it: ask me later and I answer from what you said, with the sources. "
+    'Correct me any time ("actually, it\'s…") and I keep the new value. Type **/memories** to see, '
+    "edit or forget what I remember, attach a file to add a document, and open the **Context** "
+    "step under an answer to see what I looked at."
+)
+"""The first-run welcome: shown while a person has no memories yet."""
+
+_OFF_MACHINE = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.DOTALL)
+_chainlit_page = chainlit.server.get_html_template
+
+
+def _offline_page(root_path: str) -> str:
+    """Chainlit's page without the links it hard-codes to Google Fonts and KaTeX's CDN.
+
+    Reverie's page needs nothing off the machine: public/theme.json sets system fonts (and empties
+    Chainlit's font block) and LaTeX is off in .chainlit/config.toml. Chainlit 2.12 has no setting
+    for the preconnect and KaTeX links, so its page template is filtered where it is looked up.
+    """
+    return _OFF_MACHINE.sub("", _chainlit_page(root_path))
+
+
+chainlit.server.get_html_template = _offline_page
 
 
 @cl.on_app_startup
@@ -75,9 +102,12 @@ async def _publish_commands() -> None:
 async def _chat_start() -> None:
     # No per-session state: every turn reads its history from episodic memory by thread id.
     await _publish_commands()
-    summary = await morning_summary(runtime(), account_id())
+    rt, user_id = runtime(), account_id()
+    summary = await morning_summary(rt, user_id)
     if summary:
         await cl.Message(content=summary, author="Dream").send()
+    elif not await asyncio.to_thread(rt.store.memories.list, user_id, None, "active", 1):
+        await cl.Message(content=WELCOME).send()
 
 
 @cl.on_chat_resume

@@ -34,6 +34,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PASSWORD = "e2e-password-123"
+WELCOME_START = "Hi, I'm Reverie"
+"""How the first-run welcome (app/ui.py WELCOME) begins."""
 
 
 def free_port() -> int:
@@ -121,7 +123,12 @@ def loopback_only(route: object) -> None:
     if host in ("127.0.0.1", "localhost", "::1"):
         route.continue_()  # type: ignore[attr-defined]
     else:
+        OFF_MACHINE.append(request.url)
         route.abort()  # type: ignore[attr-defined]
+
+
+OFF_MACHINE: list[str] = []
+"""Every request `loopback_only` aborted, in this test process: the page must make none."""
 
 
 def login(page: Page, url: str, user: str = "tester") -> None:
@@ -163,7 +170,8 @@ def send(page: Page, text: str) -> str:
     behaviour, not speed). The reply is the last assistant message that is not a step (the Context
     step, an info round's "Asked for more"), which Chainlit may render after it.
     """
-    replies = page.locator(".ai-message")
+    # The first-run welcome may arrive at any moment after login: it is never a reply.
+    replies = page.locator(".ai-message").filter(has_not_text=WELCOME_START)
     before = replies.count()
     submit(page, text)
     expect(page.get_by_text(text).last).to_be_visible(timeout=30_000)

@@ -10,7 +10,9 @@ from playwright.sync_api import Page, WebSocket, expect, sync_playwright
 from tests.e2e.server import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    OFF_MACHINE,
     PASSWORD,
+    WELCOME_START,
     free_port,
     login,
     loopback_only,
@@ -40,8 +42,17 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
         page = browser.new_page()
         page.route("**/*", loopback_only)
         page.on("websocket", watch)
+        OFF_MACHINE.clear()
         with running_server(data_dir, port, log) as url:
+            page.goto(url + "/login")
+            expect(page.get_by_text("User name")).to_be_visible(timeout=60_000)
+            page.screenshot(path=str(tmp_path / "login.png"), full_page=True)
             login(page, url)
+            # A first run says what Reverie does; the page shows Reverie's name, not Chainlit's.
+            expect(page.get_by_text(WELCOME_START)).to_be_visible(timeout=60_000)
+            assert page.title() == "Reverie"
+            assert "Chainlit" not in page.locator("body").inner_text()
+            page.screenshot(path=str(tmp_path / "welcome.png"), full_page=True)
             send(page, "Hello! My name is Ana and I live in Porto.")
             assert len(stream_frames) >= 2, "the reply was not streamed token by token"
             send(page, "What did I just tell you?")
@@ -58,6 +69,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             send(page, "Thanks, one more question: what is my name?")
             page.screenshot(path=str(tmp_path / "resumed-thread.png"), full_page=True)
         browser.close()
+    assert OFF_MACHINE == [], "the page asked for something off this machine"
     _assert_turns_stored(data_dir)
 
 
