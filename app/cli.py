@@ -68,11 +68,11 @@ def _read_password(args: argparse.Namespace) -> str:
 
 
 def cmd_users(settings: Settings, args: argparse.Namespace) -> int:
-    """Add, list or change users."""
-    from app.runtime import open_storage
+    """Add, list or change users (SQLite only: this works while the app runs)."""
+    from app.runtime import open_records
     from memory.accounts import AccountError
 
-    store = open_storage(settings)
+    store = open_records(settings)
     try:
         if args.action == "list":
             for row in store.accounts.list():
@@ -108,11 +108,11 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
-    """Print the effective ranges of the four dimensions and the source of each bound."""
-    from app.runtime import effective_limits, open_storage
+    """Print the effective ranges of the four dimensions and the source of each bound (SQLite only)."""
+    from app.runtime import effective_limits, open_records
     from capabilities.resources import BOUNDS, format_number
 
-    store = open_storage(settings)
+    store = open_records(settings)
     try:
         limits = effective_limits(settings, store)
     finally:
@@ -128,9 +128,9 @@ def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
 
 def cmd_graph(settings: Settings, args: argparse.Namespace) -> int:
     """Regenerate the Kuzu graph from SQLite, the system of record (the fix GraphCorruptError names)."""
-    from app.runtime import open_storage
+    from app.runtime import open_storage_waiting
 
-    store = open_storage(settings)
+    store = open_storage_waiting(settings, "rebuilding it", "")
     try:
         nodes, edges = store.entities.rebuild()
     finally:

@@ -1,8 +1,10 @@
 """`reverie memories list|search|forget|edit|export|import` (registered into the main parser by app/cli.py).
 
 Every action is scoped to one user: `--user NAME`, or the first account when there is only
-the one a first run creates. The CLI opens the graph itself, so it runs while the app is
-stopped (Kuzu admits one process; the error says so when the app holds it).
+the one a first run creates. Reading (list, search, export) opens SQLite only, so it works while
+the app runs; a change (forget, edit, import) also changes the knowledge graph, which Kuzu admits
+to one process: while the app holds it, the command says so, names the browser's way to do the
+same, and waits its turn.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from app.runtime import Storage, open_storage
+from app.runtime import Records, Storage, open_records, open_storage_waiting
 from app.settings import Settings
 from memory.db import StorageError
 from memory.graph import GraphError
@@ -56,7 +58,12 @@ def line(row: MemoryRow) -> str:
     return f"#{row.id}\t{row.created_at:%Y-%m-%d %H:%M}\t{row.kind}\t{status}\t{text}"
 
 
-def _run(store: Storage, user_id: int, args: argparse.Namespace) -> int:
+READS = ("list", "search", "export")
+"""The actions that read SQLite only."""
+_IN_BROWSER = {"forget": "/memories, then Forget", "edit": "/memories, then Edit", "import": ""}
+
+
+def _read(store: Records, user_id: int, args: argparse.Namespace) -> int:
     match args.action:
         case "list":
             kinds = [args.kind] if args.kind else None
@@ -65,18 +72,23 @@ def _run(store: Storage, user_id: int, args: argparse.Namespace) -> int:
         case "search":
             for hit in store.memories.search(user_id, args.query, args.limit, args.threshold):
                 print(f"{hit.relevance:.2f}\t{line(hit.memory)}")
+        case _:
+            payload = json.dumps(export_user(store, user_id), ensure_ascii=False, indent=2)
+            if args.file == "-":
+                print(payload)
+            else:
+                Path(args.file).write_text(payload + "\n", encoding="utf-8")
+    return 0
+
+
+def _change(store: Storage, user_id: int, args: argparse.Namespace) -> int:
+    match args.action:
         case "forget":
             gone = forget_memory(store, user_id, args.id)
             print(f"forgot memories {list(gone.memory_ids)}, {len(gone.relation_ids)} relation(s), "
                   f"{len(gone.entity_ids)} entity(ies)")  # fmt: skip
         case "edit":
             print(line(edit_memory(store, user_id, args.id, args.text)))
-        case "export":
-            payload = json.dumps(export_user(store, user_id), ensure_ascii=False, indent=2)
-            if args.file == "-":
-                print(payload)
-            else:
-                Path(args.file).write_text(payload + "\n", encoding="utf-8")
         case _:
             report = import_user(store, user_id, json.loads(Path(args.file).read_text(encoding="utf-8")))
             print(f"imported {report.memories} memories, {report.entities} entities, {report.relations} relations")
@@ -86,12 +98,18 @@ def _run(store: Storage, user_id: int, args: argparse.Namespace) -> int:
 def cmd_memories(settings: Settings, args: argparse.Namespace) -> int:
     """Run one `reverie memories` action for one user."""
     try:
-        store = open_storage(settings)
+        if args.action in READS:
+            store: Storage | Records = open_records(settings)
+        else:
+            store = open_storage_waiting(settings, f"`memories {args.action}`", _IN_BROWSER[args.action])
     except (StorageError, GraphError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        return _run(store, store.accounts.resolve(args.user), args)
+        user_id = store.accounts.resolve(args.user)
+        if isinstance(store, Storage):
+            return _change(store, user_id, args)
+        return _read(store, user_id, args)
     except MemoryNotFound:
         print(f"error: no memory #{args.id} for this user", file=sys.stderr)
         return 1

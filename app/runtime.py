@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ from memory.db import migrate, open_engine
 from memory.documents import DocumentStore
 from memory.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.entities import EntityStore
-from memory.graph import Graph
+from memory.graph import Graph, GraphLockedError
 from memory.migrations import MIGRATIONS
 from memory.queries import QueryStore
 from memory.reindex import check_index_meta
@@ -76,6 +78,39 @@ def embedder_for(settings: Settings, timeout_s: float = 60.0) -> Embedder:
     return get_embedder()
 
 
+@dataclass
+class Records:
+    """The SQLite half of `Storage`: accounts, memories with their vectors, and the limit overrides.
+
+    Any number of processes may open it while the app runs (SQLite in WAL mode), so the CLI's
+    reads never wait for the knowledge graph, which Kuzu admits to one process only.
+    """
+
+    engine: Engine
+    embedder: Embedder
+    accounts: AccountStore
+    memories: MemoryIndex
+    overrides: OverrideStore
+
+    def close(self) -> None:
+        """Release the database."""
+        self.engine.dispose()
+
+
+def open_records(settings: Settings) -> Records:
+    """Open the data directory's SQLite file (migrated, its index checked), without the graph.
+
+    Raises:
+        StorageError, EmbeddingIndexMismatch, EmbedderUnavailable: each message names the fix.
+    """
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    engine = open_engine(settings.db_path)
+    migrate(engine, MIGRATIONS)
+    embedder = embedder_for(settings)
+    check_index_meta(engine, embedder)
+    return Records(engine, embedder, AccountStore(engine), MemoryIndex(engine, embedder), OverrideStore(engine))
+
+
 def open_storage(settings: Settings) -> Storage:
     """Open the data directory, apply migrations, check the index, and build the stores.
 
@@ -83,30 +118,60 @@ def open_storage(settings: Settings) -> Storage:
         StorageError, GraphLockedError, GraphCorruptError, EmbeddingIndexMismatch,
         EmbedderUnavailable: each message names the fix.
     """
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    engine = open_engine(settings.db_path)
-    migrate(engine, MIGRATIONS)
-    embedder = embedder_for(settings)
-    check_index_meta(engine, embedder)
-    graph = Graph.open(settings.graph_dir)
+    records = open_records(settings)
+    engine = records.engine
+    try:
+        graph = Graph.open(settings.graph_dir)
+    except BaseException:
+        records.close()
+        raise
     turns = TurnStore(engine)
-    memories = MemoryIndex(engine, embedder)
     entities = EntityStore(engine, graph)
     entities.sync_graph()
     return Storage(
         engine=engine,
         graph=graph,
-        embedder=embedder,
-        accounts=AccountStore(engine),
+        embedder=records.embedder,
+        accounts=records.accounts,
         turns=turns,
-        memories=memories,
+        memories=records.memories,
         entities=entities,
         usage=UsageLog(engine),
-        overrides=OverrideStore(engine),
-        assembler=ContextAssembler(engine, turns, memories, entities),
+        overrides=records.overrides,
+        assembler=ContextAssembler(engine, turns, records.memories, entities),
         queries=QueryStore(engine),
         documents=DocumentStore(engine, entities),
     )
+
+
+def open_storage_waiting(settings: Settings, doing: str, in_browser: str) -> Storage:
+    """`open_storage`, waiting with one line on stderr while the running app holds the graph.
+
+    Args:
+        settings: The installation.
+        doing: What needs the graph, e.g. "forgetting a memory".
+        in_browser: Where the same change is made in the running app, e.g. "/memories, then Forget"
+            ("" when there is no such way).
+    """
+    told = False
+    while True:
+        try:
+            return open_storage(settings)
+        except GraphLockedError:
+            if not told:
+                there = f"; or do it in the browser: {in_browser}" if in_browser else ""
+                print(
+                    f"Reverie is running and holds the knowledge graph, which {doing} changes (Kuzu admits one "
+                    f"process). Waiting for the app to stop… (Ctrl-C to give up{there})",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                told = True
+            time.sleep(GRAPH_POLL_S)
+
+
+GRAPH_POLL_S = 2.0
+"""How often a CLI command that changes the graph looks again whether the app has let it go."""
 
 
 def base_limits(settings: Settings) -> Limits:
@@ -120,7 +185,7 @@ def base_limits(settings: Settings) -> Limits:
     return Limits.from_values(values, source=".env")
 
 
-def effective_limits(settings: Settings, store: Storage) -> Limits:
+def effective_limits(settings: Settings, store: Storage | Records) -> Limits:
     """`.env` ranges with the approved overrides on top: read fresh every turn, so an approval
     takes effect for the next turn without a restart."""
     return apply_overrides(base_limits(settings), store.overrides.active())

@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
 from memory import entity_records as rec
@@ -49,8 +49,12 @@ def _sources(conn: Any, table: str, column: str, item_id: int) -> list[list[Any]
     return [[int(m), float(a)] for m, a in conn.execute(text(sql), {"i": item_id})]
 
 
-def export_user(stores: Stores, user_id: int) -> dict[str, Any]:
-    """Everything one user remembers, as a JSON-ready dict (format `FORMAT`)."""
+class _Readable(Protocol):
+    engine: Engine
+
+
+def export_user(stores: _Readable, user_id: int) -> dict[str, Any]:
+    """Everything one user remembers, as a JSON-ready dict (format `FORMAT`); it reads SQLite only."""
     with Session(stores.engine) as s:
         memories = list(s.exec(select(MemoryRow).where(MemoryRow.user_id == user_id).order_by(col(MemoryRow.id))))
         entities = list(s.exec(select(EntityRow).where(EntityRow.user_id == user_id).order_by(col(EntityRow.id))))

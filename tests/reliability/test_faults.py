@@ -11,6 +11,8 @@ import argparse
 import hashlib
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +20,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app.cli import cmd_reindex
+from app import runtime
+from app.cli import cmd_limits, cmd_reindex, cmd_users
+from app.cli_memories import cmd_memories
 from app.runtime import open_storage
 from app.settings import Settings
 from memory.db import StorageError
@@ -62,11 +66,11 @@ def _digest(data: Path) -> dict[str, str]:
 
 
 @contextmanager
-def _holder(script: str, target: Path) -> Iterator[None]:
+def _holder(script: str, target: Path) -> Iterator[subprocess.Popen[str]]:
     proc = subprocess.Popen([sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        yield
+        yield proc
     finally:
         proc.kill()
         proc.wait(timeout=30)
@@ -120,6 +124,41 @@ def test_faults_graph_locked_by_another_process(tmp_path: Path) -> None:
         assert store.graph.count() == (1, 0)
     finally:
         store.close()
+
+
+def test_faults_cli_reads_while_the_app_holds_the_graph_and_changes_wait_their_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reads go straight to SQLite; a change says why it waits, how to do it in the browser, then runs."""
+    data = tmp_path / "data"
+    _seed(data)
+    settings = _settings(data)
+    search = {"query": "Ana lives in Porto", "limit": 5, "threshold": 0.0}
+    reads = {"list": {}, "search": search, "export": {"file": "-"}}
+    common = {"user": None, "kind": None, "all": False, "limit": 50}
+    with _holder(HOLD_KUZU, data / "graph" / "graph.kuzu") as holder:
+        assert cmd_limits(settings, argparse.Namespace()) == 0
+        assert "CONTEXT_TURNS" in capsys.readouterr().out
+        assert cmd_users(settings, argparse.Namespace(action="list")) == 0
+        assert "ana" in capsys.readouterr().out
+        for action, extra in reads.items():
+            args = argparse.Namespace(action=action, **common | extra)
+            assert cmd_memories(settings, args) == 0, action
+            assert "Porto" in capsys.readouterr().out, action
+        monkeypatch.setattr(runtime, "GRAPH_POLL_S", 0.05)
+        forget = argparse.Namespace(action="forget", user=None, id=1)
+        codes: list[int] = []
+        worker = threading.Thread(target=lambda: codes.append(cmd_memories(settings, forget)))
+        worker.start()
+        waited = ""
+        while "Waiting for the app to stop" not in waited:
+            time.sleep(0.05)
+            waited += capsys.readouterr().err
+        assert "/memories, then Forget" in waited and not codes
+        holder.kill()
+        worker.join(timeout=60)
+    assert codes == [0]
+    assert "forgot memories [1]" in capsys.readouterr().out
 
 
 def test_faults_mismatched_embedding_meta(tmp_path: Path) -> None:
