@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
+from capabilities.shorthand import spelled_out
 from capabilities.situation import (
     CATEGORIES,
     DESCRIBERS,
@@ -53,7 +54,7 @@ from capabilities.situation import (
     word_set,
     words,
 )
-from capabilities.truecase import capitalised, learned_names, uncased
+from capabilities.truecase import WHO, capitalised, learned_names, uncased
 from memory.extraction import NATIONALITY, sentences
 
 HIGH_RELEVANCE = 0.6
@@ -92,6 +93,7 @@ _NAMED_NOUNS = word_set(
     "company employer firm organisation organization school university college hospital clinic club team shop store "
     "restaurant cafe bar bank gym church band choir agency"
 )
+_TYPE_STEMS = frozenset(stem(w) for w in (*_TYPE_NOUNS, *_NAMED_NOUNS))  # "which city…": what is asked, not about
 # Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
 _DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
 # Nouns after which/what that only point at the answer ("which part do I sing?": alto).
@@ -100,6 +102,7 @@ KIND = "kind"  # the attribute a descriptive question asks: met by a description
 _KIND_SHAPE = re.compile(
     r"(?:,|\b(?:is|was|are|were)|['’]s)\s+(?:an?|our|my)\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.IGNORECASE
 )
+_KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?")
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
@@ -129,12 +132,16 @@ _MONTHS = word_set(
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
 _WEEKDAYS = word_set("monday tuesday wednesday thursday friday saturday sunday weekend")
-_NUMBER_WORDS = word_set("one two three four five six seven eight nine ten eleven twelve twenty thirty half dozen")
+_NUMBER_WORDS = word_set(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred half dozen"
+)
 _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't isn't aren't wasn't")
 _LOCATIVE = word_set("at in from to near on into")
 _TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
 _ROLE_SHAPE = re.compile(
-    r"\b(?:works? as|worked as|job as|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?an?)"
+    r"\b(?:(?:works?|worked|working|job)\s+(?:\w+\s+)?as(?:\s+an?)?|(?:years?|decades?|career|retired|trained|qualified)\s+as\s+an?"
+    r"|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?(?:been\s+)?an?)"
     r"\s+((?:senior\s+|junior\s+|head\s+|chief\s+)?\w+)",
     re.IGNORECASE,
 )
@@ -227,7 +234,7 @@ _KIN_TABLE = (
     ("son", "wife|partner", "daughter-in-law"), ("daughter", "husband|partner", "son-in-law"),
 )  # fmt: skip
 _KINSHIP = tuple(
-    (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,60}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
+    (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,90}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
                 re.I), stem(term))
     for first, second, term in _KIN_TABLE
 )  # fmt: skip
@@ -350,6 +357,8 @@ def answer_type(question: str) -> AnswerType | None:
     wh = _WH_NOUN.search(q)
     if wh and wh.group(1) in _TYPE_NOUNS:
         return _TYPE_NOUNS[wh.group(1)]
+    if re.search(r"\b(?:which|what) (?:part|side|end|bit) of\b", q):  # "which part of Newcastle": a place
+        return "place"
     if _named_noun(q):
         return "person"  # a name
     if wh and wh.group(1) in CATEGORIES:
@@ -397,6 +406,8 @@ def read_ask(sit: Situation) -> Ask:
     attributes += ["work"] if "for work" in text else []
     attributes += [KIND] if noun in _DESCRIPTIVE else []
     attributes = list(dict.fromkeys(attributes))
+    roles_asked = [a for a in attributes if a in ROLE_STEMS]  # "my job title": one thing asked, the job
+    attributes = [a for a in attributes if a not in roles_asked[1:]]
     # "which city", "what breed": the answer's type or description, not a word a note must say
     unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE} | {stem(w) for w in _VAGUE}
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
@@ -444,7 +455,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     Hospital). A document's "Please arrive at 7.30am" answers what "the letter came through" only hints."""
     if kind is None:
         return 1
-    found = candidates(note.text, kind, question)
+    text = note.text if note.source == "chunk" else said_of(note.text, question)
+    found = candidates(text, kind, question)
     if not found:
         return 0
     q = question.casefold()
@@ -470,6 +482,47 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
 
 
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))
+_PARTS = re.compile(r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\s*\n\s*")
+
+
+def parts(text: str) -> list[str]:
+    """A message's sentences, split also at semicolons and dashes: "we got married on June 13th, 1987
+    — and we're thinking of a weekend in Savannah" is two things said. A part with no subject of its
+    own goes on with the one before ("i started pottery!! tuesday nights at clay corner")."""
+    out: list[str] = []
+    for p in (p for p in _PARTS.split(text) if p.strip()):
+        first = re.match(r"\W*([\w'’]+)\s*(\w*)", p)
+        word, then = (first.group(1), first.group(2).casefold()) if first else ("", "")
+        own = (word.casefold().replace("’", "'").removesuffix("'s") in _OPENS | WHO or then in _IS
+               or (word[:1].isupper() and not _calendar(word)))  # fmt: skip
+        if out and not own:
+            out[-1] += " " + p
+        else:
+            out.append(p)
+    return out
+
+
+_IS = word_set("is was are were has had will can")  # "manager is Priya": a subject of its own
+# Words a part opens with when it says something of its own: a subject, a determiner, a conjunction.
+_OPENS = word_set(
+    "i i'm i've i'd i'll we we're we've we'd he he's she she's they they're it it's you you're my our his her "
+    "their its this that these those there there's the a an and but so or then also plus mum mom dad"
+)
+
+
+def said_of(text: str, question: str) -> str:
+    """The parts of a person's message that say something the question asks about, where its answer
+    must be: "we got married on June 13th, 1987" for "which city did we get married in?", not the
+    Savannah of the weekend after the dash. The whole text when no part does."""
+    asked = [t for t in key_terms(question) if t not in _TIME_STEMS and t not in _TYPE_STEMS]
+    said, going_on = [], False
+    for p in parts(text):  # a part goes on about the one before through its pronoun: "I've had her since 2021"
+        pronoun = _PRONOUN.search(p)
+        going_on = any(covers(_said(p), t) for t in asked) or (
+            going_on and pronoun is not None and not _people(p[: pronoun.start()])
+        )
+        said += [p] if going_on else []
+    return " ".join(said) or text
 
 
 def _named_noun(question: str) -> str:
@@ -502,7 +555,7 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
             w.lstrip("$€£").rstrip(".,") for w in plain
             if (re.fullmatch(r"[$€£]?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k)?", w)
                 and not (amount and re.fullmatch(r"(?:19|20)\d\d", w)))
-            or w in _NUMBER_WORDS
+            or w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)  # twenty-two
         }  # fmt: skip
     elif kind == "person":
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
@@ -546,7 +599,10 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         # said of the one asked about ("Bramble's my border terrier"), not "it's a bad tooth"
         shapes = [m.start() for m in _KIND_SHAPE.finditer(note.text)]
         heads = [m.end() for h in ask.hard for m in re.finditer(rf"\b{re.escape(h)}\w*", note.text, re.IGNORECASE)]
-        return bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 for start in shapes for end in heads))
+        if bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 for start in shapes for end in heads)):
+            return True
+        # or before its name: "he has a whippet called Pickle", "my old Corolla named Betsy"
+        return any(re.search(_KIND_BEFORE.format(re.escape(h)), note.text, re.IGNORECASE) for h in ask.hard)
     if covers(note.stems, attribute):
         return True
     if attribute in ROLE_STEMS:
@@ -942,6 +998,13 @@ def _owned(note: Note, sit: Situation) -> bool:
             nxt = [t for t in tokens[i + 1 : i + 3] if t not in DESCRIBERS][:1]
             if nxt and stem(nxt[0]) in wanted and not nxt[0].endswith("'s"):
                 return True
+    # one of the person's people said tersely, with no "my": "manager is Priya", "dad's driving us up"
+    # (a part opening with them; not "pottery win, made a mug": a thing is not owned for being said first)
+    for p in parts(note.text):
+        first = [t for t in p.casefold().replace("’", "'").split()[:3] if t.strip(".,!?;:()\"") not in DESCRIBERS][:1]
+        word = first[0].strip(".,!?;:()\"").removesuffix("'s") if first else ""
+        if word in WHO and stem(word) in wanted:
+            return True
     return False
 
 
@@ -956,7 +1019,9 @@ def cased(notes: Sequence[Note], question: str) -> list[Note]:
     """The notes, those typed all in lower case with the names capitalised (see capabilities.truecase):
     "my sister tash" reads as "my sister Tash". Names come from the question, the person's cased
     notes, a document's names of two words or more (one capitalised word there is often a defined
-    term: "the Artist"), and the lower-case notes' own name slots."""
+    term: "the Artist"), and the lower-case notes' own name slots. Chat shorthand is spelled out first
+    ("dad = Declan": "dad is Declan"; see capabilities.shorthand)."""
+    notes = [replace(n, text=spelled) if (spelled := spelled_out(n.text)) != n.text else n for n in notes]
     lower = [uncased(n.text) for n in notes]
     if not any(lower):
         return list(notes)
@@ -1071,7 +1136,15 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-Z][a-zà-ÿ]+)['’]s\b", c.read)}
     named = {n.casefold() for c in owners for n in names_in(c.read)} - possessors
     firsts = [(c, names_in(c.note.text)[:1]) for c in chosen]  # as said: a reading puts "my brother's" first
-    return any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts)
+    if any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts):
+        return True
+    # or it goes on about them: "My sister Joanne… called this morning" then "She's been a dental hygienist…"
+    # (its subject is the pronoun: not "His wife Nia is a midwife" after "My brother Gareth…")
+    return any(wanted <= c.attributes and _GOES_ON.match(c.note.text) is not None
+               and any(_leans_on(c.note, o.note) for o in owners) for c in chosen)  # fmt: skip
+
+
+_GOES_ON = re.compile(r"\W*(?:she|he|they)(?:['’](?:s|ve|re|d))?\s", re.IGNORECASE)
 
 
 def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored]) -> bool:
@@ -1086,6 +1159,26 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored]) -> bool:
         return True
     # (a note naming someone of its own is about them: "Ollie turns 7… he wants a dinosaur party")
     return not _people(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
+
+
+def _says_of(c: _Scored, name: str, thing: str) -> bool:
+    """Whether a note that names `name` says `thing` of them in one part: not "Eli turns eight on
+    September 30th…; his little sister Harper is four" for Harper's birthday. A part that names no
+    one before the thing goes on about the one named around it ("Her vet is Dr. Mehta… Biscuit
+    adores her"); a document's line is about its title."""
+    text = c.note.text  # as said: a reading may put a wrong one for "Her"
+    if c.note.source == "chunk" or name not in {stem(w) for w in words(text)}:
+        return True  # (naming no one, it leans on a note that does: see `_mentions`)
+    for p in parts(text):
+        here = [stem(w) for w in words(p)]
+        if name in here:
+            if covers(frozenset(here) | _said(p), thing):
+                return True
+            continue
+        at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
+        if at is not None and not _people(p[:at]):
+            return True
+    return False
 
 
 def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:
@@ -1152,8 +1245,11 @@ def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
     return frozenset(n for n in names if stem(n) not in asked and not _calendar(n))
 
 
+_WORKS_OUT = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out\b", re.IGNORECASE)  # not a job
+
+
 def _said(text: str) -> frozenset[str]:
-    said = frozenset(stem(w) for w in words(text))
+    said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
     return said | frozenset(root(s) for s in said)
 
 
@@ -1174,7 +1270,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
             return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
         # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
         held = [c for c in chosen if covers(c.note.stems, thing)]
-        if held and not any(_mentions(c, name, chosen) for c in held):
+        if held and not any(_mentions(c, name, chosen) and _says_of(c, name, thing) for c in held):
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from capabilities.shorthand import spelled_out
 from memory.extraction import sentences
 
 Kind = Literal[
@@ -55,7 +56,7 @@ STOP = word_set(
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
 DESCRIBERS = word_set(
     "favourite favorite best new old little older younger big elder first last current late eldest oldest youngest "
-    "middle"
+    "middle right left"  # "my right knee"
 )
 _HOW_OFTEN = word_set("daily weekly fortnightly monthly yearly annual nightly usual regular normal")  # "my weekly rent"
 _ACK = re.compile(
@@ -359,7 +360,7 @@ def key_terms(text: str) -> tuple[str, ...]:
 
 def read(message: str, history: Sequence[str] = ()) -> Situation:
     """Read a message (and whether its thread has history) into a `Situation`."""
-    text = message.strip().replace("for a living", "for work")
+    text = spelled_out(message.strip()).replace("for a living", "for work")
     tokens = words(text)
     question = text.endswith("?") or bool(_QUESTION_START.match(text))
     # "me" after an imperative ("tell me a story") asks something of the assistant; elsewhere

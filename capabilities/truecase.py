@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 from capabilities.situation import CATEGORIES, DESCRIBERS, STOP, names_in, word_set
 
-# Words a name is said to be: kin, friends, roles and pets ("my cousin lou", "teacher's ines").
-_WHO = word_set(
+# Words a name is said to be (kin, friends, roles and pets) ("my cousin lou", "teacher's ines").
+WHO = word_set(
     "boyfriend girlfriend bf gf husband wife partner fiance fiancee fiancé fiancée son daughter kid child friend "
     "mate bestie brother sister sibling mum mom mother dad father parent nan nana gran grandma grandpa grandad "
     "granddaughter grandson aunt auntie uncle cousin niece nephew colleague boss manager neighbour neighbor "
@@ -24,7 +24,7 @@ _WHO = word_set(
     "landlady drummer guitarist bassist singer trainer tutor"
 ) | frozenset().union(*(CATEGORIES.get(c, frozenset()) | {c} for c in ("pet", "dog", "cat")))
 _DESCRIBER = "(?:(?:" + "|".join(sorted(DESCRIBERS | {"baby"})) + r")\s+)?"
-_KIND = "(?:" + "|".join(sorted(_WHO, key=len, reverse=True)) + ")"
+_KIND = "(?:" + "|".join(sorted(WHO, key=len, reverse=True)) + ")"
 # Common words that follow those slots and are not names ("my mate said", "partner's been", "mum's 60th").
 _NOT_NAMES = word_set(
     "said says reckons reckon thinks think wants got gets went goes came comes just always never still also keeps "
@@ -85,7 +85,7 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
 
 def _plausible(word: str) -> bool:
     w = word.casefold().strip("-")
-    return (len(w) >= 2 and w.isalpha() and w not in STOP and w not in _NOT_NAMES and w not in _WHO
+    return (len(w) >= 2 and w.isalpha() and w not in STOP and w not in _NOT_NAMES and w not in WHO
             and w not in DESCRIBERS and not (len(w) > 4 and w.endswith(("ing", "ed", "ly"))))  # fmt: skip
 
 

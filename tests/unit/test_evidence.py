@@ -589,3 +589,44 @@ def test_a_date_answers_when_it_is_said_of_what_is_asked() -> None:
         "Then we fly to Wales on 19 December, Christmas with everyone and Mum's big birthday.",
     )
     assert _answer_refs("When's my mum's birthday?", notes) == ["m0", "m1"]  # not the flight's date
+
+
+def test_the_answer_must_be_in_a_part_that_says_what_is_asked() -> None:
+    """A city after the dash is another thing said; a date said of Eli is not Harper's birthday."""
+    notes = [
+        _note("m1", "Gary and I have also started planning for our anniversary — we got married on June 13th, "
+                    "1987 — and we're thinking of a long weekend in Savannah in April."),
+        _note("m2", "Their oldest, Eli, turns eight on September 30th; his little sister Harper is four.", 1),
+        _note("m3", "Bramble's my border terrier. I've had her since 2021, she was the runt of the litter.", 2),
+        _note("m4", "ok random but I started pottery!! tuesday nights at Clay Corner in Preston.", 3),
+    ]  # fmt: skip
+    assert choose(read("Which city did Gary and I get married in?"), notes).verdict == "unknown"
+    assert choose(read("When is Harper's birthday?"), notes).verdict == "unknown"
+    assert [n.ref for n in choose(read("When is Eli's birthday?"), notes).notes] == ["m2"]
+    assert [n.ref for n in choose(read("What year did I get Bramble?"), notes).notes] == ["m3"]  # "her": Bramble
+    assert [n.ref for n in choose(read("What night is my pottery class?"), notes).notes] == ["m4"]  # goes on
+
+
+def test_chat_shorthand_is_read_as_the_words_it_stands_for() -> None:
+    notes = [
+        _note("m1", "ncl to belfast then dad's driving us up. dad = Declan, drove buses for 30 yrs"),
+        _note("m2", "he has a whippet called Pickle who is the actual love of my life"),
+        _note("m3", "kittiwake starts mon. manager is Priya, met her at the interview", 3),
+        _note("m4", "work is grim. my manager Gareth keeps shifting release dates", 1),
+    ]
+    assert [n.ref for n in choose(read("What's my dad's name?"), notes).notes] == ["m1"]  # "=": is
+    assert [n.ref for n in choose(read("What breed is Pickle?"), notes).notes] == ["m2"]  # a whippet called Pickle
+    assert [n.ref for n in choose(read("Who's my manager now?"), notes).notes][:1] == ["m3"]  # tersely "my"
+
+
+def test_a_job_said_in_passing_is_a_job_and_working_out_is_not() -> None:
+    notes = [
+        _note("m1", "becca's fine with it, Dev's taking my room so it works out for her", 2, 0.98),
+        _note("m2", "live in heaton with my flatmate Becca, she's a pharmacist at the RVI", 0, 0.4),
+        _note("m3", "My husband Gary retired two years ago after thirty-one years as a conductor with BNSF.", 1),
+        _note("m4", "My sister Joanne — everybody calls her Jo — called this morning.", 3),
+        Note("m5", "She's been a dental hygienist for thirty years.", T0 + timedelta(days=3), 0.8, "turn", after="m4"),
+    ]
+    assert [n.ref for n in choose(read("What does Becca do for work?"), notes).notes][:1] == ["m2"]
+    assert "m3" in [n.ref for n in choose(read("What did Gary do for a living?"), notes).notes]
+    assert "m5" in [n.ref for n in choose(read("What does my sister do for a living?"), notes).notes]

@@ -1,0 +1,40 @@
+"""Chat shorthand read as the words it stands for, before anything else reads a message or a note.
+
+People who type fast write "bf is Kieran", "live w/ my flatmate", "dad = Declan", "aoife n ross",
+"3 yrs", "mam's 60th". Every policy reads whole English words ("boyfriend", "with", "is", "and"),
+so the shorthand is spelled out first: in the question (`capabilities.situation.read`) and in each
+remembered note (`app.grounded`). Only whole tokens that are shorthand in any English chat are
+spelled out; the list is generic, tuned to no persona. What the person typed is stored unchanged.
+"&" stays: it joins names ("Hanley & Sons").
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPELLED = {
+    "bf": "boyfriend", "gf": "girlfriend", "bff": "best friend", "hubby": "husband", "wifey": "wife",
+    "bro": "brother", "sis": "sister", "mam": "mum", "mammy": "mum", "mummy": "mum", "bday": "birthday",
+    "b-day": "birthday", "w/": "with", "w/o": "without", "bc": "because", "b/c": "because", "cos": "because",
+    "cuz": "because", "coz": "because", "abt": "about", "tmrw": "tomorrow", "tmr": "tomorrow", "tho": "though",
+    "thru": "through", "wk": "week", "wks": "weeks", "wkend": "weekend", "yr": "year", "yrs": "years",
+    "hr": "hour", "hrs": "hours", "mins": "minutes", "appt": "appointment", "ppl": "people",
+    "atm": "at the moment", "rn": "right now", "n": "and", "u": "you", "ur": "your", "pls": "please",
+    "plz": "please", "thx": "thanks", "+": "and", "=": "is",
+}  # fmt: skip
+_ALTERNATIVES = "|".join(re.escape(k) for k in sorted(_SPELLED, key=len, reverse=True))
+_TOKEN = re.compile(rf"(?<![\w/&+=-])({_ALTERNATIVES})(?=['’]s\b|[\s,.!?;:)]|$)", re.IGNORECASE)
+
+
+def spelled_out(text: str) -> str:
+    """The text with chat shorthand spelled out ("dad = Declan, drove buses 30 yrs" → "dad is Declan,
+    drove buses 30 years"); a capitalised shorthand keeps its capital ("Bf's Kieran": "Boyfriend's")."""
+
+    def word(m: re.Match[str]) -> str:
+        token = m.group(1)
+        if token.isupper() and len(token) > 1:  # an acronym: "an RN at the Royal", "the BC coast"
+            return token
+        full = _SPELLED[token.casefold()]
+        return full[:1].upper() + full[1:] if token[:1].isupper() else full
+
+    return _TOKEN.sub(word, text)

@@ -1,0 +1,22 @@
+"""Chat shorthand spelled out before any policy reads a message or a note."""
+
+from __future__ import annotations
+
+from capabilities.shorthand import spelled_out
+from capabilities.situation import read
+
+
+def test_shorthand_is_spelled_out_as_whole_tokens_only() -> None:
+    assert spelled_out("dad = Declan, drove buses for 30 yrs") == "dad is Declan, drove buses for 30 years"
+    assert spelled_out("live in heaton w/ my flatmate Becca") == "live in heaton with my flatmate Becca"
+    assert spelled_out("aoife n ross sold up, bc glasgow") == "aoife and ross sold up, because glasgow"
+    assert spelled_out("Bf's Kieran") == "Boyfriend's Kieran"  # its capital kept
+    assert spelled_out("mam's 60th") == "mum's 60th"
+    # not inside words, names, acronyms or symbols
+    for kept in ("she is an RN at the Royal", "U2 at the O2", "n/a", "C++ and 45+", "Hanley & Sons", "brown"):
+        assert spelled_out(kept) == kept
+
+
+def test_a_question_in_shorthand_reads_as_in_words() -> None:
+    assert "boyfriend" in read("where does my bf work?").text
+    assert read("what does my mam do?").heads == read("what does my mum do?").heads
