@@ -171,7 +171,8 @@ _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # 
 # "what's my name?": "I'm Lena", or the fact formed from it
 _SELF_NAMING = re.compile(rf"\b(?:I'm|I am|my name is|call me|[Tt]he user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
-_NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+([a-z]+)", re.IGNORECASE)  # not "of my band": its own name
+# "the name of the (animal) clinic"; not "of my band": its own name
+_NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
 _CLOCK = re.compile(
@@ -477,7 +478,11 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         return 1
     noun = _named_noun(q)
     if kind == "person" and noun:
-        return 2 if any(noun in n.casefold().split() for n in names_in(note.text)) else 1
+        if any(noun in n.casefold().split() for n in names_in(note.text)):
+            return 2
+        # "an animal hospital down there" names no hospital: not "…a restaurant called Bluebonnet Kitchen"
+        saying = [p for p in parts(text) if covers(_said(p), stem(noun))]
+        return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
     return 1
 
 
@@ -528,8 +533,8 @@ def said_of(text: str, question: str) -> str:
 def _named_noun(question: str) -> str:
     """The noun a name is asked for: "which company…", "the name of the clinic…" (lower-cased)."""
     q = question.casefold()
-    asked = [m.group(1) for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m]
-    return next((noun for noun in asked if noun in _NAMED_NOUNS), "")
+    asked = [w for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m for w in m.group(1).split()]
+    return next((noun for noun in asked if noun in _NAMED_NOUNS), "")  # "the animal hospital": hospital
 
 
 def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
@@ -1290,6 +1295,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
+    noun = _named_noun(sit.text)  # "which hospital…": where a note says the hospital, it names it
+    saying = [c for c in chosen if noun and ask.answer_type == "person" and covers(c.note.said, stem(noun))]
+    if saying and not any(c.typed for c in saying):
+        return Evidence("unknown", (), "low", f"no note names the {noun}", ())
     best = chosen[0]
     terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")
     if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:

@@ -630,3 +630,15 @@ def test_a_job_said_in_passing_is_a_job_and_working_out_is_not() -> None:
     assert [n.ref for n in choose(read("What does Becca do for work?"), notes).notes][:1] == ["m2"]
     assert "m3" in [n.ref for n in choose(read("What did Gary do for a living?"), notes).notes]
     assert "m5" in [n.ref for n in choose(read("What does my sister do for a living?"), notes).notes]
+
+
+def test_a_name_asked_by_its_noun_comes_from_where_the_noun_is_said() -> None:
+    notes = [
+        _note("m1", "He has been offered a head chef job at a new restaurant in Austin called Bluebonnet Kitchen, "
+                    "so they are moving to Texas; Priya has already lined up a job at an animal hospital down there."),
+        _note("m2", "Biscuit's vet is at Kaw Valley Animal Hospital.", 1),
+    ]  # fmt: skip
+    assert choose(read("What's the name of the animal hospital Priya works at in Austin?"), notes[:1]).verdict == (
+        "unknown"
+    )
+    assert [n.ref for n in choose(read("Which hospital is Biscuit's vet at?"), notes).notes] == ["m2"]
