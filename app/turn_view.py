@@ -1,8 +1,10 @@
-"""Markdown for the collapsible "context" step of each reply (pure; tested without a browser)."""
+"""Markdown for each reply's collapsible "context" step and its sources (pure; tested without a browser)."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from capabilities.request_policy import REASON_PREFIX
 from capabilities.resources import GrantStatus, Provision, format_number
@@ -48,3 +50,40 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
 def report_markdown(report: str) -> str:
     """The execution report as the agent will see it next turn."""
     return f"\n\n**Execution report** (shown to the agent next turn):\n```text\n{report}\n```"
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+SOURCE_CHARS = 140
+"""How much of a source's text is shown under a reply; `/memories` shows it whole."""
+
+
+def escape(text: str) -> str:
+    """Text shown literally by a markdown renderer (every markdown character backslash-escaped)."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(text.split()))
+
+
+class Cited(Protocol):
+    """A source as the chat gives it (app.chat.SourceView)."""
+
+    @property
+    def ref(self) -> str: ...
+    @property
+    def relevance(self) -> float: ...
+    @property
+    def text(self) -> str: ...
+
+
+def sources_markdown(sources: Sequence[Cited]) -> str:
+    """The sources under a reply, in its own text: what each memory says (escaped: it is the person's
+    text), its id for `/memories`, and its relevance. In the message itself, so a reloaded or resumed
+    thread shows them as they were (Chainlit keeps no elements without a blob store), and no side
+    panel opens by itself on every reply (Chainlit 2.11+ opens one for each "side" element)."""
+    if not sources:
+        return ""
+    lines = [f"- **#{s.ref.lstrip('m')}** {escape(_snippet(s.text))} · relevance {s.relevance:.2f}" for s in sources]
+    return "\n\n**Sources**\n" + "\n".join(lines)
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SOURCE_CHARS else text[: SOURCE_CHARS - 1].rstrip() + "…"

@@ -32,7 +32,7 @@ from app.chat import (
 )
 from app.runtime import open_runtime
 from app.settings import Settings
-from app.turn_view import plan_markdown, report_markdown
+from app.turn_view import plan_markdown, report_markdown, sources_markdown
 from app.ui_common import COMMANDS, HOLDER, account_id, data_layer, runtime
 from app.ui_documents import ingest_uploads
 from app.ui_dreams import morning_summary
@@ -101,13 +101,13 @@ async def _publish_commands() -> None:
 @cl.on_chat_start
 async def _chat_start() -> None:
     # No per-session state: every turn reads its history from episodic memory by thread id.
-    await _publish_commands()
     rt, user_id = runtime(), account_id()
     summary = await morning_summary(rt, user_id)
     if summary:
         await cl.Message(content=summary, author="Dream").send()
     elif not await asyncio.to_thread(rt.store.memories.list, user_id, None, "active", 1):
         await cl.Message(content=WELCOME).send()
+    await _publish_commands()  # last: once the commands show, the chat has started (tests wait for it)
 
 
 @cl.on_chat_resume
@@ -193,14 +193,9 @@ async def _render_event(event: TurnEvent, reply: cl.Message, step: cl.Step) -> N
 
 
 async def _finish(event: Finished, reply: cl.Message) -> None:
-    """The authoritative answer text, its sources as openable elements, follow-ups as buttons."""
-    names = [s.ref for s in event.sources]
-    reply.content = event.reply + (f"\n\nSources: {', '.join(names)}" if names else "")
+    """The authoritative answer text with its sources, follow-ups as buttons."""
+    reply.content = event.reply + sources_markdown(event.sources)
     reply.content += f"\n\n*Confidence: {event.confidence}*" + (" · *forced answer*" if event.forced else "")
-    reply.elements = [  # pyright: ignore[reportAttributeAccessIssue]  (chainlit types it as invariant List)
-        cl.Text(name=s.ref, content=f"{s.text}\n\n{s.contribution} (relevance {s.relevance:.2f})", display="side")
-        for s in event.sources
-    ]
     reply.actions = [
         cl.Action(name="follow_up", payload={"question": q}, label=q[:60], icon="message-circle")
         for q in event.follow_ups

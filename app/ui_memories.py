@@ -8,11 +8,11 @@ the id in an action's payload is looked up under the logged-in account only.
 from __future__ import annotations
 
 import asyncio
-import re
 
 import chainlit as cl
 
 from app.runtime import Runtime
+from app.turn_view import escape
 from app.ui_common import account_id, command, runtime
 from memory.models import MemoryRow
 from memory.portability import edit_memory, forget_memory
@@ -21,12 +21,6 @@ from memory.vectors import MemoryNotFound
 LIST_LIMIT = 20
 SEARCH_LIMIT = 10
 SEARCH_THRESHOLD = 0.5
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
-
-
-def escape(text: str) -> str:
-    """Text shown literally by a markdown renderer (every markdown character backslash-escaped)."""
-    return _MARKDOWN.sub(r"\\\1", " ".join(text.split()))
 
 
 def card(row: MemoryRow) -> str:

@@ -141,9 +141,12 @@ def login(page: Page, url: str, user: str = "tester") -> None:
 
 
 def ready(page: Page) -> None:
-    """Wait for the chat input; a message typed before the socket is up is dropped (STACK-NOTES)."""
+    """Wait for the chat input; a message typed before the socket is up is dropped (STACK-NOTES).
+    Then for the commands ("Tools"), which the app publishes last when a chat starts: a welcome or
+    morning summary sent before them cannot reset the composer under the typing."""
     page.wait_for_load_state("networkidle")
     expect(page.locator("#chat-input")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("Tools", exact=True)).to_be_visible(timeout=60_000)
 
 
 def submit(page: Page, text: str, timeout: float = 30_000) -> None:

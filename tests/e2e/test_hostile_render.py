@@ -11,6 +11,7 @@ from tests.e2e.server import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PASSWORD,
+    WELCOME_START,
     free_port,
     login,
     loopback_only,
@@ -38,7 +39,8 @@ def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
         with running_server(data, free_port(), tmp_path / "server.log") as url:
             login(page, url)
             submit(page, PAYLOAD)
-            expect(page.locator(".ai-message")).to_have_count(1, timeout=180_000)
+            replies = page.locator(".ai-message").filter(has_not_text=WELCOME_START)
+            expect(replies).to_have_count(1, timeout=180_000)
             expect(page.locator("#stop-button")).to_have_count(0, timeout=240_000)
             page.wait_for_timeout(1000)  # an onerror handler would have fired by now
             assert page.evaluate("typeof window.__pwned") == "undefined"

@@ -9,6 +9,7 @@ constrained union parses and the loop ends), so this test scripts the choice.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from tests.e2e.server import (
     free_port,
     login,
     loopback_only,
+    ready,
     reverie,
     running_server,
     stored,
@@ -31,6 +33,7 @@ from tests.e2e.server import (
 
 pytestmark = [pytest.mark.e2e]
 QUESTION = "Where does my sister live?"
+SOURCE = re.compile(r"#1 \(\d{4}-\d\d-\d\d, fact\) The user's sister Ana lives in Porto\. · relevance 0\.90")
 
 
 def _script(body: dict[str, Any]) -> str:
@@ -64,11 +67,20 @@ def test_info_round_browser_step_sources_and_follow_up(tmp_path: Path) -> None:
                 expect(page.get_by_text("Your sister Ana lives in Porto.").last).to_be_visible(timeout=120_000)
                 expect(page.get_by_text("Asked for more: SEARCH_MEMORIES").last).to_be_visible()
                 expect(page.get_by_text("Confidence: high").last).to_be_visible()
-                page.get_by_text("m1", exact=True).last.click()  # the source opens in the side view
-                expect(page.get_by_text("says Ana lives in Porto").last).to_be_visible(timeout=30_000)
+                # the source under the reply says what the memory says, with its id for /memories
+                source = page.locator(".ai-message").filter(has_text="Sources").last
+                expect(source).to_contain_text(SOURCE)
+                expect(page.locator("#side-view-content, [data-testid=side-view]")).to_have_count(0)  # no panel
                 page.screenshot(path=str(tmp_path / "info-round.png"), full_page=True)
                 page.get_by_role("button", name="When did Ana move to Porto?").click()
                 expect(page.get_by_text("When did Ana move to Porto?").nth(1)).to_be_visible(timeout=60_000)
+                expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
+                # reopened from the history, the reply reads as it did live, sources included
+                page.goto(url)
+                ready(page)
+                page.locator("#thread-history a, #thread-history [id^=thread-]").first.click()
+                expect(page.get_by_text("Your sister Ana lives in Porto.").first).to_be_visible(timeout=60_000)
+                expect(page.locator(".ai-message").filter(has_text="Sources").first).to_contain_text(SOURCE)
         finally:
             browser.close()
 

@@ -32,3 +32,17 @@ def test_context_step_says_how_many_more_were_left_out() -> None:
     assert "Entity 2 (token budget)" in markdown and "and 2992 more" in markdown
     few = plan_markdown(provision, [], _context(loaded=2, skipped=3).telemetry(), 12.0)
     assert "more" not in few
+
+
+def test_sources_are_part_of_the_reply_text_escaped_and_short() -> None:
+    """Sources live in the message itself (a reload shows them), the person's text cannot inject markdown."""
+    from app.chat import SourceView
+    from app.turn_view import SOURCE_CHARS, sources_markdown
+
+    hostile = SourceView("m7", "says so", 0.91, "Ana lives in [Porto](http://evil.example) <img src=x>")
+    long = SourceView("m12", "says so", 0.5, "word " * 100)
+    text = sources_markdown([hostile, long])
+    assert text.startswith("\n\n**Sources**\n- **#7** ") and "relevance 0.91" in text
+    assert "[Porto](http" not in text and "\\[Porto\\]" in text and "\\<img" in text  # shown, not rendered
+    assert len(text.splitlines()[-1]) < SOURCE_CHARS + 60 and "…" in text
+    assert sources_markdown([]) == ""
