@@ -1,4 +1,5 @@
-"""The memory panel: `/memories` lists recent memories, `/memories QUERY` searches; each has Edit and Forget.
+"""The memory panel: `/memories` lists recent memories, `/memories QUERY` searches; each has Edit and
+Forget. Forget strikes the card through in place and offers Undo for as long as the chat is open.
 
 Memory text is user-originated, so it is shown escaped (no markdown links, images or HTML can
 come out of it; Chainlit's `unsafe_allow_html` stays off). Every action re-checks ownership:
@@ -15,7 +16,7 @@ from app.runtime import Runtime
 from app.turn_view import escape
 from app.ui_common import account_id, command, runtime
 from memory.models import MemoryRow
-from memory.portability import edit_memory, forget_memory
+from memory.portability import edit_memory, export_user, forget_memory, import_user
 from memory.vectors import MemoryNotFound
 
 LIST_LIMIT = 20
@@ -32,12 +33,27 @@ def card(row: MemoryRow) -> str:
     return f"**#{row.id}** · {row.created_at:%Y-%m-%d %H:%M} · {row.kind}{status}\n\n> {escape(row.content)}"
 
 
-def _actions(row: MemoryRow) -> list[cl.Action]:
-    payload = {"memory_id": row.id}
+def _actions(memory_id: int | None) -> list[cl.Action]:
+    """Edit and Forget, with ids of their own, so the buttons of a memory's card can be taken away."""
+    payload = {"memory_id": memory_id}
     return [
-        cl.Action(name="memory_edit", payload=payload, label="Edit", icon="pencil"),
-        cl.Action(name="memory_forget", payload=payload, label="Forget", icon="trash-2"),
+        cl.Action(id=f"memory-edit-{memory_id}", name="memory_edit", payload=payload, label="Edit", icon="pencil"),
+        cl.Action(
+            id=f"memory-forget-{memory_id}", name="memory_forget", payload=payload, label="Forget", icon="trash-2"
+        ),
     ]
+
+
+def _count(n: int) -> str:
+    return f"{n} memory" if n == 1 else f"{n} memories"
+
+
+async def _retire(memory_id: int, card_id: str | None, note: str) -> None:
+    """A card whose memory is gone keeps its place, struck through, without its buttons."""
+    for action in _actions(memory_id):
+        await action.remove()
+    if card_id:
+        await cl.Message(id=card_id, content=f"~~Memory #{memory_id}~~ · {note}").update()
 
 
 @command("memories", "List your memories, or search them: /memories where does Ana live", "brain")
@@ -48,13 +64,17 @@ async def memories_command(rt: Runtime, user_id: int, thread_id: str, text: str)
     if query:
         hits = await asyncio.to_thread(rt.store.memories.search, user_id, query, SEARCH_LIMIT, SEARCH_THRESHOLD)
         rows = [h.memory for h in hits]
-        header = f"{len(rows)} memories match “{escape(query)}”." if rows else "No memory matches that."
+        header = (
+            f"{_count(len(rows))} {'matches' if len(rows) == 1 else 'match'} “{escape(query)}”."
+            if rows
+            else "No memory matches that."
+        )
     else:
         rows = await asyncio.to_thread(rt.store.memories.list, user_id, None, "active", LIST_LIMIT)
-        header = f"Your {len(rows)} most recent memories:" if rows else "No memories yet."
+        header = f"Your {_count(len(rows))}, most recent first:" if rows else "No memories yet."
     await cl.Message(content=header).send()
     for row in rows:
-        await cl.Message(content=card(row), actions=_actions(row)).send()
+        await cl.Message(content=card(row), actions=_actions(row.id)).send()
 
 
 @cl.action_callback("memory_forget")
@@ -62,13 +82,37 @@ async def _on_forget(action: cl.Action) -> None:
     rt, user_id = runtime(), account_id()
     memory_id = int(action.payload["memory_id"])
     try:
+        before = await asyncio.to_thread(export_user, rt.store, user_id)  # what Undo puts back
         gone = await asyncio.to_thread(forget_memory, rt.store, user_id, memory_id)
     except MemoryNotFound:
         await cl.Message(content=f"Memory #{memory_id} no longer exists.").send()
         return
-    await action.remove()
+    await _retire(memory_id, action.forId, "forgotten")
+    cl.user_session.set(f"forgotten:{memory_id}", before)
     extra = f" (and {len(gone.memory_ids) - 1} fact(s) formed from it)" if len(gone.memory_ids) > 1 else ""
-    await cl.Message(content=f"Forgot memory #{memory_id}{extra} everywhere, graph links included.").send()
+    undo = cl.Action(name="memory_undo", payload={"memory_id": memory_id}, label="Undo", icon="undo-2")
+    await cl.Message(
+        content=f"Forgot memory #{memory_id}{extra} everywhere, graph links included.", actions=[undo]
+    ).send()
+
+
+@cl.action_callback("memory_undo")
+async def _on_undo(action: cl.Action) -> None:
+    """Put a forgotten memory back, with the facts and graph links it had (an import of the state
+    just before the forget: everything still there is skipped). Possible while the chat is open."""
+    rt, user_id = runtime(), account_id()
+    memory_id = int(action.payload["memory_id"])
+    before = cl.user_session.get(f"forgotten:{memory_id}")
+    await action.remove()
+    if before is None:
+        await cl.Message(content=f"Memory #{memory_id} can no longer be restored (the chat was closed).").send()
+        return
+    cl.user_session.set(f"forgotten:{memory_id}", None)
+    report = await asyncio.to_thread(import_user, rt.store, user_id, before)
+    await cl.Message(
+        content=f"Restored memory #{memory_id} as a new memory ({report.memories} memory(ies), "
+        f"{report.relations} graph link(s)); `/memories` lists it."
+    ).send()
 
 
 @cl.action_callback("memory_edit")
@@ -87,4 +131,4 @@ async def _on_edit(action: cl.Action) -> None:
     except (MemoryNotFound, ValueError) as exc:
         await cl.Message(content=f"Not changed: {escape(str(exc))}").send()
         return
-    await cl.Message(content="Updated:\n\n" + card(row), actions=_actions(row)).send()
+    await cl.Message(content="Updated:\n\n" + card(row), actions=_actions(row.id)).send()

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from memory.db import open_engine
 from memory.formation_queue import FormationQueue
@@ -25,6 +25,7 @@ from tests.e2e.server import (
     running_server,
     send,
     stored,
+    submit,
 )
 
 pytestmark = [pytest.mark.e2e]
@@ -77,3 +78,38 @@ def test_memory_browser_answers_across_threads_and_abstains(tmp_path: Path) -> N
     assert asked["thanks!"]["VECTOR_LIMIT"]["requested"] == 0
     assert asked["What are my hobbies?"]["VECTOR_LIMIT"]["requested"] > 5
     assert asked["thanks!"]["reason"].startswith("policy:ack")
+
+
+def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path) -> None:
+    """/memories, Forget: the card is struck through in place with no buttons left; Undo puts it back."""
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    with stored(data_dir) as store:
+        account = store.accounts.get("tester")
+        assert account is not None and account.id is not None
+        store.memories.add(account.id, "fact", "The user's cat is called Miso.")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.route("**/*", loopback_only)
+        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+            login(page, url)
+            page.locator("#command-button").click()
+            page.locator("#command-popover").get_by_text("memories", exact=True).first.click()
+            submit(page, "cat")
+            card = page.locator(".ai-message").filter(has_text="Miso").last
+            expect(card).to_be_visible(timeout=60_000)
+            card.get_by_role("button", name="Forget").click()
+            expect(page.get_by_text("Forgot memory #1").last).to_be_visible(timeout=30_000)
+            expect(page.get_by_text("Memory #1").first).to_be_visible()  # the card, struck through
+            expect(page.get_by_role("button", name="Edit")).to_have_count(0)
+            page.screenshot(path=str(tmp_path / "forgotten.png"), full_page=True)
+            page.get_by_role("button", name="Undo").click()
+            expect(page.get_by_text("Restored memory #1").last).to_be_visible(timeout=30_000)
+        browser.close()
+    with stored(data_dir) as store:
+        account = store.accounts.get("tester")
+        assert account is not None and account.id is not None
+        assert [m.content for m in store.memories.list(account.id, None, "active", 10)] == [
+            "The user's cat is called Miso."
+        ]

@@ -86,3 +86,20 @@ def test_portability_rejects_other_documents(storage: Storage) -> None:
     uid = user(storage, "ada")
     with pytest.raises(ValueError, match="not a Reverie memory export"):
         import_user(storage, uid, {"memories": []})
+
+
+def test_portability_undo_of_forget_restores_the_memory_and_its_graph_links(storage: Storage) -> None:
+    """The browser's Undo: importing what was exported just before a forget puts back exactly what the
+    forget removed (the memory, the facts formed from it, their graph links) and nothing twice."""
+    ada = user(storage, "ada")
+    _history(storage, ada)
+    before = export_user(storage, ada)
+    turn = next(m for m in before["memories"] if m["kind"] == "turn" and "Porto" in m["content"])
+    gone = forget_memory(storage, ada, turn["ref"])
+    assert gone.memory_ids and all(storage.memories.get(ada, m) is None for m in gone.memory_ids)
+    report = import_user(storage, ada, before)
+    assert report.memories == len(gone.memory_ids) and report.relations == len(gone.relation_ids)
+    after = export_user(storage, ada)
+    assert sorted(m["content"] for m in after["memories"]) == sorted(m["content"] for m in before["memories"])
+    assert len(after["relations"]) == len(before["relations"])
+    assert import_user(storage, ada, before).memories == 0  # a second Undo adds nothing
