@@ -33,7 +33,7 @@ from app.chat import (
 from app.runtime import open_runtime
 from app.settings import Settings
 from app.turn_view import plan_markdown, report_markdown, sources_markdown
-from app.ui_common import COMMANDS, HOLDER, account_id, data_layer, runtime
+from app.ui_common import COMMANDS, HOLDER, account_id, data_layer, mark_panel, runtime
 from app.ui_documents import ingest_uploads
 from app.ui_dreams import morning_summary
 
@@ -132,10 +132,14 @@ async def _on_message(message: cl.Message) -> None:
         await ingest_uploads(rt, account_id(), files)
         if not message.content.strip():
             return
+    thread_id = cl.context.session.thread_id
     if message.command and message.command in COMMANDS:
-        await COMMANDS[message.command].handler(rt, account_id(), cl.context.session.thread_id, message.content)
+        if not await asyncio.to_thread(rt.store.turns.recent, account_id(), thread_id, 1):  # not yet a chat
+            await mark_panel(thread_id, True)
+        await COMMANDS[message.command].handler(rt, account_id(), thread_id, message.content)
         return
-    await _render(chat_turn(rt, account_id(), cl.context.session.thread_id, message.content))
+    await mark_panel(thread_id, False)
+    await _render(chat_turn(rt, account_id(), thread_id, message.content))
 
 
 @cl.action_callback("follow_up")

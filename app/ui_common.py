@@ -7,12 +7,15 @@ app/ui.py imports them, so adding a view never touches the core chat handlers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import chainlit as cl
+import chainlit.data as cl_data
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from chainlit.types import ThreadDict
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import sessionmaker
 
@@ -36,13 +39,49 @@ class Command:
 COMMANDS: dict[str, Command] = {}
 
 
+PANEL = "panel"
+"""Thread metadata of a chat that only ran commands (`/memories`, `/dreams`…): not in the history."""
+
+
+class _DataLayer(SQLAlchemyDataLayer):
+    """Chainlit's SQLAlchemy layer, whose history leaves out chats that only ran commands: a look at
+    `/memories` is not a conversation, and fifteen "Untitled" threads hid the real ones."""
+
+    async def get_all_user_threads(
+        self, user_id: str | None = None, thread_id: str | None = None
+    ) -> list[ThreadDict] | None:
+        threads = await super().get_all_user_threads(user_id=user_id, thread_id=thread_id)
+        if thread_id is not None or threads is None:  # one thread asked for by id: as it is
+            return threads
+        return [t for t in threads if not _metadata(t).get(PANEL)]
+
+
+def _metadata(thread: ThreadDict) -> dict[str, object]:
+    raw = thread.get("metadata") or {}
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+async def mark_panel(thread_id: str, panel: bool) -> None:
+    """Say whether this chat only ran commands (see `_DataLayer`); a real message makes it a chat."""
+    if bool(cl.user_session.get(PANEL)) == panel:
+        return
+    cl.user_session.set(PANEL, panel)
+    layer = cl_data.get_data_layer()
+    if layer is not None:
+        await layer.update_thread(thread_id, metadata={PANEL: True if panel else None})
+
+
 def data_layer(db_path: Path) -> SQLAlchemyDataLayer:
     """Chainlit's data layer on the app's SQLite file; it touches only its own tables.
 
     Its engine is replaced by `memory.db.async_engine` (same SQLite library as the app, one
     connection per session); the docstring there says what went wrong without it.
     """
-    layer = SQLAlchemyDataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")
+    layer = _DataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")
     layer.engine = async_engine(db_path)
     layer.async_session = sessionmaker(bind=layer.engine, expire_on_commit=False, class_=AsyncSession)  # pyright: ignore[reportAttributeAccessIssue, reportCallIssue, reportArgumentType]
     return layer

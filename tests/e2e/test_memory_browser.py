@@ -81,7 +81,8 @@ def test_memory_browser_answers_across_threads_and_abstains(tmp_path: Path) -> N
 
 
 def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path) -> None:
-    """/memories, Forget: the card is struck through in place with no buttons left; Undo puts it back."""
+    """/memories, Forget: the card is struck through in place with no buttons left; Undo puts it back;
+    and the chat that only ran the command leaves no thread in the history."""
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
     with stored(data_dir) as store:
@@ -106,6 +107,11 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
             page.screenshot(path=str(tmp_path / "forgotten.png"), full_page=True)
             page.get_by_role("button", name="Undo").click()
             expect(page.get_by_text("Restored memory #1").last).to_be_visible(timeout=30_000)
+            # a chat that only ran a command is not a conversation: the history stays empty
+            page.goto(url)
+            ready(page)
+            expect(page.get_by_text("No threads found")).to_be_visible(timeout=30_000)
+            page.screenshot(path=str(tmp_path / "history-after-command.png"), full_page=True)
         browser.close()
     with stored(data_dir) as store:
         account = store.accounts.get("tester")
