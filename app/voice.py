@@ -191,8 +191,8 @@ def grounded_reply(
     stray_dates = set(_ISO_DATE.findall(text)) - {d for n in notes for d in _ISO_DATE.findall(n.text)}
     if stray_dates:  # a note's date stamp repeated as if it were the answer ("You spent 2026-11-23 at…")
         return "", "the reply repeated a note's date stamp"
-    given = {d for t in (question, *(n.text for n in notes)) for d in re.findall(r"\d+", t)}
-    if set(re.findall(r"\d+", text)) - given:  # "The date is March 24th." when the notes say 10 March
+    given = {d for t in (question, *(n.text for n in notes)) for d in _numbers(t)}
+    if _numbers(text) - given:  # "March 24th" when the notes say 10 March; "$5,000.00" when they say R37,000
         return "", "the reply gives a number the notes do not say"
     seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
     invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-Z][a-zà-ÿ]+", text) if n.casefold() not in seen]
@@ -202,6 +202,18 @@ def grounded_reply(
     if said and len(said - known) / len(said) > NOVELTY_MAX:
         return "", "the reply adds things the notes do not say"
     return second_person(text), ""
+
+
+_NUMBER = re.compile(r"\d+(?:[,\u00a0 ]\d{3}(?!\d))*(?:\.\d+)?")
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a text says, whole and in one form ("R37,000", "37 000" and "37000.00": 37000)."""
+    found = set()
+    for m in _NUMBER.finditer(text):
+        plain = re.sub(r"[,\u00a0 ]", "", m.group())
+        found.add(re.sub(r"\.0+$", "", plain))
+    return found
 
 
 _LEADING_PRONOUN = re.compile(r"^\W*(?:he|she|they|it|his|her|their|its)\b", re.IGNORECASE)

@@ -95,6 +95,10 @@ def test_a_number_the_notes_do_not_say_is_not_given() -> None:
     notes = [Note("m1", "The hospital letter came through with a date for the operation in March.")]
     assert grounded_reply("The date is March 24th.", notes, "What date is my operation?")[1]
     assert grounded_reply("It is in March.", notes, "What date is my operation?") == ("It is in March.", "")
+    # an amount is one number: "$5,000.00" is not said by "R37,000", nor by "5 minutes" and "000"
+    lease = [Note("m2", "Security deposit: R37,000, paid 5 minutes after signing.")]
+    assert grounded_reply("The security deposit is $5,000.00.", lease, "How much was the deposit?")[1]
+    assert not grounded_reply("The security deposit is R37 000.", lease, "How much was the deposit?")[1]
 
 
 def test_the_voice_does_not_agree_with_what_nobody_said() -> None:
