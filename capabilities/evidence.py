@@ -118,8 +118,9 @@ _NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowada
 _PRESENT = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)  # "what preventer am I on?": what is so now
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
 _SAID_EARLIER = re.compile(
-    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer)\b", re.IGNORECASE
-)
+    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer|retired)\b",
+    re.IGNORECASE,
+)  # "a retired nurse": the job before
 # A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
@@ -402,10 +403,11 @@ def read_ask(sit: Situation) -> Ask:
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
     attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
     hard = [t for t in dict.fromkeys(hard) if not any(_attribute(a) for a in t.split("|"))]
-    attributes += [stem(w) for w in words(text) if w in NAMING and not _named_noun(text)]  # not "the clinic's name"
+    # not "the clinic's name"; but "the name of that Ethiopian restaurant" must be said as a name
+    attributes += [stem(w) for w in words(text) if w in NAMING and not _named_noun(text, direct=True)]
     attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []
     attributes += ["work"] if "for work" in text else []
-    attributes += [KIND] if noun in _DESCRIPTIVE else []
+    attributes += [KIND] if noun in _DESCRIPTIVE and noun not in CATEGORIES else []  # "what colour": its type
     attributes = list(dict.fromkeys(attributes))
     roles_asked = [a for a in attributes if a in ROLE_STEMS]  # "my job title": one thing asked, the job
     attributes = [a for a in attributes if a not in roles_asked[1:]]
@@ -522,18 +524,20 @@ def said_of(text: str, question: str) -> str:
     asked = [t for t in key_terms(question) if t not in _TIME_STEMS and t not in _TYPE_STEMS]
     said, going_on = [], False
     for p in parts(text):  # a part goes on about the one before through its pronoun: "I've had her since 2021"
-        pronoun = _PRONOUN.search(p)
+        pronoun = _PRONOUN.search(p)  # "it"/"there" is a thing or place, whoever is named before it
+        thing = pronoun is not None and pronoun[0].casefold() in ("it", "its", "there")
         going_on = any(covers(_said(p), t) for t in asked) or (
-            going_on and pronoun is not None and not _people(p[: pronoun.start()])
+            going_on and pronoun is not None and (thing or not _people(p[: pronoun.start()]))
         )
         said += [p] if going_on else []
     return " ".join(said) or text
 
 
-def _named_noun(question: str) -> str:
-    """The noun a name is asked for: "which company…", "the name of the clinic…" (lower-cased)."""
+def _named_noun(question: str, direct: bool = False) -> str:
+    """The noun a name is asked for: "which company…", "the name of the (animal) clinic…" (lower-cased);
+    `direct`: only right after "the name of the"."""
     q = question.casefold()
-    asked = [w for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m for w in m.group(1).split()]
+    asked = [w for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m for w in m.group(1).split()[: 1 if direct else 3]]
     return next((noun for noun in asked if noun in _NAMED_NOUNS), "")  # "the animal hospital": hospital
 
 
@@ -567,7 +571,9 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
         wh = _WH_NOUN.search(question.casefold())
         members = CATEGORIES.get(wh.group(1), frozenset()) if wh else frozenset()
-        found = {w for w in plain if w in members} | {n.split()[0].casefold() for n in names_in(text)}
+        found = {w for w in plain if w in members}
+        if not (wh and wh.group(1) in _DESCRIPTIVE):  # "what colour…": white, not the Corolla it is said of
+            found |= {n.split()[0].casefold() for n in names_in(text)}
     else:  # place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X"
         trailing = re.search(r"\bfrom\W*$", question.casefold())
         locative = {"from"} if trailing else _LOCATIVE
@@ -1109,12 +1115,14 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                       or (g[2] and s.typed == 2 and s.mine and s.hard == set(ask.hard))]  # fmt: skip
         if not useful:
             return chosen
-        # the newest of notes that add as much; leaning on a chosen one counts only between equals
+        # the newest of notes that add as much; leaning on a chosen one counts only between equals, and
+        # before the time when neither corrects ("It's white" goes on about the new car; a newer
+        # "…a brown mixed-breed girl" only shares a word with it)
         # (a document's sentences are as new as each other: the best ranked of them)
         # (of corrections, the one that says more of what is asked: "new guitarist is Shae", not the
         # newer "band's moved rehearsals now", for "who plays guitar in the band now?")
-        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, _when(s.note) if s.note.source != "chunk" else 0.0,
-                   g[-1], s.key()) for g, s in useful]  # fmt: skip
+        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, g[-1] and not g[1],
+                   _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
 
@@ -1152,13 +1160,19 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
 _GOES_ON = re.compile(r"\W*(?:she|he|they)(?:['’](?:s|ve|re|d))?\s", re.IGNORECASE)
 
 
-def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored]) -> bool:
+_CALLS = re.compile(r"\b(?:call|calls|called|know|knows)\s+(?:her|him|them)(?:\s+as)?\s+([A-Z][a-zà-ÿ]+)")
+_SOMEONE_OF = re.compile(r"\b[A-Z][a-zà-ÿ]+['’]s\s+(" + "|".join(sorted(WHO)) + r")\b")  # "Sipho's mom"
+
+
+def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "") -> bool:
     """Whether a chosen note is about the one named: it says them, or, naming no one else, its pronoun
     leans on a chosen note that does ("Priya…" then "She turns 40 in May")."""
     def says(s: _Scored) -> bool:
         # by name, as said or read: not as the start of a longer chain ("Tash's cafe" is not "my
-        # sister's husband's brother Ravi's cafe", though "my sister" is Tash)
-        return name in {stem(w) for w in words(f"{s.note.text} {s.read}")}
+        # sister's husband's brother Ravi's cafe", though "my sister" is Tash), nor as whose someone
+        # is ("Ma Dikeledi (Sipho's mom)…" then "Her 70th is on 14 September" is not Sipho's birthday)
+        text = _SOMEONE_OF.sub(lambda m: m[0] if covers(_said(m[1]), thing) else " ", f"{s.note.text} {s.read}")
+        return name in {stem(w) for w in words(text)}
 
     if says(c):
         return True
@@ -1174,14 +1188,20 @@ def _says_of(c: _Scored, name: str, thing: str) -> bool:
     text = c.note.text  # as said: a reading may put a wrong one for "Her"
     if c.note.source == "chunk" or name not in {stem(w) for w in words(text)}:
         return True  # (naming no one, it leans on a note that does: see `_mentions`)
+    if any(stem(m[1]) == name for m in _CALLS.finditer(text)):  # "…is a retired nurse. The kids call her Gogo."
+        return True  # the whole note is about the one it gives another name
     for p in parts(text):
-        here = [stem(w) for w in words(p)]
-        if name in here:
-            if covers(frozenset(here) | _said(p), thing):
+        at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
+        if at is None:
+            continue
+        before = p[:at]
+        if name in {stem(w) for w in words(before)}:  # "Harper turns five…", "Sipho's birthday is…"
+            return True
+        if name in {stem(w) for w in words(p)}:  # named after it: unless someone else says it first
+            if not _SUBJECT_PRONOUN.search(before) and not _people(before):  # not "She turns 70… so Sipho"
                 return True
             continue
-        at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
-        if at is not None and not _people(p[:at]):
+        if not _people(before):  # naming no one: "Her vet is Dr. Mehta…" goes on about the one around it
             return True
     return False
 
@@ -1275,7 +1295,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
             return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
         # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
         held = [c for c in chosen if covers(c.note.stems, thing)]
-        if held and not any(_mentions(c, name, chosen) and _says_of(c, name, thing) for c in held):
+        if held and not any(_mentions(c, name, chosen, thing) and _says_of(c, name, thing) for c in held):
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]

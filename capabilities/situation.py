@@ -195,6 +195,8 @@ _CATEGORIES_TEXT = (
     "drink: coffee tea beer wine juice",
     "cost: rent fee deposit bill fare",  # "how much do I pay?" is the rent; "what's my rent?" is not a price
     "diet: vegetarian vegan pescatarian pescetarian",
+    "colour: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",
+    "color: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",
     "child: son daughter",
     "sibling: brother sister",
     "parent: mother father mom dad mum",

@@ -642,3 +642,27 @@ def test_a_name_asked_by_its_noun_comes_from_where_the_noun_is_said() -> None:
         "unknown"
     )
     assert [n.ref for n in choose(read("Which hospital is Biscuit's vet at?"), notes).notes] == ["m2"]
+
+
+def test_whose_birthday_and_what_colour_are_read_from_who_and_what_is_said() -> None:
+    notes = [
+        _note("m1", "Ma Dikeledi (Sipho's mom) is a retired nurse, she worked at Bara for 35 years. "
+                    "The kids call her Gogo."),
+        Note("m2", "She turns 70 on 14 September so Sipho and his brother Tumi want to throw a party.",
+             T0 + timedelta(days=1), 0.8, "turn", after="m1"),
+        _note("m3", "And I collected my new car yesterday! Went with the Corolla Cross after all.", 2),
+        Note("m4", "It's white, Sipho calls it the fridge.", T0 + timedelta(days=2, hours=1), 0.8, "turn", after="m3"),
+        _note("m5", "Went to the SPCA yesterday and the kids fell in love with a brown mixed-breed girl.", 3),
+    ]  # fmt: skip
+    assert choose(read("When's Sipho's birthday?"), notes).verdict == "unknown"  # "She turns 70": his mom
+    assert "m1" in [n.ref for n in choose(read("What was Gogo's job before she retired?"), notes).notes]
+    assert [n.ref for n in choose(read("What colour is my new car?"), notes).notes] == ["m3", "m4"]
+
+
+def test_a_correction_said_with_it_after_a_dash_still_corrects() -> None:
+    notes = [
+        _note("m1", "Party update for Gogo: it'll be at Tumi's house in Pretoria on Saturday 13 September."),
+        _note("m2", "Change of plan for Gogo's party — Refilwe is on bed rest, so we've moved it to Ekhaya "
+                    "Gardens in Orlando East, instead of Pretoria.", 5),
+    ]  # fmt: skip
+    assert "m2" in [n.ref for n in choose(read("Where was Gogo's party held in the end?"), notes).notes]
