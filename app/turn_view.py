@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -17,15 +18,34 @@ _MARKS = {
 }
 
 
+_PLAIN = {
+    "CONTEXT_TURNS": "recent turns of this chat",
+    "VECTOR_LIMIT": "memories found by meaning",
+    "SIMILARITY_THRESHOLD": "least relevance",
+    "TRIPLE_DEPTH": "steps along links",
+}
+"""Each dimension in words, shown before its seed name."""
+
+
 def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, Any], request_ms: float) -> str:
-    """What the agent asked for, what it got (with clamp marks), and what was loaded or skipped."""
-    lines = ["| dimension | requested | provided | |", "|---|---|---|---|"]
+    """In one line what Reverie looked at and why; then what was asked for and got per dimension
+    (plain words, the seed names beside them, clamp marks), and what was loaded or left out."""
+    got = {g.dimension.name: format_number(g.provided) for g in provision.grants}
+    reason = provision.request.reason
+    why = (reason.split(" — ", 1)[-1] if reason.startswith(REASON_PREFIX) else reason).rstrip(".")
+    lines = [
+        f"Looked at the last {got.get('CONTEXT_TURNS', '?')} turns of this chat and up to "
+        f"{got.get('VECTOR_LIMIT', '?')} memories at least {got.get('SIMILARITY_THRESHOLD', '?')} relevant, "
+        f"following links {got.get('TRIPLE_DEPTH', '?')} step(s) out" + (f": {why}." if why else ".") + "\n",
+        "| what | asked | got | |",
+        "|---|---|---|---|",
+    ]
     for g in provision.grants:
         requested = "—" if g.requested is None else format_number(g.requested)
-        lines.append(f"| {g.dimension.name} | {requested} | {format_number(g.provided)} | {_MARKS[g.status]} |")
-    reason = provision.request.reason
+        label = f"{_PLAIN.get(g.dimension.name, g.dimension.name)} ({g.dimension.name})"
+        lines.append(f"| {label} | {requested} | {format_number(g.provided)} | {_MARKS[g.status]} |")
     if reason.startswith(REASON_PREFIX):  # the model-free policy asked (app/judgement.py)
-        lines.append(f"\nAsked by the context policy: {reason.split(' — ', 1)[-1]}")
+        lines.append("\nAsked by the context policy.")
     elif reason:
         lines.append(f"\nReason given: “{reason}”")
     lines += [f"\nNote: {n}" for n in notes]
@@ -48,8 +68,14 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
 
 
 def report_markdown(report: str) -> str:
-    """The execution report as the agent will see it next turn."""
-    return f"\n\n**Execution report** (shown to the agent next turn):\n```text\n{report}\n```"
+    """The execution report as the agent will see it next turn, its long lines wrapped so the step
+    never runs off the right edge."""
+    lines = [wrapped for line in report.splitlines() for wrapped in (textwrap.wrap(line, REPORT_WIDTH) or [""])]
+    return "\n\n**Execution report** (shown to the agent next turn):\n```text\n" + "\n".join(lines) + "\n```"
+
+
+REPORT_WIDTH = 88
+"""Characters per line of the execution report in the Context step."""
 
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")

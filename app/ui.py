@@ -178,7 +178,7 @@ async def _render_event(event: TurnEvent, reply: cl.Message, step: cl.Step) -> N
                 step.output += f"\n\n**Limits changed**: {event.limits_notice}"
             await step.send()
         case InfoRound():
-            async with cl.Step(name=f"Asked for more: {event.capability}", type="tool") as info:
+            async with cl.Step(name=f"Looked further in memory ({event.capability})", type="tool") as info:
                 info.input = str(event.args)
                 info.output = ("" if event.accepted else "⚠ ") + event.result_summary
         case Token(text=text):

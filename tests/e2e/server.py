@@ -171,7 +171,7 @@ def send(page: Page, text: str) -> str:
 
     Generous waits: on a loaded 2-core box the 135M model can drop to a few tokens/s (tests assert
     behaviour, not speed). The reply is the last assistant message that is not a step (the Context
-    step, an info round's "Asked for more"), which Chainlit may render after it.
+    step, an info round's "Looked further in memory"), which Chainlit may render after it.
     """
     # The first-run welcome may arrive at any moment after login: it is never a reply.
     replies = page.locator(".ai-message").filter(has_not_text=WELCOME_START)
@@ -181,7 +181,7 @@ def send(page: Page, text: str) -> str:
     expect(replies).not_to_have_count(before, timeout=300_000)
     # The stop button shows while the run is going; the reply is complete when it is gone.
     expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
-    # not a step: "Used Context", or an info round's "Used / Asked for more: SEARCH_MEMORIES"
+    # not a step: "Used Context", or an info round's "Used Looked further in memory (…)"
     reply = replies.filter(has_not_text=re.compile(r"^\s*Used\b")).last
     expect(reply).not_to_have_text(re.compile(r"^\s*$"))
     assert "<your answer>" not in reply.inner_text(), "a copied format placeholder was shown as the reply"

@@ -65,7 +65,7 @@ def test_info_round_browser_step_sources_and_follow_up(tmp_path: Path) -> None:
                 login(page, url)
                 submit(page, QUESTION, timeout=60_000)
                 expect(page.get_by_text("Your sister Ana lives in Porto.").last).to_be_visible(timeout=120_000)
-                expect(page.get_by_text("Asked for more: SEARCH_MEMORIES").last).to_be_visible()
+                expect(page.get_by_text("Looked further in memory (SEARCH_MEMORIES)").last).to_be_visible()
                 expect(page.get_by_text("Confidence: high").last).to_be_visible()
                 # the source under the reply says what the memory says, with its id for /memories
                 source = page.locator(".ai-message").filter(has_text="Sources").last
