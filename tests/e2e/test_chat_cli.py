@@ -63,7 +63,8 @@ def test_chat_cli_remembers_across_processes_and_says_when_it_does_not_know(tmp_
 
 
 HOLD_GRAPH = """
-import sys, time, kuzu
+import pathlib, sys, time, kuzu
+pathlib.Path(sys.argv[1]).parent.mkdir(parents=True, exist_ok=True)  # as the running app would have
 db = kuzu.Database(sys.argv[1])
 print("ready", flush=True)
 time.sleep(float(sys.argv[2]))
