@@ -10,13 +10,13 @@ import asyncio
 import re
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from pathlib import Path
 
 import chainlit as cl
 import chainlit.server
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import CommandDict, ThreadDict
 
-from app import ui_memories  # noqa: F401  (registers /memories and its actions)
 from app.answer_loop import InfoRound
 from app.chat import (
     UNANSWERED,
@@ -36,6 +36,7 @@ from app.turn_view import plan_markdown, report_markdown, sources_markdown
 from app.ui_common import COMMANDS, HOLDER, account_id, data_layer, mark_panel, runtime
 from app.ui_documents import ingest_uploads
 from app.ui_dreams import morning_summary
+from app.ui_memories import import_files  # (and registers /memories and its actions)
 
 _settings = Settings()
 _stack = AsyncExitStack()
@@ -128,6 +129,9 @@ async def _chat_resume(thread: ThreadDict) -> None:
 async def _on_message(message: cl.Message) -> None:
     rt = runtime()
     files = [e for e in message.elements or [] if getattr(e, "path", None)]
+    if files and message.command == "memories":  # "/memories import" with the export attached
+        await import_files(rt, account_id(), [(e.name, Path(str(e.path))) for e in files])
+        return
     if files:
         await ingest_uploads(rt, account_id(), files)
         if not message.content.strip():

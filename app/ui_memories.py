@@ -9,6 +9,9 @@ the id in an action's payload is looked up under the logged-in account only.
 from __future__ import annotations
 
 import asyncio
+import json
+from datetime import date
+from pathlib import Path
 
 import chainlit as cl
 
@@ -16,7 +19,7 @@ from app.runtime import Runtime
 from app.turn_view import escape
 from app.ui_common import account_id, command, runtime
 from memory.models import MemoryRow
-from memory.portability import edit_memory, export_user, forget_memory, import_user
+from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
 from memory.vectors import MemoryNotFound
 
 LIST_LIMIT = 20
@@ -56,11 +59,18 @@ async def _retire(memory_id: int, card_id: str | None, note: str) -> None:
         await cl.Message(id=card_id, content=f"~~Memory #{memory_id}~~ · {note}").update()
 
 
-@command("memories", "List your memories, or search them: /memories where does Ana live", "brain")
+@command("memories", "List or search your memories (/memories where does Ana live); export or import them", "brain")
 async def memories_command(rt: Runtime, user_id: int, thread_id: str, text: str) -> None:
     """Show recent memories, or those matching the text typed after the command."""
     del thread_id
     query = text.strip()
+    if query.casefold() == "export":
+        await _export(rt, user_id)
+        return
+    if query.casefold() == "import":
+        await cl.Message(content="Attach the JSON file a `/memories export` (or `reverie memories export`) wrote, "
+                         "and send it with `/memories import`.").send()  # fmt: skip
+        return
     if query:
         hits = await asyncio.to_thread(rt.store.memories.search, user_id, query, SEARCH_LIMIT, SEARCH_THRESHOLD)
         rows = [h.memory for h in hits]
@@ -75,6 +85,30 @@ async def memories_command(rt: Runtime, user_id: int, thread_id: str, text: str)
     await cl.Message(content=header).send()
     for row in rows:
         await cl.Message(content=card(row), actions=_actions(row.id)).send()
+
+
+async def _export(rt: Runtime, user_id: int) -> None:
+    """Everything this person remembers, as the CLI's JSON (`reverie memories export`), to download."""
+    doc = await asyncio.to_thread(export_user, rt.store, user_id)
+    payload = json.dumps(doc, ensure_ascii=False, indent=2).encode()
+    file = cl.File(name=f"reverie-memories-{date.today():%Y-%m-%d}.json", content=payload, display="inline")
+    await cl.Message(content=f"Your {_count(len(doc['memories']))}, as JSON ({FORMAT}):", elements=[file]).send()
+
+
+async def import_files(rt: Runtime, user_id: int, files: list[tuple[str, Path]]) -> None:
+    """`/memories import` with JSON files attached (name as uploaded, where Chainlit keeps it): add what
+    they hold that is not here yet."""
+    for name, path in files:
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            report = await asyncio.to_thread(import_user, rt.store, user_id, doc)
+        except (OSError, ValueError) as exc:  # not JSON, not the format, unreadable
+            await cl.Message(content=f"Not imported ({escape(name)}): {escape(str(exc))}").send()
+            continue
+        await cl.Message(
+            content=f"Imported from {escape(name)}: {_count(report.memories)}, {report.entities} entities, "
+            f"{report.relations} graph links (what was already here was skipped)."
+        ).send()
 
 
 @cl.action_callback("memory_forget")

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from memory.db import open_engine
 from memory.formation_queue import FormationQueue
@@ -95,9 +95,7 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
         page.route("**/*", loopback_only)
         with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
             login(page, url)
-            page.locator("#command-button").click()
-            page.locator("#command-popover").get_by_text("memories", exact=True).first.click()
-            submit(page, "cat")
+            _memories_command(page, "cat")
             card = page.locator(".ai-message").filter(has_text="Miso").last
             expect(card).to_be_visible(timeout=60_000)
             card.get_by_role("button", name="Forget").click()
@@ -107,6 +105,16 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
             page.screenshot(path=str(tmp_path / "forgotten.png"), full_page=True)
             page.get_by_role("button", name="Undo").click()
             expect(page.get_by_text("Restored memory #1").last).to_be_visible(timeout=30_000)
+            # export as the CLI writes it, then import it back: what is already here is skipped
+            _memories_command(page, "export")
+            download = page.locator("a", has_text=re.compile(r"reverie-memories-.*\.json")).last
+            expect(download).to_be_visible(timeout=30_000)
+            exported = tmp_path / "export.json"
+            exported.write_bytes(page.request.get(str(download.get_attribute("href"))).body())
+            assert json.loads(exported.read_text())["memories"][0]["content"] == "The user's cat is called Miso."
+            _memories_command(page, "import", exported)
+            expect(page.get_by_text("Imported from export.json: 0 memories").last).to_be_visible(timeout=30_000)
+            page.screenshot(path=str(tmp_path / "imported.png"), full_page=True)
             # a chat that only ran a command is not a conversation: the history stays empty
             page.goto(url)
             ready(page)
@@ -119,3 +127,13 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
         assert [m.content for m in store.memories.list(account.id, None, "active", 10)] == [
             "The user's cat is called Miso."
         ]
+
+
+def _memories_command(page: Page, text: str, attached: Path | None = None) -> None:
+    """Pick /memories from the composer's command menu and send `text` with it (and a file)."""
+    page.locator("#command-button").click()
+    page.locator("#command-popover").get_by_text("memories", exact=True).first.click()
+    if attached is not None:
+        page.locator("input[type=file]").first.set_input_files(str(attached))
+        expect(page.get_by_text(attached.name).first).to_be_visible(timeout=30_000)  # uploaded
+    submit(page, text)
