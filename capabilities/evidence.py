@@ -560,12 +560,15 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
             found &= _MONTHS
     elif kind == "number":  # "$1,850"; a year is no amount ("how much did we pay?" is not "2019")
         amount = re.search(r"\bhow (?:much|many)\b", question, re.IGNORECASE) is not None
+        money = _MONEY.search(question) is not None  # "how much did I pay…": not "160 000 km", "a 3-month wait"
         found = {
-            w.lstrip("$€£").rstrip(".,") for w in plain
+            w.lstrip("$€£").rstrip(".,") for i, w in enumerate(plain)
             if (re.fullmatch(r"[$€£]?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k)?", w)
-                and not (amount and re.fullmatch(r"(?:19|20)\d\d", w)))
-            or w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)  # twenty-two
-        }  # fmt: skip
+                and not (amount and re.fullmatch(r"(?:19|20)\d\d", w))
+                and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
+                                    or not _priced(plain, i, tokens[i]))))
+            or (not money and (w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
+        }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
     elif kind == "person":
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
@@ -586,6 +589,38 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
     found = {w for w in found if w and w not in asked}
     near = _near(plain, found, {stem(w) for w in asked if w not in STOP}) if kind in ("person", "place") else found
     return near or found
+
+
+_MONEY = re.compile(r"\b(?:pay|paid|cost|costs|price|spend|spent|deposit|rent|fee|charge|owe|worth|salary|earn)\w*",
+                    re.IGNORECASE)  # fmt: skip
+_UNITS = word_set(
+    "km kms kilometres kilometers mile miles kg kilos pounds lbs metres meters cm mm minutes mins hours hrs days "
+    "weeks months years times people guests kids percent degrees litres liters"
+)
+
+
+_PRICED = word_set(
+    "month months week weekly monthly year yearly pcm pw quid bucks rand dollars euros pounds deposit rent fee "
+    "fees cost costs paid pay pays price salary each per total bill"
+)
+
+
+def _priced(plain: Sequence[str], i: int, token: str) -> bool:
+    """Whether the number at `i` is said as money: a currency sign ("R37,000", "$1,850", "41k") or a
+    money word within four words ("1150 a month", "my half's 575. more than I pay"); not "turned 14"."""
+    if re.match(r"^\W*(?:[$€£¥₹]|R(?=\d))", token) or re.search(r"\dk\W*$", token, re.IGNORECASE):
+        return True
+    return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - 4) : i], *plain[i + 1 : i + 5]])
+
+
+def _measured(plain: Sequence[str], i: int) -> bool:
+    """Whether the number at `i` counts something that is not money ("160 000 km", "6 weeks"), or is
+    the "000" of such a number."""
+    head = i
+    while head and re.fullmatch(r"\d{3}", plain[head]) and re.fullmatch(r"\d[\d,.]*", plain[head - 1]):
+        head -= 1  # "160 000": the "000" belongs to 160
+    after = [w for w in plain[head + 1 : head + 4] if not re.fullmatch(r"\d{3}", w)][:1]
+    return bool(after) and after[0] in _UNITS
 
 
 def _near(plain: Sequence[str], found: set[str], asked: set[str], window: int = 6) -> set[str]:

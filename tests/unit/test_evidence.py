@@ -666,3 +666,13 @@ def test_a_correction_said_with_it_after_a_dash_still_corrects() -> None:
                     "Gardens in Orlando East, instead of Pretoria.", 5),
     ]  # fmt: skip
     assert "m2" in [n.ref for n in choose(read("Where was Gogo's party held in the end?"), notes).notes]
+
+
+def test_money_asked_is_a_number_said_as_money() -> None:
+    notes = [
+        _note("m1", "It's a 2017 VW Polo, silver, about 160 000 km on it, and the other one is a Ranger."),
+        _note("m2", "Kagiso turned 14 on the 28th and we paid for a gaming night.", 1),
+        _note("m3", "live in heaton with my flatmate, I pay 495 a month rent for my room", 2),
+    ]
+    assert choose(read("How much did I pay for the Polo?"), notes).verdict == "unknown"  # km, a year, "one"
+    assert "m3" in [n.ref for n in choose(read("How much rent do I pay each month?"), notes).notes]

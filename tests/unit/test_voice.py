@@ -99,6 +99,10 @@ def test_a_number_the_notes_do_not_say_is_not_given() -> None:
     lease = [Note("m2", "Security deposit: R37,000, paid 5 minutes after signing.")]
     assert grounded_reply("The security deposit is $5,000.00.", lease, "How much was the deposit?")[1]
     assert not grounded_reply("The security deposit is R37 000.", lease, "How much was the deposit?")[1]
+    # a day and a month no note says together
+    told = [Note("m3", "Sipho turns 44 on the 22nd!"), Note("m4", "Gogo turns 70 on 14 September.")]
+    assert grounded_reply("Sipho's birthday is on 22 September.", told, "When's Sipho's birthday?")[1]
+    assert not grounded_reply("Gogo's birthday is September 14th.", told, "When's Gogo's birthday?")[1]
 
 
 def test_the_voice_does_not_agree_with_what_nobody_said() -> None:
