@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, expect, sync_playwright
 
 if TYPE_CHECKING:
     from app.runtime import Storage
@@ -129,6 +129,20 @@ def loopback_only(route: object) -> None:
 
 OFF_MACHINE: list[str] = []
 """Every request `loopback_only` aborted, in this test process: the page must make none."""
+
+
+@contextmanager
+def loopback_page() -> Iterator[Page]:
+    """Debian's headless Chromium with one page that may reach loopback only (`loopback_only`);
+    the browser is closed after the block."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.route("**/*", loopback_only)
+            yield page
+        finally:
+            browser.close()
 
 
 def login(page: Page, url: str, user: str = "tester") -> None:

@@ -5,17 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, WebSocket, expect, sync_playwright
+from playwright.sync_api import Page, WebSocket, expect
 
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     OFF_MACHINE,
     PASSWORD,
     WELCOME_START,
     free_port,
     login,
-    loopback_only,
+    loopback_page,
     ready,
     reverie,
     running_server,
@@ -37,10 +35,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
     def watch(ws: WebSocket) -> None:
         ws.on("framereceived", lambda f: stream_frames.append(f) if "stream_token" in str(f) else None)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
+    with loopback_page() as page:
         page.on("websocket", watch)
         OFF_MACHINE.clear()
         with running_server(data_dir, port, log) as url:
@@ -68,7 +63,6 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             ready(page)
             send(page, "Thanks, one more question: what is my name?")
             page.screenshot(path=str(tmp_path / "resumed-thread.png"), full_page=True)
-        browser.close()
     assert OFF_MACHINE == [], "the page asked for something off this machine"
     _assert_turns_stored(data_dir)
 

@@ -7,15 +7,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PASSWORD,
     free_port,
     login,
-    loopback_only,
+    loopback_page,
     reverie,
     running_server,
     stored,
@@ -62,22 +60,17 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
     pid = _seed_pending_proposal(data_dir)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-            login(page, url)
-            _run_dreams_command(page)
-            expect(page.get_by_text(f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25").first).to_be_visible(timeout=60_000)
-            expect(page.get_by_text("← proposed").first).to_be_visible()
-            page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
-            page.get_by_role("button", name="Approve").first.click()
-            expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
-            submit(page, "the follow-ups show it misses context")
-            expect(page.get_by_text("It applies from your next message").first).to_be_visible(timeout=30_000)
-            page.screenshot(path=str(tmp_path / "approved.png"), full_page=True)
-        browser.close()
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        _run_dreams_command(page)
+        expect(page.get_by_text(f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25").first).to_be_visible(timeout=60_000)
+        expect(page.get_by_text("← proposed").first).to_be_visible()
+        page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
+        page.get_by_role("button", name="Approve").first.click()
+        expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
+        submit(page, "the follow-ups show it misses context")
+        expect(page.get_by_text("It applies from your next message").first).to_be_visible(timeout=30_000)
+        page.screenshot(path=str(tmp_path / "approved.png"), full_page=True)
     with sqlite3.connect(data_dir / "reverie.db") as db:
         override = db.execute("SELECT dimension, max_value, proposal_id, reason FROM limit_overrides").fetchall()
         decision = db.execute("SELECT decision, decided_by, reason FROM proposal_decisions").fetchall()

@@ -5,16 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PASSWORD,
     WELCOME_START,
     free_port,
     login,
-    loopback_only,
+    loopback_page,
     reverie,
     running_server,
     submit,
@@ -30,10 +28,7 @@ def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
     data = tmp_path / "data"
     done = reverie(data, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n")
     assert done.returncode == 0, done.stderr
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
+    with loopback_page() as page:
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         with running_server(data, free_port(), tmp_path / "server.log") as url:
@@ -50,4 +45,3 @@ def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
             assert page.locator("script:has-text('__pwned')").count() == 0
             assert page.locator("img[onerror]").count() == 0
             page.screenshot(path=str(tmp_path / "hostile-render.png"), full_page=True)
-        browser.close()

@@ -14,16 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.scripted_llm import last_user_text, scripted_llm
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PASSWORD,
     free_port,
     login,
-    loopback_only,
+    loopback_page,
     ready,
     reverie,
     running_server,
@@ -56,33 +54,30 @@ def test_info_round_browser_step_sources_and_follow_up(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
     _seed(data_dir)
-    with scripted_llm(_script) as llm, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        try:
-            with running_server(data_dir, free_port(), tmp_path / "server.log", "ollama", llm) as url:
-                login(page, url)
-                submit(page, QUESTION, timeout=60_000)
-                expect(page.get_by_text("Your sister Ana lives in Porto.").last).to_be_visible(timeout=120_000)
-                expect(page.get_by_text("Looked further in memory (SEARCH_MEMORIES)").last).to_be_visible()
-                expect(page.get_by_text("Confidence: high").last).to_be_visible()
-                # the source under the reply says what the memory says, with its id for /memories
-                source = page.locator(".ai-message").filter(has_text="Sources").last
-                expect(source).to_contain_text(SOURCE)
-                expect(page.locator("#side-view-content, [data-testid=side-view]")).to_have_count(0)  # no panel
-                page.screenshot(path=str(tmp_path / "info-round.png"), full_page=True)
-                page.get_by_role("button", name="When did Ana move to Porto?").click()
-                expect(page.get_by_text("When did Ana move to Porto?").nth(1)).to_be_visible(timeout=60_000)
-                expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
-                # reopened from the history, the reply reads as it did live, sources included
-                page.goto(url)
-                ready(page)
-                page.locator("#thread-history a, #thread-history [id^=thread-]").first.click()
-                expect(page.get_by_text("Your sister Ana lives in Porto.").first).to_be_visible(timeout=60_000)
-                expect(page.locator(".ai-message").filter(has_text="Sources").first).to_contain_text(SOURCE)
-        finally:
-            browser.close()
+    with (
+        scripted_llm(_script) as llm,
+        loopback_page() as page,
+        running_server(data_dir, free_port(), tmp_path / "server.log", "ollama", llm) as url,
+    ):
+        login(page, url)
+        submit(page, QUESTION, timeout=60_000)
+        expect(page.get_by_text("Your sister Ana lives in Porto.").last).to_be_visible(timeout=120_000)
+        expect(page.get_by_text("Looked further in memory (SEARCH_MEMORIES)").last).to_be_visible()
+        expect(page.get_by_text("Confidence: high").last).to_be_visible()
+        # the source under the reply says what the memory says, with its id for /memories
+        source = page.locator(".ai-message").filter(has_text="Sources").last
+        expect(source).to_contain_text(SOURCE)
+        expect(page.locator("#side-view-content, [data-testid=side-view]")).to_have_count(0)  # no panel
+        page.screenshot(path=str(tmp_path / "info-round.png"), full_page=True)
+        page.get_by_role("button", name="When did Ana move to Porto?").click()
+        expect(page.get_by_text("When did Ana move to Porto?").nth(1)).to_be_visible(timeout=60_000)
+        expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
+        # reopened from the history, the reply reads as it did live, sources included
+        page.goto(url)
+        ready(page)
+        page.locator("#thread-history a, #thread-history [id^=thread-]").first.click()
+        expect(page.get_by_text("Your sister Ana lives in Porto.").first).to_be_visible(timeout=60_000)
+        expect(page.locator(".ai-message").filter(has_text="Sources").first).to_contain_text(SOURCE)
 
 
 def _seed(data_dir: Path) -> None:

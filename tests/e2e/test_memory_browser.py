@@ -9,17 +9,15 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from memory.db import open_engine
 from memory.formation_queue import FormationQueue
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PASSWORD,
     free_port,
     login,
-    loopback_only,
+    loopback_page,
     ready,
     reverie,
     running_server,
@@ -49,25 +47,20 @@ def _formed(data_dir: Path, timeout_s: float = 300) -> None:
 def test_memory_browser_answers_across_threads_and_abstains(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-            login(page, url)
-            for text in ("My cat is called Miso.", "My sister Ana lives in Lisbon.", "thanks!",
-                         "Actually my sister Ana moved to Porto."):  # fmt: skip
-                send(page, text)
-            _formed(data_dir)
-            page.click("#new-chat-button")
-            page.get_by_role("button", name="Confirm").click()  # "Create a new chat?"
-            ready(page)
-            cat = send(page, "What's my cat's name?")
-            sister = send(page, "Where does my sister live?")
-            brother = send(page, "What's my brother's name?")
-            send(page, "What are my hobbies?")
-            page.screenshot(path=str(tmp_path / "second-thread.png"), full_page=True)
-        browser.close()
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        for text in ("My cat is called Miso.", "My sister Ana lives in Lisbon.", "thanks!",
+                     "Actually my sister Ana moved to Porto."):  # fmt: skip
+            send(page, text)
+        _formed(data_dir)
+        page.click("#new-chat-button")
+        page.get_by_role("button", name="Confirm").click()  # "Create a new chat?"
+        ready(page)
+        cat = send(page, "What's my cat's name?")
+        sister = send(page, "Where does my sister live?")
+        brother = send(page, "What's my brother's name?")
+        send(page, "What are my hobbies?")
+        page.screenshot(path=str(tmp_path / "second-thread.png"), full_page=True)
     assert "Miso" in cat
     assert "Porto" in sister and "Lisbon" not in sister
     assert "don't know" in brother and not re.search(r"\b(?:Ana|Miso|Porto)\b", brother)
@@ -89,38 +82,33 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
         account = store.accounts.get("tester")
         assert account is not None and account.id is not None
         store.memories.add(account.id, "fact", "The user's cat is called Miso.")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-            login(page, url)
-            _memories_command(page, "cat")
-            card = page.locator(".ai-message").filter(has_text="Miso").last
-            expect(card).to_be_visible(timeout=60_000)
-            card.get_by_role("button", name="Forget").click()
-            expect(page.get_by_text("Forgot memory #1").last).to_be_visible(timeout=30_000)
-            expect(page.get_by_text("Memory #1").first).to_be_visible()  # the card, struck through
-            expect(page.get_by_role("button", name="Edit")).to_have_count(0)
-            page.screenshot(path=str(tmp_path / "forgotten.png"), full_page=True)
-            page.get_by_role("button", name="Undo").click()
-            expect(page.get_by_text("Restored memory #1").last).to_be_visible(timeout=30_000)
-            # export as the CLI writes it, then import it back: what is already here is skipped
-            _memories_command(page, "export")
-            download = page.locator("a", has_text=re.compile(r"reverie-memories-.*\.json")).last
-            expect(download).to_be_visible(timeout=30_000)
-            exported = tmp_path / "export.json"
-            exported.write_bytes(page.request.get(str(download.get_attribute("href"))).body())
-            assert json.loads(exported.read_text())["memories"][0]["content"] == "The user's cat is called Miso."
-            _memories_command(page, "import", exported)
-            expect(page.get_by_text("Imported from export.json: 0 memories").last).to_be_visible(timeout=30_000)
-            page.screenshot(path=str(tmp_path / "imported.png"), full_page=True)
-            # a chat that only ran a command is not a conversation: the history stays empty
-            page.goto(url)
-            ready(page)
-            expect(page.get_by_text("No threads found")).to_be_visible(timeout=30_000)
-            page.screenshot(path=str(tmp_path / "history-after-command.png"), full_page=True)
-        browser.close()
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        _memories_command(page, "cat")
+        card = page.locator(".ai-message").filter(has_text="Miso").last
+        expect(card).to_be_visible(timeout=60_000)
+        card.get_by_role("button", name="Forget").click()
+        expect(page.get_by_text("Forgot memory #1").last).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("Memory #1").first).to_be_visible()  # the card, struck through
+        expect(page.get_by_role("button", name="Edit")).to_have_count(0)
+        page.screenshot(path=str(tmp_path / "forgotten.png"), full_page=True)
+        page.get_by_role("button", name="Undo").click()
+        expect(page.get_by_text("Restored memory #1").last).to_be_visible(timeout=30_000)
+        # export as the CLI writes it, then import it back: what is already here is skipped
+        _memories_command(page, "export")
+        download = page.locator("a", has_text=re.compile(r"reverie-memories-.*\.json")).last
+        expect(download).to_be_visible(timeout=30_000)
+        exported = tmp_path / "export.json"
+        exported.write_bytes(page.request.get(str(download.get_attribute("href"))).body())
+        assert json.loads(exported.read_text())["memories"][0]["content"] == "The user's cat is called Miso."
+        _memories_command(page, "import", exported)
+        expect(page.get_by_text("Imported from export.json: 0 memories").last).to_be_visible(timeout=30_000)
+        page.screenshot(path=str(tmp_path / "imported.png"), full_page=True)
+        # a chat that only ran a command is not a conversation: the history stays empty
+        page.goto(url)
+        ready(page)
+        expect(page.get_by_text("No threads found")).to_be_visible(timeout=30_000)
+        page.screenshot(path=str(tmp_path / "history-after-command.png"), full_page=True)
     with stored(data_dir) as store:
         account = store.accounts.get("tester")
         assert account is not None and account.id is not None

@@ -10,9 +10,11 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 from collections import defaultdict
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ from tests.e2e.server import (
     free_port,
     login,
     loopback_only,
+    loopback_page,
     ready,
     running_server,
     server_process,
@@ -125,32 +128,35 @@ def test_kill_9_mid_reply_keeps_the_message_and_retry_answers_it(tmp_path: Path)
         return _answer(body, "Once upon a time " * 60 if state["slow"] else "Answered after the restart.")
 
     port, log = free_port(), tmp_path / "server.log"
-    with scripted_llm(script, delay=0.3) as llm, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        try:
-            with server_process(data_dir, port, log, "ollama", llm) as proc:
-                login(page, f"http://127.0.0.1:{port}")
-                submit(page, question, timeout=60_000)
-                expect(page.get_by_text("Once upon a time").last).to_be_visible(timeout=120_000)
-                os.killpg(proc.pid, signal.SIGKILL)  # mid-stream: no reply stored, no clean shutdown
-                proc.wait(timeout=30)
-            state["slow"] = False
-            with running_server(data_dir, port, log, "ollama", llm) as url:
-                page.goto(url)
-                ready(page)
-                thread_link = page.locator("#thread-history a, #thread-history [id^=thread-]").first
-                expect(thread_link).to_be_visible(timeout=60_000)
-                thread_link.click()
-                expect(page.get_by_text(question).first).to_be_visible(timeout=60_000)
-                expect(page.get_by_text("Your last message got no reply").last).to_be_visible(timeout=60_000)
-                page.get_by_role("button", name="Retry").last.click()
-                expect(page.get_by_text("Answered after the restart.").last).to_be_visible(timeout=120_000)
-                expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
-        finally:
-            browser.close()
+    with scripted_llm(script, delay=0.3) as llm, loopback_page() as page:
+        with _mid_reply(page, data_dir, port, log, llm, question) as proc:
+            os.killpg(proc.pid, signal.SIGKILL)  # mid-stream: no reply stored, no clean shutdown
+            proc.wait(timeout=30)
+        state["slow"] = False
+        with running_server(data_dir, port, log, "ollama", llm) as url:
+            page.goto(url)
+            ready(page)
+            thread_link = page.locator("#thread-history a, #thread-history [id^=thread-]").first
+            expect(thread_link).to_be_visible(timeout=60_000)
+            thread_link.click()
+            expect(page.get_by_text(question).first).to_be_visible(timeout=60_000)
+            expect(page.get_by_text("Your last message got no reply").last).to_be_visible(timeout=60_000)
+            page.get_by_role("button", name="Retry").last.click()
+            expect(page.get_by_text("Answered after the restart.").last).to_be_visible(timeout=120_000)
+            expect(page.locator("#stop-button")).to_have_count(0, timeout=120_000)
     _assert_answered_once(data_dir, question)
+
+
+@contextmanager
+def _mid_reply(
+    page: Page, data_dir: Path, port: int, log: Path, llm: dict[str, str], question: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The server on the scripted model, `question` sent from `page`, its reply streaming ("Once upon a time…")."""
+    with server_process(data_dir, port, log, "ollama", llm) as proc:
+        login(page, f"http://127.0.0.1:{port}")
+        submit(page, question, timeout=60_000)
+        expect(page.get_by_text("Once upon a time").last).to_be_visible(timeout=120_000)
+        yield proc
 
 
 def _assert_answered_once(data_dir: Path, question: str) -> None:
@@ -182,25 +188,19 @@ def test_sigterm_mid_reply_stops_promptly_and_keeps_the_message(tmp_path: Path) 
         return _answer(body, "Once upon a time " * 200)
 
     port, log = free_port(), tmp_path / "server.log"
-    with scripted_llm(script, delay=0.3) as llm, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        try:
-            with server_process(data_dir, port, log, "ollama", llm) as proc:
-                login(page, f"http://127.0.0.1:{port}")
-                submit(page, question, timeout=60_000)
-                expect(page.get_by_text("Once upon a time").last).to_be_visible(timeout=120_000)
-                started = time.monotonic()
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.wait(timeout=60)
-                took = time.monotonic() - started
-                assert took < SHUTDOWN_S, f"the app took {took:.1f} s to stop after SIGTERM"
-                with suppress(ProcessLookupError):
-                    os.killpg(proc.pid, 0)
-                    pytest.fail("a process of the app's group outlived it (the model child?)")
-        finally:
-            browser.close()
+    with (
+        scripted_llm(script, delay=0.3) as llm,
+        loopback_page() as page,
+        _mid_reply(page, data_dir, port, log, llm, question) as proc,
+    ):
+        started = time.monotonic()
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)
+        took = time.monotonic() - started
+        assert took < SHUTDOWN_S, f"the app took {took:.1f} s to stop after SIGTERM"
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, 0)
+            pytest.fail("a process of the app's group outlived it (the model child?)")
     with stored(data_dir) as store:
         account = store.accounts.get("tester")
         assert account is not None and account.id is not None

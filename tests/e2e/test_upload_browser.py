@@ -6,15 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PASSWORD,
     free_port,
     login,
-    loopback_only,
+    loopback_page,
     reverie,
     running_server,
     submit,
@@ -36,17 +34,12 @@ def test_upload_browser_ingests_markdown_document(tmp_path: Path) -> None:
     assert created.returncode == 0, created.stderr
     note = tmp_path / "whitby-notes.md"
     note.write_text(NOTE)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.route("**/*", loopback_only)
-        with running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-            login(page, url)
-            page.locator("input[type=file]").first.set_input_files(str(note))
-            submit(page, "Please remember this document.")
-            done = page.locator(".ai-message", has_text=re.compile(r"is in memory \(document \d+\)"))
-            expect(done).to_have_count(1, timeout=240_000)
-        browser.close()
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        page.locator("input[type=file]").first.set_input_files(str(note))
+        submit(page, "Please remember this document.")
+        done = page.locator(".ai-message", has_text=re.compile(r"is in memory \(document \d+\)"))
+        expect(done).to_have_count(1, timeout=240_000)
     listed = reverie(data_dir, "documents", "list", "--user", "tester")
     assert listed.returncode == 0, listed.stderr
     assert re.search(r"\bdone\b.*whitby-notes\.md", listed.stdout), listed.stdout
