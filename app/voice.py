@@ -23,7 +23,7 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
-from capabilities.evidence import Note, covers
+from capabilities.evidence import Note, covers, day_months
 from capabilities.situation import STOP, key_terms, stem, word_set, words
 from memory.assembly import escape_delimiters
 from memory.extraction import sentences
@@ -191,8 +191,8 @@ def grounded_reply(
     stray_dates = set(_ISO_DATE.findall(text)) - {d for n in notes for d in _ISO_DATE.findall(n.text)}
     if stray_dates:  # a note's date stamp repeated as if it were the answer ("You spent 2026-11-23 at…")
         return "", "the reply repeated a note's date stamp"
-    dated = {d for t in (question, *(n.text for n in notes)) for d in _day_months(t)}
-    if _day_months(text) - dated:  # "22 September" from "turns 44 on the 22nd" and "70 on 14 September"
+    dated = {d for t in (question, *(n.text for n in notes)) for d in day_months(t)}
+    if day_months(text) - dated:  # "22 September" from "turns 44 on the 22nd" and "70 on 14 September"
         return "", "the reply puts a day and a month together that no note does"
     given = {d for t in (question, *(n.text for n in notes)) for d in _numbers(t)}
     if _numbers(text) - given:  # "March 24th" when the notes say 10 March; "$5,000.00" when they say R37,000
@@ -208,22 +208,6 @@ def grounded_reply(
 
 
 _NUMBER = re.compile(r"\d+(?:[,\u00a0 ]\d{3}(?!\d))*(?:\.\d+)?")
-
-
-_DAY_MONTH = re.compile(
-    r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
-    re.IGNORECASE,
-)
-
-
-def _day_months(text: str) -> set[tuple[int, str]]:
-    """The dates a text says as a day and a month ("14 September", "Sept 14th"): (14, "sep")."""
-    found = set()
-    for m in _DAY_MONTH.finditer(text):
-        day, month = (m[1], m[2]) if m[1] else (m[4], m[3])
-        found.add((int(day), month.casefold()))
-    return found
 
 
 def _numbers(text: str) -> set[str]:

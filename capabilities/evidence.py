@@ -185,6 +185,21 @@ _DATE = re.compile(
     r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
     re.I,
 )  # "10 March", "the 9th of August", "March 10", "10/03/2025"
+_DAY_AND_MONTH = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_DAY_MONTH})\.?|\b({_DAY_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b",
+    re.IGNORECASE,
+)
+
+
+def day_months(text: str) -> set[tuple[int, str]]:
+    """The dates a text says as a day and a month ("14 September", "Sept 14th"): (14, "sep")."""
+    found = set()
+    for m in _DAY_AND_MONTH.finditer(text):
+        day, month = (m[1], m[2]) if m[1] else (m[4], m[3])
+        found.add((int(day), month[:3].casefold()))
+    return found
+
+
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "the nickname of the kiln", "the name of my sister's dog": what the attribute belongs to is asked about.
 _OF_THING = re.compile(
@@ -1215,7 +1230,7 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
     return not _people(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
 
 
-def _says_of(c: _Scored, name: str, thing: str) -> bool:
+def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     """Whether a note that names `name` says `thing` of them in one part: not "Eli turns eight on
     September 30th…; his little sister Harper is four" for Harper's birthday. A part that names no
     one before the thing goes on about the one named around it ("Her vet is Dr. Mehta… Biscuit
@@ -1330,7 +1345,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
             return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
         # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
         held = [c for c in chosen if covers(c.note.stems, thing)]
-        if held and not any(_mentions(c, name, chosen, thing) and _says_of(c, name, thing) for c in held):
+        if held and not any(_mentions(c, name, chosen, thing) and _said_of_name(c, name, thing) for c in held):
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]

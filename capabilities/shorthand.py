@@ -3,8 +3,9 @@
 People who type fast write "bf is Kieran", "live w/ my flatmate", "dad = Declan", "aoife n ross",
 "3 yrs", "mam's 60th". Every policy reads whole English words ("boyfriend", "with", "is", "and"),
 so the shorthand is spelled out first: in the question (`capabilities.situation.read`) and in each
-remembered note (`app.grounded`). Only whole tokens that are shorthand in any English chat are
-spelled out; the list is generic, tuned to no persona. What the person typed is stored unchanged.
+remembered note as the evidence policy reads it (`capabilities.evidence.cased`). Only whole tokens
+that are shorthand in any English chat are spelled out; the list is generic, tuned to no persona.
+What the person typed is stored unchanged.
 "&" stays: it joins names ("Hanley & Sons").
 """
 

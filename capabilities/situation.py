@@ -196,7 +196,6 @@ _CATEGORIES_TEXT = (
     "cost: rent fee deposit bill fare",  # "how much do I pay?" is the rent; "what's my rent?" is not a price
     "diet: vegetarian vegan pescatarian pescetarian",
     "colour: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",
-    "color: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",
     "child: son daughter",
     "sibling: brother sister",
     "parent: mother father mom dad mum",
@@ -206,6 +205,7 @@ _CATEGORIES_TEXT = (
 CATEGORIES = {
     name.strip(): frozenset(members.split()) for name, members in (line.split(":") for line in _CATEGORIES_TEXT)
 }
+CATEGORIES["color"] = CATEGORIES["colour"]
 """A category's name → its members ("car" → subaru, civic, …): what "what car…?" is answered with."""
 _OWN_SENSE = frozenset({"position"})  # categories whose name in a synonym group has another sense
 
