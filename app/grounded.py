@@ -74,7 +74,6 @@ log = logging.getLogger(__name__)
 INFO_FLOOR = 0.3
 GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"})
 BROAD_MAX_NOTES = 6
-FALLBACK = {"ack": "You're welcome!"}
 ACK_MAX_CHARS = 160
 LONG_NOTE_CHARS = 240  # longer memories (document chunks) are weighed sentence by sentence
 SHORT_TURN_CHARS = 80  # a turn this short is often said on in the next one, which it brings along
@@ -514,11 +513,13 @@ async def _chat(
     """
     if sit.kind == "statement":
         return Answer(content=_fit(acknowledgement(message)), confidence="high")
+    if sit.kind == "ack":
+        return Answer(content=ack_reply(message), confidence="high")
     recent = history if sit.kind in ("continuation", "summary") else ()
     raw = await say(backend, system_text(CHAT_SYSTEM, today), message, CHAT_MAX_TOKENS, recent)
     text, problem = clean(raw, message)
     if problem:
-        text = FALLBACK.get(sit.kind, DEFAULT_FALLBACK)
+        text = DEFAULT_FALLBACK
     # A 135M model's general knowledge is unchecked: low. Chat and acknowledgements: medium.
     return Answer(content=_fit(text), confidence="low" if sit.kind == "general" else "medium")
 
@@ -541,6 +542,24 @@ def _said_before(history: Sequence[ModelMessage], message: str) -> str:
     ]  # fmt: skip
     earlier = [t for t in said if t.strip() != message.strip()]
     return earlier[-1].strip() if earlier else ""
+
+
+# "thanks!", "hi", "ok": nothing to answer, so no model is asked (SmolLM2-135M answered "thanks!" with
+# a paragraph on sustainable fashion). The reply is in kind, the way a person would say it.
+_ACK_REPLIES = (
+    (re.compile(r"^\W*(?:thanks?|thank u|thx|ty|cheers)\b", re.IGNORECASE), "You're welcome!"),
+    (re.compile(r"^\W*(?:bye|see you|good night)\b", re.IGNORECASE), "Bye for now — I'll remember what you told me."),
+    (re.compile(r"^\W*(hi|hello|hey|good (?:morning|evening|afternoon))\b", re.IGNORECASE),
+     "{0}! What's on your mind?"),
+)
+
+
+def ack_reply(message: str) -> str:
+    """The fixed reply to an acknowledgement or a greeting: "You're welcome!", "Good morning! …"."""
+    for pattern, reply in _ACK_REPLIES:
+        if m := pattern.match(message):
+            return reply.format(m.group(m.lastindex or 0).capitalize())
+    return "Okay."
 
 
 def acknowledgement(message: str) -> str:

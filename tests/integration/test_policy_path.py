@@ -181,11 +181,13 @@ async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
 async def test_policy_path_request_varies_with_the_message(settings: Settings, storage: Storage) -> None:
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("maya", "correct-horse").id or 0
-    planned = []
+    planned, replies = [], []
     for text in ("thanks!", "what are my hobbies?"):
         events = await _say(rt, uid, "t", text)
         planned += [e.provision for e in events if isinstance(e, ContextPlanned)]
+        replies.append(_reply(events).reply)
     thanks, hobbies = planned
+    assert replies[0] == "You're welcome!"  # in kind, with no model asked
     assert thanks.vector_limit == 0 and hobbies.vector_limit > 5
     assert thanks.request.reason.startswith("policy:ack") and not thanks.clamped and not hobbies.clamped
 

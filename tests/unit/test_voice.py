@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.grounded import acknowledgement
+import pytest
+
+from app.grounded import ack_reply, acknowledgement
 from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
 from capabilities.evidence import Note
 from capabilities.situation import stem
@@ -136,3 +138,18 @@ def test_what_the_person_says_they_do_is_the_answer_to_what_do_i_do() -> None:
     notes = [Note("m1", "oh and I play bass in a band called the Loose Units. Fitz is on drums, Danika sings.")]
     assert _done(notes, stem("play")) == {"bass"}  # not Fitz's drums
     assert grounded_reply("You play on drums.", notes, "What do I play in the band?", {"bass"})[1]
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("thanks!", "You're welcome!"),
+        ("Thank you so much", "You're welcome!"),
+        ("good morning :)", "Good morning! What's on your mind?"),
+        ("hi", "Hi! What's on your mind?"),
+        ("bye", "Bye for now — I'll remember what you told me."),
+        ("ok cool", "Okay."),
+    ],
+)
+def test_an_acknowledgement_gets_a_reply_in_kind_without_a_model(message: str, reply: str) -> None:
+    assert ack_reply(message) == reply
