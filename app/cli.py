@@ -25,18 +25,23 @@ def _single_thread_numerics() -> None:
 def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """Start the web app on the embedded model (or Ollama when it answers)."""
     from app.credentials import auth_secret, ensure_first_user
-    from app.runtime import open_storage
+    from app.runtime import APP_LOCK, hold_lock, open_storage
     from memory.db import StorageError
     from memory.embedder import EmbedderUnavailable, EmbeddingIndexMismatch
     from memory.graph import GraphError
 
     try:
         store = open_storage(settings)
+        # held until this process ends: `reverie dream --now` asks this app's scheduler instead of dreaming
+        running = hold_lock(settings, APP_LOCK, exclusive=True) is None
     except (StorageError, GraphError, EmbeddingIndexMismatch, EmbedderUnavailable) as exc:
         print(f"error: Reverie cannot start: {exc}", file=sys.stderr)  # each message names its fix
         return 2
     password = ensure_first_user(store.accounts, settings.data_dir)
     store.close()
+    if running:
+        print(f"error: Reverie is already running on {settings.data_dir}", file=sys.stderr)
+        return 2
     host = args.host or settings.host
     port = args.port or settings.port
     if password:
@@ -128,9 +133,9 @@ def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
 
 def cmd_graph(settings: Settings, args: argparse.Namespace) -> int:
     """Regenerate the Kuzu graph from SQLite, the system of record (the fix GraphCorruptError names)."""
-    from app.runtime import open_storage_waiting
+    from app.runtime import open_storage
 
-    store = open_storage_waiting(settings, "rebuilding it", "")
+    store = open_storage(settings)
     try:
         nodes, edges = store.entities.rebuild()
     finally:
@@ -142,35 +147,39 @@ def cmd_graph(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
     """Re-embed every memory with the configured embedder (the fix EmbeddingIndexMismatch names).
 
-    Holds the graph's lock while it runs, as the app does, so it never re-embeds under a running
-    app that would go on writing vectors of the old model.
+    Runs alone: a running app or chat would go on writing vectors of the old model, so it is
+    refused while any process has the stores open (and they wait while it runs).
     """
-    from app.runtime import embedder_for
+    from app.runtime import OPEN_LOCK, embedder_for, hold_lock
     from memory.db import StorageError, migrate, open_engine
     from memory.embedder import EmbedderUnavailable
-    from memory.graph import Graph, GraphError
     from memory.migrations import MIGRATIONS
     from memory.reindex import rebuild_index
 
     def progress(done: int, total: int) -> None:
         print(f"\r  {done}/{total} memories", end="\n" if done == total else "", file=sys.stderr, flush=True)
 
+    alone = hold_lock(settings, OPEN_LOCK, exclusive=True)
+    if alone is None:
+        print(
+            "error: Reverie is running (the app, `reverie chat` or another command): stop it, then run "
+            "`reverie reindex` again",
+            file=sys.stderr,
+        )
+        return 2
     try:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        graph = Graph.open(settings.graph_dir)
+        engine = open_engine(settings.db_path)
         try:
-            engine = open_engine(settings.db_path)
-            try:
-                migrate(engine, MIGRATIONS)
-                embedder = embedder_for(settings)
-                done = rebuild_index(engine, embedder, progress=progress)
-            finally:
-                engine.dispose()
+            migrate(engine, MIGRATIONS)
+            embedder = embedder_for(settings)
+            done = rebuild_index(engine, embedder, progress=progress)
         finally:
-            graph.close()
-    except (StorageError, GraphError, EmbedderUnavailable) as exc:
+            engine.dispose()
+    except (StorageError, EmbedderUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        os.close(alone)
     print(f"re-embedded {done} memories with {embedder.name} ({embedder.dim} dimensions)")
     return 0
 

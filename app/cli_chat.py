@@ -6,8 +6,8 @@ confidence, the request (asked / provided per dimension), info rounds, timings a
 judged. Every turn is exactly `app.chat.chat_turn`, the browser's.
 
 Before exiting, the memory formation of this session's turns is finished, so the next process
-(or the browser) recalls them. Kuzu admits one process: while `reverie run` holds the graph,
-this command says so and waits for it (it never fails with a lock error).
+(or the browser) recalls them. It runs beside `reverie run`: the two take the knowledge graph in
+turns (memory/graph.py), and the browser sees what this command stores and the other way round.
 """
 
 from __future__ import annotations
@@ -25,9 +25,6 @@ from app.chat import ContextPlanned, Failed, Finished, InfoRound, Rejected, chat
 from app.extractor import drain_formation, formation_worker
 from app.runtime import Runtime, open_runtime
 from app.settings import Settings
-from memory.graph import GraphLockedError
-
-LOCK_POLL_S = 2.0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
@@ -47,33 +44,8 @@ def cmd_chat(settings: Settings, args: argparse.Namespace) -> int:
         return 130
 
 
-async def _open(settings: Settings) -> Any:
-    """The runtime, waiting while another process (the running app) holds the graph."""
-    told = False
-    while True:
-        try:
-            return await _enter(settings)
-        except GraphLockedError:
-            if not told:
-                print(
-                    "Reverie is running and holds the knowledge graph (Kuzu admits one process); "
-                    "waiting for it to stop… (Ctrl-C to give up)",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                told = True
-            await asyncio.sleep(LOCK_POLL_S)
-
-
-async def _enter(settings: Settings) -> Any:
-    manager = open_runtime(settings, schedule=False)
-    rt = await manager.__aenter__()
-    return manager, rt
-
-
 async def _chat(settings: Settings, args: argparse.Namespace) -> int:
-    manager, rt = await _open(settings)
-    try:
+    async with open_runtime(settings, schedule=False) as rt:
         try:
             user_id = rt.store.accounts.resolve(args.user)
         except LookupError as exc:
@@ -91,8 +63,6 @@ async def _chat(settings: Settings, args: argparse.Namespace) -> int:
             worker.cancel()
             await asyncio.gather(worker, return_exceptions=True)
         await drain_formation(rt)
-    finally:
-        await manager.__aexit__(None, None, None)
     return 0
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from app.runtime import Storage, llm_config, open_storage_waiting
+from app.runtime import Storage, llm_config, open_storage
 from app.settings import Settings
 from memory.doc_extraction import EntityExtractor
 from memory.documents import DocumentStore
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: 
 
 def cmd_documents(settings: Settings, args: argparse.Namespace) -> int:
     """List a user's documents, or remove one with everything it added."""
-    store = open_storage_waiting(settings, "`documents`", "/documents")
+    store = open_storage(settings)
     try:
         user_id, docs = _resolve(store, args.user), DocumentStore(store.engine, store.entities)
         if args.action == "list":
@@ -74,7 +74,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     if missing:
         print(f"error: not a file: {', '.join(map(str, missing))}", file=sys.stderr)
         return 2
-    store = open_storage_waiting(settings, "ingesting", "attach the file to a message")
+    store = open_storage(settings)
     try:
         user_id = _resolve(store, args.user)
         if args.no_llm:

@@ -1,10 +1,10 @@
 """`reverie dream …`: run a dream now, list proposals, approve or reject them.
 
-`--now` runs the dream in this process when the app is stopped. When the app is running it
-holds the graph (Kuzu admits one process), so opening it here fails with GraphLockedError:
-the command then leaves a request file that the app's minute tick turns into an immediate run
-of its own dream job, and with `--wait` follows the run in SQLite. Listing and deciding
-proposals touch only SQLite (WAL admits other processes), so they work either way.
+`--now` runs the dream in this process when the app is stopped. When the app is running, its
+scheduler dreams (one dreamer at a time, measured where the person's chat runs): the command
+leaves a request file that the app's minute tick turns into an immediate run of its own dream
+job, and with `--wait` follows the run in SQLite. Listing and deciding proposals touch only
+SQLite (WAL admits other processes), so they work either way.
 """
 
 from __future__ import annotations
@@ -58,14 +58,12 @@ def cmd_dream_now(settings: Settings, args: argparse.Namespace) -> int:
     if not args.now:
         print("usage: reverie dream --now | proposals | approve ID --reason … | reject ID --reason … | history")
         return 2
-    from app.runtime import effective_limits, open_storage
+    from app.runtime import app_running, effective_limits, open_storage
     from dreaming.dream import DreamConfig, run_dream
-    from memory.graph import GraphLockedError
 
-    try:
-        store = open_storage(settings)
-    except GraphLockedError:
+    if app_running(settings):
         return _through_app(settings, args.wait)
+    store = open_storage(settings)
     try:
         config = DreamConfig(
             limits=effective_limits(settings, store), memory_limit_mb=settings.memory_limit_mb,
@@ -83,7 +81,7 @@ def _through_app(settings: Settings, wait_s: float) -> int:
     asked = datetime.now(UTC)
     path = request_dream_now(settings.data_dir)
     print(
-        "Reverie is running and holds the graph, so the dream cannot run in this process.\n"
+        "Reverie is running, so its scheduler dreams rather than this process.\n"
         f"Asked the running app to dream now ({path.name}); its scheduler picks it up within a minute."
     )
     if wait_s <= 0:
@@ -98,8 +96,8 @@ def _through_app(settings: Settings, wait_s: float) -> int:
             return 0 if run.status == "completed" else 1
         time.sleep(2)
     print(
-        f"error: no dream finished within {wait_s:g} s. If the app is not running, another process holds "
-        f"{settings.graph_dir}: stop it and run `reverie dream --now` again.",
+        f"error: no dream finished within {wait_s:g} s. The app's scheduler looks for the request once a "
+        "minute; `reverie dream history` shows the run when it comes.",
         file=sys.stderr,
     )
     return 1

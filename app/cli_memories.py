@@ -2,9 +2,8 @@
 
 Every action is scoped to one user: `--user NAME`, or the first account when there is only
 the one a first run creates. Reading (list, search, export) opens SQLite only, so it works while
-the app runs; a change (forget, edit, import) also changes the knowledge graph, which Kuzu admits
-to one process: while the app holds it, the command says so, names the browser's way to do the
-same, and waits its turn.
+the app runs; a change (forget, edit, import) also changes the knowledge graph, which it takes
+in turns with the running app (memory/graph.py).
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from app.runtime import Records, Storage, open_records, open_storage_waiting
+from app.runtime import Records, Storage, open_records, open_storage
 from app.settings import Settings
 from memory.db import StorageError
 from memory.graph import GraphError
@@ -60,7 +59,6 @@ def line(row: MemoryRow) -> str:
 
 READS = ("list", "search", "export")
 """The actions that read SQLite only."""
-_IN_BROWSER = {"forget": "/memories, then Forget", "edit": "/memories, then Edit", "import": ""}
 
 
 def _read(store: Records, user_id: int, args: argparse.Namespace) -> int:
@@ -101,7 +99,7 @@ def cmd_memories(settings: Settings, args: argparse.Namespace) -> int:
         if args.action in READS:
             store: Storage | Records = open_records(settings)
         else:
-            store = open_storage_waiting(settings, f"`memories {args.action}`", _IN_BROWSER[args.action])
+            store = open_storage(settings)
     except (StorageError, GraphError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

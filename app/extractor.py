@@ -31,7 +31,7 @@ from app.llm import Backend, output_spec
 from app.runtime import Runtime
 from memory.extraction import Extraction, Triple
 from memory.formation import FormationResult
-from memory.formation_queue import FormationQueue, run_pending
+from memory.formation_queue import STALE_AFTER, FormationQueue, run_pending
 
 log = logging.getLogger(__name__)
 
@@ -139,10 +139,16 @@ async def form_memories(rt: Runtime, user_id: int, turn_id: int) -> list[Formati
     return formed
 
 
+def _requeue_stale(rt: Runtime, queue: FormationQueue) -> int:
+    """Jobs a crashed process left running, back to pending: every one when this process is alone,
+    else only old ones (the app may be forming one while `reverie chat` starts)."""
+    return queue.requeue_stale(None if rt.store.alone() else STALE_AFTER)
+
+
 async def drain_formation(rt: Runtime, batch: int = 4) -> int:
     """Form every queued turn now (what `reverie chat` does before it exits); returns how many."""
     queue = FormationQueue(rt.store.engine)
-    await anyio.to_thread.run_sync(queue.requeue_stale)
+    await anyio.to_thread.run_sync(_requeue_stale, rt, queue)
     extractor = _extractor(rt)
     done = 0
     while formed := await anyio.to_thread.run_sync(run_pending, rt.store, extractor, batch):
@@ -157,7 +163,7 @@ async def formation_worker(rt: Runtime, poll_s: float = 2.0, batch: int = 4) -> 
     queue, so nothing needs to be told about new turns beyond `enqueue_formation`.
     """
     queue = FormationQueue(rt.store.engine)
-    requeued = await anyio.to_thread.run_sync(queue.requeue_stale)
+    requeued = await anyio.to_thread.run_sync(_requeue_stale, rt, queue)
     if requeued:
         log.info("formation: %d interrupted job(s) requeued", requeued)
     extractor = _extractor(rt)

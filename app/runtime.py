@@ -7,9 +7,9 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
-import sys
-import time
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -28,11 +28,11 @@ from dreaming.dream import DreamConfig, run_dream
 from dreaming.reminders import ReminderStore
 from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
-from memory.db import migrate, open_engine
+from memory.db import StorageError, migrate, open_engine
 from memory.documents import DocumentStore
 from memory.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.entities import EntityStore
-from memory.graph import Graph, GraphLockedError
+from memory.graph import Graph
 from memory.migrations import MIGRATIONS
 from memory.queries import QueryStore
 from memory.reindex import check_index_meta
@@ -59,11 +59,64 @@ class Storage:
     assembler: ContextAssembler
     queries: QueryStore
     documents: DocumentStore
+    presence: int = -1  # the shared lock on OPEN_LOCK (see `hold_lock`)
+
+    def alone(self) -> bool:
+        """Whether no other Reverie process has the stores open: then a formation job left `running`
+        is a dead process's, not one another process is forming right now."""
+        if self.presence < 0:
+            return True
+        try:
+            fcntl.flock(self.presence, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+        finally:  # (a failed conversion may have dropped the shared lock: take it again either way)
+            fcntl.flock(self.presence, fcntl.LOCK_SH)
 
     def close(self) -> None:
         """Release the database and the graph."""
         self.graph.close()
         self.engine.dispose()
+        if self.presence >= 0:
+            os.close(self.presence)
+            self.presence = -1
+
+
+# Kuzu admits one process per file, so no process keeps the graph (memory/graph.py): the app, `reverie
+# chat` and every command run side by side. Two things still need to know who else is there, and ask
+# the kernel with a lock file each (released when the process ends, kill -9 included):
+OPEN_LOCK = "open.lock"  # shared by every process with the stores open; `reverie reindex` needs it alone
+APP_LOCK = "app.lock"  # held by the running app, whose scheduler can dream (`reverie dream --now`)
+
+
+def hold_lock(settings: Settings, name: str, exclusive: bool) -> int | None:
+    """An flock on the data dir's file `name`, as a file descriptor to close; None when another
+    process holds a lock that excludes it.
+
+    Raises:
+        StorageError: the data dir cannot be written.
+    """
+    path = settings.data_dir / name
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StorageError(f"cannot write {path} ({exc}). Check the permissions of REVERIE_DATA_DIR.") from exc
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def app_running(settings: Settings) -> bool:
+    """Whether `reverie run` is up on this data dir."""
+    fd = hold_lock(settings, APP_LOCK, exclusive=False)
+    if fd is not None:
+        os.close(fd)
+    return fd is None
 
 
 def embedder_for(settings: Settings, timeout_s: float = 60.0) -> Embedder:
@@ -114,16 +167,27 @@ def open_records(settings: Settings) -> Records:
 def open_storage(settings: Settings) -> Storage:
     """Open the data directory, apply migrations, check the index, and build the stores.
 
+    Works beside the running app and other commands (the graph is taken in turns; see OPEN_LOCK).
+
     Raises:
         StorageError, GraphLockedError, GraphCorruptError, EmbeddingIndexMismatch,
         EmbedderUnavailable: each message names the fix.
     """
     records = open_records(settings)
+    try:
+        presence = hold_lock(settings, OPEN_LOCK, exclusive=False)
+    except BaseException:
+        records.close()
+        raise
+    if presence is None:
+        records.close()
+        raise StorageError("`reverie reindex` is re-embedding every memory: try again when it has finished")
     engine = records.engine
     try:
         graph = Graph.open(settings.graph_dir)
     except BaseException:
         records.close()
+        os.close(presence)
         raise
     turns = TurnStore(engine)
     entities = EntityStore(engine, graph)
@@ -141,37 +205,8 @@ def open_storage(settings: Settings) -> Storage:
         assembler=ContextAssembler(engine, turns, records.memories, entities),
         queries=QueryStore(engine),
         documents=DocumentStore(engine, entities),
+        presence=presence,
     )
-
-
-def open_storage_waiting(settings: Settings, doing: str, in_browser: str) -> Storage:
-    """`open_storage`, waiting with one line on stderr while the running app holds the graph.
-
-    Args:
-        settings: The installation.
-        doing: What needs the graph, e.g. "forgetting a memory".
-        in_browser: Where the same change is made in the running app, e.g. "/memories, then Forget"
-            ("" when there is no such way).
-    """
-    told = False
-    while True:
-        try:
-            return open_storage(settings)
-        except GraphLockedError:
-            if not told:
-                there = f"; or do it in the browser: {in_browser}" if in_browser else ""
-                print(
-                    f"Reverie is running and holds the knowledge graph, which {doing} changes (Kuzu admits one "
-                    f"process). Waiting for the app to stop… (Ctrl-C to give up{there})",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                told = True
-            time.sleep(GRAPH_POLL_S)
-
-
-GRAPH_POLL_S = 2.0
-"""How often a CLI command that changes the graph looks again whether the app has let it go."""
 
 
 def base_limits(settings: Settings) -> Limits:

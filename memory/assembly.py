@@ -10,6 +10,7 @@ summary when the budget is short, and lists what it left out ("related but not l
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import time
@@ -22,12 +23,15 @@ from sqlalchemy import Engine, text
 
 from memory.db import in_clause
 from memory.entities import EntityStore
+from memory.graph import GraphLockedError
 from memory.graph_queries import Subgraph
 from memory.models import EntityRow, TurnRow, utcnow
 from memory.recall import MemoryHit
 from memory.tokens import estimate_tokens
 from memory.turns import TurnStore
 from memory.vectors import MemoryIndex
+
+log = logging.getLogger(__name__)
 
 Level = Literal["full", "summary"]
 # How much each kind of memory is worth before relevance: a distilled fact beats a raw turn.
@@ -224,7 +228,11 @@ class ContextAssembler:
             seeds = [i for i in seeds if i in known and known[i].domain in domains]
         if not seeds:
             return {}, Subgraph(), set()
-        subgraph = _in_domains(self._entities.expand(user_id, seeds, depth), domains)
+        try:
+            subgraph = _in_domains(self._entities.expand(user_id, seeds, depth), domains)
+        except GraphLockedError as exc:  # another process kept the graph past its wait: answer without it
+            log.warning("no graph context this turn: %s", exc)
+            return {}, Subgraph(), set()
         rows = self._entities.get_many(user_id, sorted(subgraph.node_ids | set(seeds)))
         return rows, subgraph, set(seeds)
 

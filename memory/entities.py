@@ -15,7 +15,8 @@ Anything also supported by another memory, a turn, a document or a manual edit s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager, suppress
 from datetime import datetime
 from functools import partial
 
@@ -26,7 +27,7 @@ from memory import entity_records as rec
 from memory.entity_names import clean_name, name_key, normalize_predicate, normalize_type
 from memory.entity_records import ForgetResult
 from memory.entity_schema import m003_entities
-from memory.graph import Direction, Graph, SharedNeighbour, Subgraph
+from memory.graph import Direction, Graph, GraphError, SharedNeighbour, Subgraph
 from memory.models import EntityRow, RelationRow, utcnow
 from memory.projection import Projection, edge_of, node_of
 from memory.turns import storable_text
@@ -57,6 +58,15 @@ class EntityStore:
     def graph_stale(self) -> bool:
         """Whether the projection missed a write and will be rebuilt before the next graph query."""
         return self._projection.stale
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Many writes in one turn at the graph (memory/graph.py), not one turn each. When the graph
+        cannot be had, SQLite still takes every write and each flags the projection stale as usual."""
+        with ExitStack() as held:
+            with suppress(GraphError):
+                held.enter_context(self._projection.graph.hold())
+            yield
 
     def rebuild(self, user_id: int | None = None) -> tuple[int, int]:
         """Regenerate the graph projection from SQLite; returns (nodes, edges)."""

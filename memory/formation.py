@@ -244,6 +244,12 @@ def form_turn(stores: Stores, user_id: int, turn: TurnRow, extractor: Extractor 
 def apply_plan(stores: Stores, user_id: int, turn: TurnRow, plan: Plan) -> FormationResult:
     """Write a plan's memories, entities and relations; safe to rerun (module docstring)."""
     assert turn.id is not None
+    with stores.entities.writing():  # one turn at the graph for the whole plan
+        return _apply(stores, user_id, turn, plan)
+
+
+def _apply(stores: Stores, user_id: int, turn: TurnRow, plan: Plan) -> FormationResult:
+    assert turn.id is not None
     ids, duplicates = _store_memories(stores, user_id, turn, plan)
     relation_ids: list[int] = []
     superseded: list[int] = []

@@ -4,7 +4,8 @@ A job moves pending → running → done (or back to pending after a failure, `f
 `MAX_ATTEMPTS`). The table is the watermark: a turn is formed when its job is `done`.
 
 Crash safety comes from three things together:
-- `requeue_stale()` at start-up puts jobs a dead process left `running` back to pending;
+- `requeue_stale()` at start-up puts jobs a dead process left `running` back to pending (all of
+  them when no other process is open, else those claimed over `STALE_AFTER` ago);
 - the job's plan (what the extractor said, memory/formation.py `Plan`) is saved before any
   memory is written, so a rerun applies the same plan instead of asking a non-deterministic
   model again;
@@ -16,6 +17,7 @@ Crash safety comes from three things together:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -26,6 +28,8 @@ from memory.formation_graph import user_roles
 from memory.models import utcnow
 
 MAX_ATTEMPTS = 3
+STALE_AFTER = timedelta(minutes=10)
+"""A job another live process claimed this long ago has died with it (forming one takes seconds)."""
 
 _DDL = [
     """CREATE TABLE formation_jobs (
@@ -112,9 +116,17 @@ class FormationQueue:
             turn=turn_id,
         )
 
-    def requeue_stale(self) -> int:
-        """At start-up: jobs left running by a dead process go back to pending; returns how many."""
-        return self._run("UPDATE formation_jobs SET status = 'pending', updated_at = :t WHERE status = 'running'")
+    def requeue_stale(self, older_than: timedelta | None = None) -> int:
+        """At start-up: jobs left running by a dead process go back to pending; returns how many.
+
+        `older_than`: only jobs claimed at least that long ago, when another live process may be
+        forming the newer ones (the app and `reverie chat` run side by side)."""
+        before = (utcnow() - older_than).isoformat() if older_than is not None else None
+        return self._run(
+            "UPDATE formation_jobs SET status = 'pending', updated_at = :t "
+            "WHERE status = 'running' AND (:before IS NULL OR updated_at < :before)",
+            before=before,
+        )
 
     def counts(self, user_id: int | None = None) -> dict[str, int]:
         """How many jobs are in each state (one user's, or all)."""

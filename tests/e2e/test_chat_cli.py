@@ -7,14 +7,12 @@ exits); the competence probe picks the policy path for this model by measuring i
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.server import PASSWORD, reverie
+from tests.e2e.server import PASSWORD, free_port, reverie, server_process
 
 pytestmark = [pytest.mark.e2e]
 
@@ -62,26 +60,34 @@ def test_chat_cli_remembers_across_processes_and_says_when_it_does_not_know(tmp_
         assert text and "recalled_context" not in text and "Question:" not in text and "Ana birthday" not in text
 
 
-HOLD_GRAPH = """
-import pathlib, sys, time, kuzu
-pathlib.Path(sys.argv[1]).parent.mkdir(parents=True, exist_ok=True)  # as the running app would have
-db = kuzu.Database(sys.argv[1])
-print("ready", flush=True)
-time.sleep(float(sys.argv[2]))
-"""
-
-
-def test_chat_cli_waits_for_the_process_that_holds_the_graph(tmp_path: Path) -> None:
-    """While `reverie run` owns the graph, the chat says so and waits; it never fails with a lock error."""
+def test_every_cli_command_works_while_the_app_runs(tmp_path: Path) -> None:
+    """`reverie run` and the CLI take the graph in turns: chat, reads, a forget, an ingest and a
+    dream all succeed beside the running server, and the server goes on serving."""
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "maya", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
-    graph = data_dir / "graph" / "graph.kuzu"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_GRAPH, str(graph), "20"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
-        done = reverie(data_dir, "chat", "--user", "maya", "--json", stdin="thanks!\n")
-    finally:
-        holder.wait(timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "waiting for it to stop" in done.stderr
-    assert json.loads(done.stdout.splitlines()[0])["reply"]
+    document = tmp_path / "bluefin.md"
+    document.write_text("# Bluefin Ceramics\n\nBluefin Ceramics was founded in 2011 by Gisela Marr and Tomas Hale.\n")
+    with server_process(data_dir, free_port(), tmp_path / "server.log") as server:
+        _chat(data_dir, ["My cat is called Miso."])
+        assert "Miso" in _chat(data_dir, ["What's my cat's name?"])[0]["reply"]
+        listed = reverie(data_dir, "memories", "list", "--user", "maya")
+        assert listed.returncode == 0 and "Miso" in listed.stdout, listed.stderr[-2000:]
+        cat = next(line.split("\t")[0].lstrip("#") for line in listed.stdout.splitlines() if "Miso" in line)
+        done = {
+            "limits": reverie(data_dir, "limits"),
+            "forget": reverie(data_dir, "memories", "forget", cat, "--user", "maya"),
+            "ingest": reverie(data_dir, "ingest", str(document), "--user", "maya", "--no-llm"),
+            "dream": reverie(data_dir, "dream", "--now"),
+            "second app": reverie(data_dir, "run", "--port", str(free_port())),
+        }
+        assert server.poll() is None
+    for name, proc in done.items():
+        assert "Traceback" not in proc.stderr, (name, proc.stderr[-2000:])
+        assert proc.returncode == (2 if name == "second app" else 0), (name, proc.stderr[-2000:])
+    assert "CONTEXT_TURNS" in done["limits"].stdout
+    assert f"forgot memories [{cat}" in done["forget"].stdout
+    assert "Reverie is running, so its scheduler dreams" in done["dream"].stdout
+    assert "already running" in done["second app"].stderr
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+    after = reverie(data_dir, "memories", "search", "Who founded Bluefin Ceramics?", "--user", "maya")
+    assert "Gisela Marr" in after.stdout  # the document the CLI ingested is in the same memory

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
+import os
 
 import pytest
 
 from app.cli import build_parser
-from app.runtime import open_storage
+from app.runtime import APP_LOCK, hold_lock, open_storage
 from app.settings import Settings
 from dreaming.dream import morning_text
 from dreaming.proposals import proposal_markdown
@@ -65,31 +62,21 @@ def test_dream_cli_now_runs_directly_when_app_stopped(settings: Settings, capsys
     assert "dream #1: 0 usage rows analysed, 0 proposal(s)" in capsys.readouterr().out
 
 
-def test_dream_cli_now_goes_through_the_app_when_graph_is_held(
+def test_dream_cli_now_goes_through_the_app_when_it_runs(
     settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
     open_storage(settings).close()
-    holder = textwrap.dedent(
-        f"""
-        import sys, time
-        from memory.graph import Graph
-        g = Graph.open(__import__("pathlib").Path({str(settings.graph_dir)!r}))
-        print("held", flush=True)
-        time.sleep(60)
-        """
-    )
-    proc = subprocess.Popen([sys.executable, "-c", holder], stdout=subprocess.PIPE, text=True, cwd=Path.cwd())
+    app = hold_lock(settings, APP_LOCK, exclusive=True)  # as `reverie run` holds it
+    assert app is not None
     try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
         assert cli(settings, "dream", "--now") == 0
         out = capsys.readouterr().out
-        assert "Reverie is running and holds the graph" in out
+        assert "Reverie is running, so its scheduler dreams" in out
         assert (settings.data_dir / "dream-now.request").exists()
         assert cli(settings, "dream", "--now", "--wait", "1") == 1
         assert "no dream finished within 1 s" in capsys.readouterr().err
     finally:
-        proc.kill()
-        proc.wait()
+        os.close(app)
 
 
 def test_dream_morning_summary_shows_once(settings: Settings) -> None:

@@ -306,3 +306,14 @@ async def test_formation_real_embedded_model_extraction_is_valid(embedded: Backe
         assert len(found.facts) <= 5 and len(found.triples) <= 5
         assert all(isinstance(f, str) and len(f) <= 120 for f in found.facts)
         assert all(t.subject and t.predicate and t.object for t in found.triples)
+
+
+def test_formation_requeue_spares_a_job_another_live_process_claimed_just_now(storage: Storage) -> None:
+    """With the app and `reverie chat` open side by side, a start-up only requeues jobs old enough
+    to be a dead process's."""
+    uid = user(storage, "maya")
+    say(storage, uid, "t", MESSAGE, T0)
+    queue = FormationQueue(storage.engine)
+    assert queue.claim_next() is not None
+    assert queue.requeue_stale(timedelta(minutes=10)) == 0 and queue.counts(uid) == {"running": 1}
+    assert queue.requeue_stale() == 1 and queue.counts(uid) == {"pending": 1}
