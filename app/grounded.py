@@ -72,6 +72,7 @@ log = logging.getLogger(__name__)
 # (whose range stays 0.5-0.9); the evidence policy, not the score, decides what answers. "What does
 # my partner do?" scores 0.43 against "My partner Tom works as a nurse".
 INFO_FLOOR = 0.3
+QUESTION_TOP = 3  # the question's own best notes the first info round takes whatever their relevance
 GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"})
 BROAD_MAX_NOTES = 6
 ACK_MAX_CHARS = 160
@@ -294,6 +295,9 @@ async def _more(
         stores.queries.count_info_request(user_id, qid)
         new = found.add(stores.memories.search(user_id, text, search.limit, INFO_FLOOR))
         if found.rounds == 1:  # the question itself below the request's threshold, too: related words dilute it
+            # (its best few whatever their relevance: in a young memory "live" is in every note, so BM25
+            # gives "Where do I live?" 0.28 against "My name is Ana and I live in Porto.")
+            new += found.add(stores.memories.search(user_id, _core(question), QUESTION_TOP, 0.0))
             new += found.add(stores.memories.search(user_id, _core(question), search.limit, INFO_FLOOR))
             why += "; also the question alone"
             ask = read_ask(sit)

@@ -168,6 +168,18 @@ def test_a_turn_brings_the_turns_it_leans_on_in_a_chain(settings: Settings, stor
     ]  # fmt: skip
 
 
+async def test_policy_path_answers_from_a_young_memory_below_every_floor(settings: Settings, storage: Storage) -> None:
+    """Told one thing, a new user asks about it: in a memory of two notes BM25 weighs "live" at
+    nothing, so "Where do I live?" scores 0.28 against the note that says it; the question's best
+    few notes are read whatever their score."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "Hello! My name is Ana and I live in Porto.")
+    assert "Porto" in _reply(await _say(rt, uid, "q", "Where do I live?")).reply
+    assert "Ana" in _reply(await _say(rt, uid, "r", "What is my name?")).reply
+    assert "don't know" in _reply(await _say(rt, uid, "s", "Where do I work?")).reply
+
+
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
     settings: Settings, storage: Storage
 ) -> None:

@@ -676,3 +676,11 @@ def test_money_asked_is_a_number_said_as_money() -> None:
     ]
     assert choose(read("How much did I pay for the Polo?"), notes).verdict == "unknown"  # km, a year, "one"
     assert "m3" in [n.ref for n in choose(read("How much rent do I pay each month?"), notes).notes]
+
+
+def test_the_person_naming_themselves_answers_their_name_however_the_sentence_starts() -> None:
+    notes = [_note("m1", "My name is Ana and I live in Porto."), _note("m2", "My sister is called Rita.", 1)]
+    for question in ("What is my name?", "Thanks, one more question: what's my name?"):
+        evidence = choose(read(question), notes)
+        assert [n.ref for n in evidence.notes] == ["m1"], question
+    assert choose(read("What's my name?"), [_note("m1", "I am British and I live in Leeds.")]).verdict == "unknown"
