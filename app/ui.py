@@ -7,8 +7,9 @@ module-level global: opened at app start-up, closed at shutdown.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -115,6 +116,7 @@ async def _chat_start() -> None:
 async def _chat_resume(thread: ThreadDict) -> None:
     # The thread's turns are already in episodic memory; the next message continues it.
     await _publish_commands()
+    await _restore_actions(thread)
     pending = await asyncio.to_thread(unanswered_turn, runtime(), account_id(), thread["id"])
     if pending is not None:
         retry = cl.Action(name="retry", payload={"user_turn_id": pending}, label="Retry")
@@ -204,8 +206,23 @@ async def _finish(event: Finished, reply: cl.Message) -> None:
     """The authoritative answer text with its sources, follow-ups as buttons."""
     reply.content = event.reply + sources_markdown(event.sources)
     reply.content += f"\n\n*Confidence: {event.confidence}*" + (" · *forced answer*" if event.forced else "")
-    reply.actions = [
-        cl.Action(name="follow_up", payload={"question": q}, label=q[:60], icon="message-circle")
-        for q in event.follow_ups
-    ]
+    reply.actions = _follow_up_actions(event.follow_ups)
+    reply.metadata = {"follow_ups": list(event.follow_ups)}  # kept with the step: buttons again on resume
     await reply.send()
+
+
+def _follow_up_actions(questions: Sequence[str]) -> list[cl.Action]:
+    return [
+        cl.Action(name="follow_up", payload={"question": q}, label=q[:60], icon="message-circle") for q in questions
+    ]
+
+
+async def _restore_actions(thread: ThreadDict) -> None:
+    """A resumed thread's follow-up buttons, as they were live: Chainlit keeps a message's text and
+    metadata but not its actions. Sent before the thread is shown, they attach to their replies."""
+    for step in thread["steps"]:
+        meta = step.get("metadata") or {}
+        meta = json.loads(meta) if isinstance(meta, str) else meta  # the SQL data layer gives it back as JSON text
+        questions = meta.get("follow_ups") or []
+        for action in _follow_up_actions([str(q) for q in questions]) if step.get("id") else []:
+            await action.send(for_id=str(step.get("id")))

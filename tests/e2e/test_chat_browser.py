@@ -62,7 +62,16 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             expect(page.get_by_text("What did I just tell you?").first).to_be_visible(timeout=60_000)
             ready(page)
             send(page, "Thanks, one more question: what is my name?")
+            follow_up = page.get_by_role("button", name="What else do you know about").last
+            expect(follow_up).to_be_visible(timeout=30_000)
             page.screenshot(path=str(tmp_path / "resumed-thread.png"), full_page=True)
+            # After a reload the thread renders as it did live: the reply's follow-up buttons too.
+            page.reload()
+            ready(page)
+            page.locator("#thread-history a, #thread-history [id^=thread-]").first.click()
+            expect(page.get_by_text("what is my name?").first).to_be_visible(timeout=60_000)
+            expect(page.get_by_role("button", name="What else do you know about").last).to_be_visible(timeout=30_000)
+            page.screenshot(path=str(tmp_path / "reloaded-thread.png"), full_page=True)
     assert OFF_MACHINE == [], "the page asked for something off this machine"
     _assert_turns_stored(data_dir)
 
