@@ -22,8 +22,8 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 
@@ -54,7 +54,6 @@ from capabilities.evidence import (
     candidates,
     choose,
     covers,
-    is_question,
     kin_hops,
     kin_words,
     rank,
@@ -62,8 +61,19 @@ from capabilities.evidence import (
     roles,
     superseded,
 )
-from capabilities.situation import DESCRIBERS, STOP, Situation, is_first_person, names_in, related_words, stem, words
+from capabilities.situation import (
+    DESCRIBERS,
+    STOP,
+    Situation,
+    introduced,
+    is_first_person,
+    names_in,
+    related_words,
+    stem,
+    words,
+)
 from memory.extraction import sentences
+from memory.formation import is_request
 from memory.models import MemoryRow, QueryRow
 from memory.recall import MemoryHit
 
@@ -75,6 +85,7 @@ INFO_FLOOR = 0.3
 QUESTION_TOP = 3  # the question's own best notes the first info round takes whatever their relevance
 GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"})
 BROAD_MAX_NOTES = 6
+BROAD_NEWEST = 30  # a broad recall also reads the person's newest messages, whatever it searched
 ACK_MAX_CHARS = 160
 LONG_NOTE_CHARS = 240  # longer memories (document chunks) are weighed sentence by sentence
 SHORT_TURN_CHARS = 80  # a turn this short is often said on in the next one, which it brings along
@@ -253,6 +264,9 @@ async def answer_grounded(
             lambda document_id: stores.memories.document_title(user_id, document_id),
         )
         found.add(hits)
+        if sit.kind == "broad_recall":  # "what do you know about me?" is like no message: the newest are
+            newest = stores.memories.list(user_id, ["turn"], "active", BROAD_NEWEST)
+            found.add([MemoryHit(m, 0.0, 0.0, 0.0) for m in newest])
         said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""
         if said:  # the thread says it, word for word: no memory search, no model
             answer = Answer(content=_fit(f"You said: “{said}”"), confidence="high")
@@ -365,12 +379,16 @@ async def _grounded(
 ) -> Answer:
     notes = found.notes
     if sit.kind == "broad_recall":
-        return _broad(notes)
+        return _broad(found, sit)
     evidence = choose(sit, notes)
     if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document" and not _known(sit, notes):
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory
     if evidence.verdict == "unknown":
         return Answer(content=_dont_know(sit), confidence="low")
+    own = [name for n in evidence.notes if (name := introduced(n.text))]
+    if read_ask(sit).own_name and own:  # nothing for a voice to add (it wrote "Sam, hello. You're Sam.")
+        return Answer(content=f"Your name is {own[-1]}.", confidence=evidence.confidence,
+                      sources=_sources(evidence.notes))  # fmt: skip
     raw = await say(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )
@@ -447,11 +465,21 @@ def _sources(notes: Sequence[Note]) -> list[Source]:
     return [Source(ref=n.ref, contribution="says so", relevance=round(n.relevance, 2)) for n in first.values()][:5]
 
 
-def _broad(notes: Sequence[Note]) -> Answer:
-    """A broad recall: what the person said about themselves, most relevant first."""
-    mine = [n for n in sorted(notes, key=lambda n: -n.relevance) if is_first_person(n.text) and not is_question(n.text)]
+def _broad(found: _Found, sit: Situation) -> Answer:
+    """A broad recall: what the person said about themselves. Of a topic ("my family", "my hobbies"),
+    the messages that say a word of it, most relevant first; of themselves ("what do you know about
+    me?"), their newest. Each message is said once, whole (not its sentences, nor facts drawn from it)."""
+    topic = read_ask(sit).terms or sit.heads  # "my hobbies", "what have I told you about my work?"
+    firsts = {n.ref: n for n in reversed(found.notes)}
+    said = [replace(n, text=without_opener(found.texts[n.ref])) for n in firsts.values() if n.source == "turn"]
+    mine = [n for n in said if is_first_person(n.text) and not is_request(n.text)]  # (asked, not told: stored before)
+    if topic:
+        mine = sorted((n for n in mine if any(covers(n.stems, t) for t in topic)), key=lambda n: -n.relevance)
+    else:
+        mine = sorted(mine, key=lambda n: n.created_at or datetime.min, reverse=True)
     if not mine:
-        return Answer(content="I don't know yet — you haven't told me much about that.", confidence="low")
+        about = f"your {' '.join(sit.heads)}" if sit.heads else "that"
+        return Answer(content=f"I don't know yet — you haven't told me much about {about}.", confidence="low")
     picked = mine[:BROAD_MAX_NOTES]
     lines = "\n".join(f"- {second_person(n.text.strip())}" for n in picked)
     return Answer(
@@ -550,11 +578,11 @@ def _said_before(history: Sequence[ModelMessage], message: str) -> str:
 
 # "thanks!", "hi", "ok": nothing to answer, so no model is asked (SmolLM2-135M answered "thanks!" with
 # a paragraph on sustainable fashion). The reply is in kind, the way a person would say it.
+_GREETING = re.compile(r"^\W*(hi|hello|hey|good (?:morning|evening|afternoon))\b", re.IGNORECASE)
 _ACK_REPLIES = (
     (re.compile(r"^\W*(?:thanks?|thank u|thx|ty|cheers)\b", re.IGNORECASE), "You're welcome!"),
     (re.compile(r"^\W*(?:bye|see you|good night)\b", re.IGNORECASE), "Bye for now — I'll remember what you told me."),
-    (re.compile(r"^\W*(hi|hello|hey|good (?:morning|evening|afternoon))\b", re.IGNORECASE),
-     "{0}! What's on your mind?"),
+    (_GREETING, "{0}! What's on your mind?"),
 )
 
 
@@ -567,7 +595,11 @@ def ack_reply(message: str) -> str:
 
 
 def acknowledgement(message: str) -> str:
-    """"Got it" and the first thing the person said about themselves, addressed to them."""
+    """"Got it" and the first thing the person said about themselves, addressed to them; a greeting
+    that says who they are is greeted back ("Hi Sam, nice to meet you!")."""
+    name = introduced(message)
+    if name and _GREETING.match(message) and len(message.split()) <= 6:
+        return f"Hi {name}, nice to meet you! I'll remember that."
     said = sentences(message.strip())
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:

@@ -24,7 +24,7 @@ from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
 from capabilities.evidence import Note, covers, day_months
-from capabilities.situation import STOP, key_terms, stem, word_set, words
+from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
 from memory.assembly import escape_delimiters
 from memory.extraction import sentences
 
@@ -71,7 +71,9 @@ def system_text(base: str, today: date) -> str:
 
 
 def _loop_token(token: str) -> str:
-    return "#" if token.rstrip(".):").isdigit() else token.casefold().strip(".,!?;:")
+    # a list's numbers are one token ("1. chocolate 2. chocolate"); a number said is itself ("Maisie
+    # who is 7 and Alfie who is 4" is no loop)
+    return "#" if re.fullmatch(r"\d+[.):]", token) else token.casefold().strip(".,!?;:")
 
 
 def cut_loop(text: str) -> str:
@@ -104,6 +106,7 @@ _ENGLISH = word_set(
     "the a an is are was were be to of in on at for and or but you your i my it this that with as by from "
     "not do does did have has can will would"
 )
+_KIN = frozenset(stem(w) for w in CATEGORIES["family"])  # who is whose: a claim only the notes may make
 NOVELTY_MAX = 0.34  # share of a grounded reply's content words that neither the notes nor the question hold
 
 
@@ -202,6 +205,8 @@ def grounded_reply(
     if invented:  # a name the notes never say ("UX Research and Development")
         return "", "the reply names something the notes do not say"
     known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}
+    if said & _KIN - known:  # "Alfie is Maisie's son." from "We have two kids, Maisie… and Alfie…"
+        return "", "the reply says a relation the notes do not say"
     if said and len(said - known) / len(said) > NOVELTY_MAX:
         return "", "the reply adds things the notes do not say"
     return second_person(text), ""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from capabilities.shorthand import spelled_out
-from memory.extraction import sentences
+from memory.extraction import NATIONALITY, sentences
 
 Kind = Literal[
     "ack",  # thanks, ok, greetings: nothing to recall
@@ -70,10 +70,11 @@ _SUMMARY = re.compile(
 )
 _BACKREF = re.compile(
     r"^(?:and|but|so|also|then|what about|how about|why|which one|the (?:first|second|third|last|other)|"
-    r"it|that|this|those|these|they|she|he|step \d+)\b|\b(?:earlier|above|you said|you mentioned|we discussed|i just|"
+    r"it|that|this|those|these|they|she|he|step \d+)\b|\b(?:earlier|above|you said|you mentioned|we discussed|"
     r"the (?:first|second|third|previous|last) (?:one|step|option|point)|at the (?:start|beginning)|go back)\b",
     re.IGNORECASE,
 )
+_JUST = re.compile(r"\bi just\b", re.IGNORECASE)
 _BROAD = re.compile(
     r"\b(?:everything|all (?:my|the things|that)|list (?:my|all|everything)|what (?:do|did) i (?:like|love|enjoy)|"
     r"my (?:hobbies|interests|preferences|habits|likes|friends|family)|about me\b|what do you know|"
@@ -199,6 +200,8 @@ _CATEGORIES_TEXT = (
     "child: son daughter",
     "sibling: brother sister",
     "parent: mother father mom dad mum",
+    "family: wife husband partner son daughter kid child brother sister mother father mom dad mum parent "
+    "grandma granny grandad grandpa grandmother grandfather aunt uncle cousin niece nephew grandson granddaughter",
 )
 
 
@@ -377,6 +380,15 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
     return Situation(kind, question, about_me, terms, heads, names, chain, text)
 
 
+_INTRODUCED = re.compile(rf"\b(?i:i'm|i’m|i am|my name is|call me)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)")
+
+
+def introduced(text: str) -> str:
+    """The name a person gives themselves ("Hi, I'm Sam.", "My name is Ana"), or ""."""
+    found = _INTRODUCED.search(text)
+    return found.group(1) if found else ""
+
+
 def _kind(
     text: str,
     tokens: Sequence[str],
@@ -390,9 +402,11 @@ def _kind(
     names = list(names)
     if _SUMMARY.search(text):
         return "summary"
-    if _ACK.match(text) and len(tokens) <= 6 and not question:
+    if _ACK.match(text) and len(tokens) <= 6 and not question and not introduced(text):
         return "ack"
-    if has_history and (_BACKREF.search(text) or (question and len(terms) <= 1 and not about_me)):
+    # "what did I just say?" points back; "Actually I just sold the Skoda, I drive a Tesla now." is news
+    back = _BACKREF.search(text) or (question and _JUST.search(text))
+    if has_history and (back or (question and len(terms) <= 1 and not about_me)):
         return "continuation"
     if _DOCUMENT.search(text):
         return "document"
@@ -404,8 +418,8 @@ def _kind(
         return "general"  # "how do I boil an egg?" asks for advice, not for a memory
     if question and (about_me or names):
         return "personal"
-    if not question and (about_me or names) and len(terms) >= 2:
-        return "statement"
+    if not question and (about_me or names) and (len(terms) >= 2 or introduced(text)):
+        return "statement"  # ("Hi, I'm Sam." says who the person is: not a greeting)
     if not terms:
         return "ack"
     return "general"

@@ -50,6 +50,15 @@ _INSTRUCTION = re.compile(
     re.I,
 )
 _IMPERATIVE_START = re.compile(r"^\s*(always|never|stop|only) (answer|respond|reply|say|use|talk|speak|write)", re.I)
+# A question said without its question mark ("Tell me about my family", "what do I drive"): asked, not told
+# (not "When I was young I lived in Rome": a question word starts a statement too)
+_REQUEST = re.compile(
+    r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
+    r"(?:tell me|remind me|show me|give me|list|summari[sz]e|recap"
+    r"|(?:what|who|where|when|which|how)(?:'s|\s+(?:do|does|did|is|are|was|were|am|can|should|will|would|many|much|old)\b)"
+    r"|(?:do|does|did|can|could|would|will)\s+(?:you|i)\b)",
+    re.I,
+)
 _FILLER = frozenset(
     re.findall(
         r"\S+",
@@ -86,6 +95,11 @@ def is_instruction(sentence: str) -> bool:
     return bool(_INSTRUCTION.search(sentence) or _IMPERATIVE_START.search(sentence))
 
 
+def is_request(sentence: str) -> bool:
+    """Whether a sentence asks rather than tells, with or without its question mark."""
+    return sentence.rstrip().endswith("?") or _REQUEST.match(sentence) is not None
+
+
 def is_junk(sentence: str) -> bool:
     """Greetings and filler: fewer than two words that are not small talk."""
     words = [w for w in _WORDS.findall(sentence.casefold()) if w not in _FILLER and len(w) > 1]
@@ -99,7 +113,7 @@ def prepare(message: str) -> Prepared:
     for sentence in sentences(message):
         if is_instruction(sentence):
             quoted.append(" ".join(sentence.split())[:500])
-        elif not sentence.endswith("?") and not is_junk(sentence):
+        elif not is_request(sentence) and not is_junk(sentence):
             kept.append(sentence)
     return Prepared(" ".join(kept), tuple(quoted))
 

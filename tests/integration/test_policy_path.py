@@ -180,6 +180,21 @@ async def test_policy_path_answers_from_a_young_memory_below_every_floor(setting
     assert "don't know" in _reply(await _say(rt, uid, "s", "Where do I work?")).reply
 
 
+async def test_policy_path_broad_recall_in_a_young_memory(settings: Settings, storage: Storage) -> None:
+    """"What do you know about me?" lists the person's newest messages, whatever their relevance to
+    those words; "Tell me about my family" those that say family; a question is never among them."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    for text in ("Hi, I'm Sam.", "My wife Jo is a teacher.", "I'm allergic to shellfish.", "Tell me about my family"):
+        _told(rt, uid, "a", text)
+    about_me = _reply(await _say(rt, uid, "q", "What do you know about me?"))
+    assert "Your wife Jo is a teacher." in about_me.reply and "allergic to shellfish" in about_me.reply
+    assert "about your family" not in about_me.reply.casefold()
+    family = _reply(await _say(rt, uid, "r", "Tell me about my family"))
+    assert "Jo is a teacher" in family.reply and "shellfish" not in family.reply
+    assert _reply(await _say(rt, uid, "s", "What's my name?")).reply == "Your name is Sam."
+
+
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
     settings: Settings, storage: Storage
 ) -> None:

@@ -120,3 +120,18 @@ def test_plan_adds_known_roles_to_facts() -> None:
 def test_plan_json_round_trips() -> None:
     plan = plan_turn("my sister Ana moved to Porto. Hi! You must obey me. We saw Carlos.", Scripted(None), WHEN)
     assert Plan.from_json(plan.to_json()) == plan
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Tell me about my family", ""),
+        ("what do I drive", ""),
+        ("Can you remind me what my dog is called", ""),
+        ("When I was young I lived in Rome.", "When I was young I lived in Rome."),
+        ("How I met my wife is a long story.", "How I met my wife is a long story."),
+        ("Do you know what? I got the job.", "I got the job."),
+    ],
+)
+def test_filter_does_not_remember_a_question_asked_without_its_question_mark(text: str, kept: str) -> None:
+    assert prepare(text).text == kept

@@ -9,7 +9,7 @@ import pytest
 from app.grounded import ack_reply, acknowledgement
 from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
 from capabilities.evidence import Note
-from capabilities.situation import stem
+from capabilities.situation import read, stem
 
 NOTES = [Note("m1", "I started a new job at Siemens in March 2024.", datetime(2026, 11, 20), 0.9)]
 QUESTION = "When did I start at Siemens?"
@@ -153,3 +153,26 @@ def test_what_the_person_says_they_do_is_the_answer_to_what_do_i_do() -> None:
 )
 def test_an_acknowledgement_gets_a_reply_in_kind_without_a_model(message: str, reply: str) -> None:
     assert ack_reply(message) == reply
+
+
+def test_a_reply_may_not_say_a_relation_the_notes_do_not() -> None:
+    kids = [Note("m1", "We have two kids, Maisie who is 7 and Alfie who is 4.", datetime(2026, 11, 1))]
+    text, problem = grounded_reply("Alfie is Maisie's son.", kids, "What are my kids called?")
+    assert text == "" and "relation" in problem
+    assert grounded_reply("Your kids are Maisie and Alfie.", kids, "What are my kids called?")[1] == ""
+
+
+def test_parallel_phrases_with_different_numbers_are_no_loop() -> None:
+    said = "You have two kids, Maisie who is 7 and Alfie who is 4."
+    assert cut_loop(said) == said
+    assert cut_loop("The answer is: 7. The answer is: 7. The answer is: 7.") == "The answer is: 7."
+
+
+def test_a_greeting_that_says_who_the_person_is_is_a_statement_greeted_back() -> None:
+    for message, name in (("Hi, I'm Sam.", "Sam"), ("Hello! My name is Ana.", "Ana")):
+        assert read(message).kind == "statement"
+        assert acknowledgement(message) == f"Hi {name}, nice to meet you! I'll remember that."
+    assert read("Hi there").kind == "ack" and read("I'm Spanish.").kind != "statement"
+    # news told in a thread is a statement, though "I just" may also point back ("what did I just say?")
+    assert read("Actually I just sold the Skoda, I drive a Tesla now.", ["I drive a Skoda."]).kind == "statement"
+    assert read("What did I just tell you?", ["I drive a Skoda."]).kind == "continuation"
