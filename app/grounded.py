@@ -73,7 +73,7 @@ from capabilities.situation import (
     words,
 )
 from memory.extraction import sentences
-from memory.formation import is_request
+from memory.formation import is_junk, is_request
 from memory.models import MemoryRow, QueryRow
 from memory.recall import MemoryHit
 
@@ -600,12 +600,13 @@ def acknowledgement(message: str) -> str:
     name = introduced(message)
     if name and _GREETING.match(message) and len(message.split()) <= 6:
         return f"Hi {name}, nice to meet you! I'll remember that."
-    said = sentences(message.strip())
+    said = [t for t in sentences(message.strip()) if not is_junk(t)]  # not "hey!" of "hey! im priya, just moved…"
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:
         return "Got it — I'll remember that."
     said = second_person(without_opener(own.rstrip(".!")) or own.rstrip(".!"))
-    if said.split(" ", 1)[0] not in names_in(said):  # "Got it — your cat…", "Got it — his wife…", not "gareth"
+    first = re.sub(r"['’]s$", "", said.split(" ", 1)[0])  # ("Tom's actually moving…": Tom)
+    if first not in names_in(said):  # "Got it — your cat…", "Got it — his wife…", not "gareth"
         said = said[:1].lower() + said[1:]
     return f"Got it — {said}. I'll remember that."
 

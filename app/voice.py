@@ -41,6 +41,7 @@ _LEAKS = re.compile(
     r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
     re.IGNORECASE,
 )
+_TODAY_IS = re.compile(r"\b(?:today is|it is|it's)\s+\d{4}-\d{2}-\d{2}\b\W*", re.IGNORECASE)
 # What the small model puts before an answer: "The answer is:", and agreeing with what nobody said ("You're right,").
 _ANSWER_PREFIX = re.compile(
     r"^(?:(?:you['’]re|you are) (?:right|correct)\s*[,!.:]\s*)?"
@@ -119,7 +120,8 @@ def clean(raw: str, message: str) -> tuple[str, str]:
     """A model reply cut to at most two sentences without loops; ('', why) when it is unusable."""
     text = raw.strip().strip('"').strip()
     text = text.split("\n\n")[0].replace("\n", " ").strip()
-    text = cut_loop(text)
+    text = _TODAY_IS.sub("", cut_loop(text)).strip()  # the system prompt's date said back ("Today is 2026-11-24, I'm…")
+    text = text[:1].upper() + text[1:]
     text = " ".join(sentences(text)[:2]).strip()
     if not text or sum(c.isalnum() for c in text) < 2:
         return "", "empty reply"

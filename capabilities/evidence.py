@@ -171,7 +171,10 @@ _WORK = frozenset({stem("work")})
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
 # "what's my name?": "I'm Lena", or the fact formed from it
 # (the words in any case, "My name is Ana" too; the name capitalised)
-_SELF_NAMING = re.compile(rf"\b(?i:I'm|I am|my name is|call me|the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
+# ("my name is priya" in any case: "im tired", "call me later" are no names, so after those only a capitalised one)
+_SELF_NAMING = re.compile(
+    rf"\b(?:(?i:I'm|im|I am|call me|the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]|(?i:my name is)\s+[a-zA-Z])"
+)
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 # "the name of the (animal) clinic"; not "of my band": its own name
 _NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)

@@ -380,13 +380,16 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
     return Situation(kind, question, about_me, terms, heads, names, chain, text)
 
 
-_INTRODUCED = re.compile(rf"\b(?i:i'm|i’m|i am|my name is|call me)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)")
+_INTRODUCED = re.compile(
+    rf"\b(?:(?i:i'm|i’m|im|i am|call me)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)|(?i:my name is)\s+([a-zA-Z][\w'’-]+))"
+)
 
 
 def introduced(text: str) -> str:
     """The name a person gives themselves ("Hi, I'm Sam.", "My name is Ana"), or ""."""
     found = _INTRODUCED.search(text)
-    return found.group(1) if found else ""
+    name = (found.group(1) or found.group(2)) if found else ""
+    return name[:1].upper() + name[1:]
 
 
 def _kind(

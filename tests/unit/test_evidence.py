@@ -684,3 +684,5 @@ def test_the_person_naming_themselves_answers_their_name_however_the_sentence_st
         evidence = choose(read(question), notes)
         assert [n.ref for n in evidence.notes] == ["m1"], question
     assert choose(read("What's my name?"), [_note("m1", "I am British and I live in Leeds.")]).verdict == "unknown"
+    assert choose(read("What's my name?"), [_note("m1", "hey, my name is priya and im new here")]).verdict == "answer"
+    assert choose(read("What's my name?"), [_note("m1", "im tired, call me later")]).verdict == "unknown"

@@ -176,3 +176,10 @@ def test_a_greeting_that_says_who_the_person_is_is_a_statement_greeted_back() ->
     # news told in a thread is a statement, though "I just" may also point back ("what did I just say?")
     assert read("Actually I just sold the Skoda, I drive a Tesla now.", ["I drive a Skoda."]).kind == "statement"
     assert read("What did I just tell you?", ["I drive a Skoda."]).kind == "continuation"
+
+
+def test_the_prompts_date_said_back_is_dropped() -> None:
+    raw = "Today is 2026-11-24, I'm glad you asked. Lentil curry is a good one."
+    assert clean(raw, "what's a good vegetarian dinner idea?")[0] == "I'm glad you asked. Lentil curry is a good one."
+    heard = acknowledgement("hey! im priya, just moved to Leeds")  # the greeting is not what was said
+    assert heard == "Got it — you're priya, just moved to Leeds. I'll remember that."
