@@ -56,6 +56,7 @@ from capabilities.situation import (
 )
 from capabilities.truecase import WHO, capitalised, learned_names, uncased
 from memory.extraction import NATIONALITY, sentences
+from memory.formation import is_request
 
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
@@ -125,7 +126,8 @@ _SAID_EARLIER = re.compile(
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
     r"sold|bought|replaced|left|renamed|quit|ended up|cancelled|called off|given up|gave up|"
-    r"new \w+ (?:is|was)|found a (?:new )?place|(?:get|got) the keys)\b",
+    r"new \w+ (?:is|was)|(?:saw|met|see|meet|got|have) (?:the|a|my|our) new \w+|retired|found a (?:new )?place|"
+    r"(?:get|got) the keys)\b",
     re.IGNORECASE,
 )
 _MONTHS = word_set(
@@ -368,8 +370,9 @@ def covers(note_stems: frozenset[str], term: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    """Whether a stored text is itself a question (it states no fact)."""
-    return bool(_QUESTION.match(text.strip()))
+    """Whether a stored text is itself a question (it states no fact), with or without its question mark
+    ("what team is my boyfriend into", stored before the write-time filter knew it)."""
+    return bool(_QUESTION.match(text.strip())) or is_request(text)
 
 
 def answer_type(question: str) -> AnswerType | None:

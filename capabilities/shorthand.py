@@ -22,6 +22,11 @@ _SPELLED = {
     "hr": "hour", "hrs": "hours", "mins": "minutes", "appt": "appointment", "ppl": "people",
     "atm": "at the moment", "rn": "right now", "n": "and", "u": "you", "ur": "your", "pls": "please",
     "plz": "please", "thx": "thanks", "+": "and", "=": "is",
+    # contractions typed without their apostrophe (not "its", "were", "well", "ill", "id", "wont": words too)
+    "im": "I'm", "ive": "I've", "hes": "he's", "shes": "she's", "theyre": "they're", "youre": "you're",
+    "dont": "don't", "didnt": "didn't", "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't",
+    "arent": "aren't", "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "couldnt": "couldn't",
+    "wouldnt": "wouldn't", "shouldnt": "shouldn't", "thats": "that's", "whats": "what's", "theres": "there's",
 }  # fmt: skip
 _ALTERNATIVES = "|".join(re.escape(k) for k in sorted(_SPELLED, key=len, reverse=True))
 _TOKEN = re.compile(rf"(?<![\w/&+=-])({_ALTERNATIVES})(?=['’]s\b|[\s,.!?;:)]|$)", re.IGNORECASE)

@@ -180,7 +180,8 @@ _SYNONYMS_TEXT = (
     "old age",
 )
 _CATEGORIES_TEXT = (
-    "pet: cat dog kitten puppy parrot hamster rabbit bird fish",
+    "pet: cat dog kitten puppy parrot hamster rabbit bird fish gecko lizard snake turtle tortoise ferret budgie horse "
+    "pony goldfish gerbil chinchilla",
     "dog: puppy beagle terrier labrador retriever poodle spaniel collie dachshund husky shepherd pug boxer greyhound "
     "whippet kelpie staffy bulldog rottweiler chihuahua corgi schnauzer dalmatian cavoodle labradoodle",
     "cat: kitten tabby shorthair siamese persian",
@@ -340,7 +341,8 @@ def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
                 j += 1
                 continue
             naming = word == "name" and not compound and chain == 0  # "what's my name?" asks for the name
-            if raw[j][:1].isupper() or (word in STOP and not naming):
+            acronym = re.fullmatch(r"[A-Z]{2,}(?:['’]s)?", raw[j]) is not None  # "my GP's name": a GP, no name
+            if (raw[j][:1].isupper() and not acronym) or (word in STOP and not naming):
                 break
             compound.append(word)
             j += 1

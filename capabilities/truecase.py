@@ -35,7 +35,8 @@ _NOT_NAMES = word_set(
     "new old big little best first last own whole other one two three four five six seven eight nine ten"
 )
 _SLOTS = (
-    re.compile(rf"\b(?:my|our|his|her|their|\w+'s)\s+{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),  # my sister tash
+    # my sister tash, my leopard gecko noodle
+    re.compile(rf"\b(?:my|our|his|her|their|\w+'s)\s+(?:[a-z]+\s+)?{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),
     re.compile(rf"\b([a-z][\w-]*)'s\s+(?:my|our)\s+{_DESCRIBER}{_KIND}\b"),  # ziggy's my greyhound
     re.compile(rf"(?:^|[.!?,;]\s+){_DESCRIBER.removesuffix('?')}{_KIND}\s+([a-z][\w-]*)"),  # little brother callum
     re.compile(rf"\b{_KIND}(?:'s|\s+is|\s+was)\s+([a-z][\w-]*)"),  # partner's marco, new guitarist is shae

@@ -51,11 +51,13 @@ _INSTRUCTION = re.compile(
 )
 _IMPERATIVE_START = re.compile(r"^\s*(always|never|stop|only) (answer|respond|reply|say|use|talk|speak|write)", re.I)
 # A question said without its question mark ("Tell me about my family", "what do I drive"): asked, not told
-# (not "When I was young I lived in Rome": a question word starts a statement too)
+# ("what time do i see the physio"; not "When I was young I lived in Rome": a question word starts a
+# statement too, its subject before the verb; nor "Which is cruel, because I'm coeliac.", a clause going on)
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
     r"(?:tell me|remind me|show me|give me|list|summari[sz]e|recap"
-    r"|(?:what|who|where|when|which|how)(?:'s|\s+(?:do|does|did|is|are|was|were|am|can|should|will|would|many|much|old)\b)"
+    r"|(?:what|who|where|when|how)(?:'s|(?:\s+(?!i\b|you\b|he\b|she\b|we\b|they\b|it\b)\w+){0,3}?"
+    r"\s+(?:do|does|did|is|are|was|were|am|can|should|will|would|many|much|old)\b)"
     r"|(?:do|does|did|can|could|would|will)\s+(?:you|i)\b)",
     re.I,
 )

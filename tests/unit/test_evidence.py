@@ -686,3 +686,22 @@ def test_the_person_naming_themselves_answers_their_name_however_the_sentence_st
     assert choose(read("What's my name?"), [_note("m1", "I am British and I live in Leeds.")]).verdict == "unknown"
     assert choose(read("What's my name?"), [_note("m1", "hey, my name is priya and im new here")]).verdict == "answer"
     assert choose(read("What's my name?"), [_note("m1", "im tired, call me later")]).verdict == "unknown"
+
+
+def test_an_acronym_after_my_is_what_is_asked_about_not_a_name() -> None:
+    assert read("What's my GP's name?").heads == ("gp",)
+    notes = [_note("m1", "My name is Bernadette Kavanagh, but everyone calls me Bernie.")]
+    assert choose(read("What's my GP's name?"), notes).verdict == "unknown"
+
+
+def test_a_stored_question_without_its_mark_answers_nothing() -> None:
+    notes = [_note("m1", "what team is my boyfriend into"), _note("m2", "my boyfriend is Dev, his team is the Raptors")]
+    assert [n.ref for n in choose(read("What team is my boyfriend into?"), notes).notes] == ["m2"]
+
+
+def test_a_retirement_and_the_new_one_seen_correct_who_someone_is() -> None:
+    notes = [
+        _note("m1", "My GP is Dr Farquhar at the health centre, she's been my doctor for years."),
+        _note("m2", "Oh and I forgot to say, Dr Farquhar has retired at last. I saw the new GP this week, Dr Okafor.", 9),
+    ]
+    assert "m2" in [n.ref for n in choose(read("Who's my GP at the moment?"), notes).notes]

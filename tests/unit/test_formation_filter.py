@@ -130,8 +130,16 @@ def test_plan_json_round_trips() -> None:
         ("Can you remind me what my dog is called", ""),
         ("When I was young I lived in Rome.", "When I was young I lived in Rome."),
         ("How I met my wife is a long story.", "How I met my wife is a long story."),
+        ("Which is cruel, because I'm coeliac.", "Which is cruel, because I'm coeliac."),
         ("Do you know what? I got the job.", "I got the job."),
     ],
 )
 def test_filter_does_not_remember_a_question_asked_without_its_question_mark(text: str, kept: str) -> None:
     assert prepare(text).text == kept
+
+
+@pytest.mark.parametrize(
+    "text", ["what time do i see the physio", "when is my volleyball league", "what kind of milk should i get"]
+)
+def test_filter_drops_a_question_whose_verb_comes_a_few_words_in(text: str) -> None:
+    assert prepare(text).text == ""

@@ -20,3 +20,9 @@ def test_shorthand_is_spelled_out_as_whole_tokens_only() -> None:
 def test_a_question_in_shorthand_reads_as_in_words() -> None:
     assert "boyfriend" in read("where does my bf work?").text
     assert read("what does my mam do?").heads == read("what does my mum do?").heads
+
+
+def test_contractions_typed_without_their_apostrophe_are_read_as_such() -> None:
+    assert spelled_out("(hes a nurse) im jess, dont worry") == "(he's a nurse) I'm jess, don't worry"
+    for word in ("its fine", "we were fine", "I feel ill", "well done"):  # words in their own right stay
+        assert spelled_out(word) == word

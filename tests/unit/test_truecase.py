@@ -54,3 +54,7 @@ def test_choose_finds_names_in_lower_case_notes() -> None:
     assert any("a band called the Loose Units" in t for t in answer("What's the name of my band?"))
     cased = [Note("m9", "My sister Ana lives in Lisbon.", T0, 0.7)]
     assert choose(read("Where does my sister live?"), cased).notes == tuple(cased)  # cased text: as typed
+
+
+def test_a_name_after_a_described_pet_is_learned() -> None:
+    assert "noodle" in learned_names([], ["we're in a tiny 1bed w my leopard gecko noodle. so its me n noodle lol"])
