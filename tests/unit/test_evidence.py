@@ -702,6 +702,6 @@ def test_a_stored_question_without_its_mark_answers_nothing() -> None:
 def test_a_retirement_and_the_new_one_seen_correct_who_someone_is() -> None:
     notes = [
         _note("m1", "My GP is Dr Farquhar at the health centre, she's been my doctor for years."),
-        _note("m2", "Oh and I forgot to say, Dr Farquhar has retired at last. I saw the new GP this week, Dr Okafor.", 9),
+        _note("m2", "Oh, Dr Farquhar has retired at last. I saw the new GP this week, Dr Okafor.", 9),
     ]
     assert "m2" in [n.ref for n in choose(read("Who's my GP at the moment?"), notes).notes]
