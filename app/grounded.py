@@ -52,6 +52,7 @@ from capabilities.evidence import (
     Note,
     aliases,
     candidates,
+    cased,
     choose,
     covers,
     kin_hops,
@@ -270,7 +271,9 @@ async def answer_grounded(
         said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""
         if said:  # the thread says it, word for word: no memory search, no model
             answer = Answer(content=_fit(f"You said: “{said}”"), confidence="high")
-        elif sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known(sit, found.notes)):
+        elif sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known_after_a_look(
+            stores, user_id, sit, question, found, search
+        )):
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
                 yield event
             answer = await _grounded(backend, sit, question, found, history, today)
@@ -489,10 +492,22 @@ def _broad(found: _Found, sit: Situation) -> Answer:
     )
 
 
+def _known_after_a_look(
+    stores: LoopStores, user_id: int, sit: Situation, question: str, found: _Found, search: Search
+) -> bool:
+    """`_known`, after one search of its own when the request's found nothing of it: "when's dev's
+    birthday?" typed in lower case names no one, so it reads as general knowledge and its request
+    loads nothing, yet memory says "dev's bday is oct 30"."""
+    if not _known(sit, found.notes):
+        found.add(stores.memories.search(user_id, _core(question), search.limit, INFO_FLOOR))
+    return _known(sit, found.notes)
+
+
 def _known(sit: Situation, notes: Sequence[Note]) -> bool:
     """Whether memory knows what the question is about (a name or a hard term it asks about):
     then not knowing the answer is "I don't know", never the model's free guess."""
     ask = read_ask(sit)
+    notes = cased(notes, sit.text)  # as the evidence reads them ("dev's bday": Dev's birthday)
     names = [n.casefold() for n in sit.names]
     if any(name in n.text.casefold() for n in notes for name in names):
         return True

@@ -195,6 +195,18 @@ async def test_policy_path_broad_recall_in_a_young_memory(settings: Settings, st
     assert _reply(await _say(rt, uid, "s", "What's my name?")).reply == "Your name is Sam."
 
 
+async def test_policy_path_a_lower_case_question_about_someone_is_looked_up(
+    settings: Settings, storage: Storage
+) -> None:
+    """"when's dev's birthday?" names no one (no capital) and reads as general knowledge; memory is
+    searched before the model is asked to guess."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("jess", "correct-horse").id or 0
+    for text in ("my bf is dev, we've been together 3 yrs", "dev's bday is oct 30 btw, need gift ideas"):
+        _told(rt, uid, "a", text)
+    assert "oct 30" in _reply(await _say(rt, uid, "q", "when's dev's birthday?")).reply.casefold()
+
+
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
     settings: Settings, storage: Storage
 ) -> None:
