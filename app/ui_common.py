@@ -120,3 +120,17 @@ def account_id() -> int:
     if account is None or account.id is None:
         raise PermissionError(f"account {user.identifier!r} no longer exists")
     return account.id
+
+
+async def ask_text(content: str, timeout: int) -> str:
+    """What the person types in answer (stripped; "" when they do not answer in `timeout` seconds).
+
+    For action callbacks (Edit, Approve, Reject): Chainlit 2.12 runs them with no task of their own,
+    and its ask restarts the task it paused once the answer comes. Nothing would end it, and the
+    composer stayed busy with its stop button until the person pressed it; so it is ended here.
+    """
+    try:
+        answer = await cl.AskUserMessage(content=content, timeout=timeout).send()
+    finally:
+        await cl.context.emitter.task_end()
+    return str((answer or {}).get("output", "")).strip()

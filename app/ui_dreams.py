@@ -15,7 +15,7 @@ from typing import Literal
 import chainlit as cl
 
 from app.runtime import Runtime, effective_limits
-from app.ui_common import account_id, command, runtime
+from app.ui_common import account_id, ask_text, command, runtime
 from dreaming import proposals
 from dreaming.dream import morning_text
 from memory.dreams import DreamStore, ProposalError
@@ -58,11 +58,9 @@ async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) 
     rt = runtime()
     proposal_id = int(action.payload["proposal_id"])
     verb = "approve" if decision == "approved" else "reject"
-    answer = await cl.AskUserMessage(
-        content=f"Why {verb} proposal #{proposal_id}? Your reason is kept in the decision history.",
-        timeout=REASON_TIMEOUT_S,
-    ).send()
-    reason = str(answer.get("output", "")).strip() if answer else ""
+    reason = await ask_text(
+        f"Why {verb} proposal #{proposal_id}? Your reason is kept in the decision history.", REASON_TIMEOUT_S
+    )
     if not reason:
         await cl.Message(content=f"No reason given, so proposal #{proposal_id} is unchanged.").send()
         return

@@ -17,7 +17,7 @@ import chainlit as cl
 
 from app.runtime import Runtime
 from app.turn_view import escape
-from app.ui_common import account_id, command, runtime
+from app.ui_common import account_id, ask_text, command, runtime
 from memory.models import MemoryRow
 from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
 from memory.vectors import MemoryNotFound
@@ -156,9 +156,8 @@ async def _on_edit(action: cl.Action) -> None:
     if await asyncio.to_thread(rt.store.memories.get, user_id, memory_id) is None:
         await cl.Message(content=f"Memory #{memory_id} no longer exists.").send()
         return
-    answer = await cl.AskUserMessage(content=f"New text for memory #{memory_id}:", timeout=300).send()
-    new_text = (answer or {}).get("output", "")
-    if not new_text.strip():
+    new_text = await ask_text(f"New text for memory #{memory_id}:", 300)
+    if not new_text:
         return
     try:
         row = await asyncio.to_thread(edit_memory, rt.store, user_id, memory_id, new_text)

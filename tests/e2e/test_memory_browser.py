@@ -117,6 +117,29 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
         ]
 
 
+def test_memory_browser_edit_then_send_leaves_the_composer_free(tmp_path: Path) -> None:
+    """/memories, Edit, the new text: the card is updated, the composer is free at once (no stop
+    button left running), and the next question is answered from the edited memory."""
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    with stored(data_dir) as store:
+        account = store.accounts.get("tester")
+        assert account is not None and account.id is not None
+        store.memories.add(account.id, "fact", "My cat is called Miso.")
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        _memories_command(page, "cat")
+        card = page.locator(".ai-message").filter(has_text="Miso").last
+        expect(card).to_be_visible(timeout=60_000)
+        card.get_by_role("button", name="Edit").click()
+        expect(page.get_by_text("New text for memory #1").last).to_be_visible(timeout=30_000)
+        submit(page, "My cat is called Pixel.")
+        expect(page.get_by_text("Updated:").last).to_be_visible(timeout=60_000)
+        expect(page.locator("#stop-button")).to_have_count(0, timeout=30_000)
+        page.screenshot(path=str(tmp_path / "edited.png"), full_page=True)
+        assert "Pixel" in send(page, "What's my cat called?")
+
+
 def _memories_command(page: Page, text: str, attached: Path | None = None) -> None:
     """Pick /memories from the composer's command menu and send `text` with it (and a file)."""
     page.locator("#command-button").click()
