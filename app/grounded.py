@@ -391,7 +391,7 @@ async def _grounded(
     own = [name for n in evidence.notes if (name := introduced(n.text))]
     if read_ask(sit).own_name and own:  # nothing for a voice to add (it wrote "Sam, hello. You're Sam.")
         return Answer(content=f"Your name is {own[-1]}.", confidence=evidence.confidence,
-                      sources=_sources(evidence.notes))  # fmt: skip
+                      sources=_sources(evidence.notes), follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     raw = await say(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )

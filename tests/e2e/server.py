@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 if TYPE_CHECKING:
     from app.runtime import Storage
@@ -171,13 +172,15 @@ def submit(page: Page, text: str, timeout: float = 30_000) -> None:
     run in five of the memory browser test).
     """
     expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
-    page.fill("#chat-input", text)
-    try:
-        expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
-    except AssertionError:  # the composer was reset under the typing: type again, once
+    for attempt in range(3):  # the composer may be reset under the typing (a late welcome): type again
         page.fill("#chat-input", text)
-        expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout)
-    page.click("#chat-submit")
+        try:
+            expect(page.locator("#chat-submit")).to_be_enabled(timeout=timeout / 3)
+            page.click("#chat-submit", timeout=timeout / 3)
+            return
+        except (AssertionError, PlaywrightTimeout):
+            if attempt == 2:
+                raise
 
 
 def send(page: Page, text: str) -> str:
