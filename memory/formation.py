@@ -97,6 +97,12 @@ def is_instruction(sentence: str) -> bool:
     return bool(_INSTRUCTION.search(sentence) or _IMPERATIVE_START.search(sentence))
 
 
+_GREETED = re.compile(
+    r"^\W*(?:(?:hi|hello|hey) there|hiya|heya|hello|hey|hi|good (?:morning|afternoon|evening))[,!.]*\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def is_request(sentence: str) -> bool:
     """Whether a sentence asks rather than tells, with or without its question mark."""
     return sentence.rstrip().endswith("?") or _REQUEST.match(sentence) is not None
@@ -116,7 +122,7 @@ def prepare(message: str) -> Prepared:
         if is_instruction(sentence):
             quoted.append(" ".join(sentence.split())[:500])
         elif not is_request(sentence) and not is_junk(sentence):
-            kept.append(sentence)
+            kept.append(_GREETED.sub("", sentence))  # "Hi, I'm Sam." is remembered as "I'm Sam."
     return Prepared(" ".join(kept), tuple(quoted))
 
 

@@ -143,3 +143,11 @@ def test_filter_does_not_remember_a_question_asked_without_its_question_mark(tex
 )
 def test_filter_drops_a_question_whose_verb_comes_a_few_words_in(text: str) -> None:
     assert prepare(text).text == ""
+
+
+def test_a_greeting_before_what_is_told_is_not_remembered_with_it() -> None:
+    assert prepare("Hi, I'm Sam.").text == "I'm Sam."
+    assert prepare("hey there! my bf is dev").text == "my bf is dev"
+    assert prepare("Hello! My name is Ana and I live in Porto.").text == "My name is Ana and I live in Porto."
+    assert prepare("Hillary is my aunt.").text == "Hillary is my aunt."
+    assert prepare("Hi there, I'm Sam").text == "I'm Sam"
