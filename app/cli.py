@@ -37,11 +37,12 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     except (StorageError, GraphError, EmbeddingIndexMismatch, EmbedderUnavailable) as exc:
         print(f"error: Reverie cannot start: {exc}", file=sys.stderr)  # each message names its fix
         return 2
-    password = ensure_first_user(store.accounts, settings.data_dir)
-    store.close()
     if running:
+        store.close()
         print(f"error: Reverie is already running on {settings.data_dir}", file=sys.stderr)
         return 2
+    password = ensure_first_user(store.accounts, settings.data_dir)
+    store.close()
     host = args.host or settings.host
     port = args.port or settings.port
     if password:
