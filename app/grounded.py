@@ -314,8 +314,8 @@ async def _more(
         if found.rounds == 1:  # the question itself below the request's threshold, too: related words dilute it
             # (its best few whatever their relevance: in a young memory "live" is in every note, so BM25
             # gives "Where do I live?" 0.28 against "My name is Ana and I live in Porto.")
-            new += found.add(stores.memories.search(user_id, _core(question), QUESTION_TOP, 0.0))
-            new += found.add(stores.memories.search(user_id, _core(question), search.limit, INFO_FLOOR))
+            alone = stores.memories.search(user_id, _core(question), search.limit, 0.0)  # best first
+            new += found.add([h for i, h in enumerate(alone) if i < QUESTION_TOP or h.relevance >= INFO_FLOOR])
             why += "; also the question alone"
             ask = read_ask(sit)
             if (ask.now or _PRESENT_TENSE.search(question)) and not ask.own_name:  # and as a change is told
