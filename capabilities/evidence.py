@@ -45,6 +45,7 @@ from capabilities.situation import (
     DESCRIBERS,
     STOP,
     Situation,
+    introduced,
     is_first_person,
     key_terms,
     names_in,
@@ -171,12 +172,8 @@ _AT_WORK = re.compile(
 )
 _WORK = frozenset({stem("work")})
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
-# "what's my name?": "I'm Lena", or the fact formed from it
-# (the words in any case, "My name is Ana" too; the name capitalised)
-# ("my name is priya" in any case: "im tired", "call me later" are no names, so after those only a capitalised one)
-_SELF_NAMING = re.compile(
-    rf"\b(?:(?i:I'm|im|I am|call me|the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]|(?i:my name is)\s+[a-zA-Z])"
-)
+# "what's my name?": "I'm Lena" (`situation.introduced`), or the fact formed from it
+_USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 # "the name of the (animal) clinic"; not "of my band": its own name
 _NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)
@@ -682,7 +679,7 @@ def _names_it(note: Note, ask: Ask) -> bool:
     """Whether a note gives the name asked for: "called Miso", "name is Jonas", "my mum Renate"
     (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
     if ask.own_name:  # "what's my name?": only the person naming themselves
-        return bool(_SELF_NAMING.search(note.text.replace("’", "'")))
+        return bool(introduced(note.text) or _USER_NAMED.search(note.text.replace("’", "'")))
     if _NAMING_SHAPE.search(note.text):
         return True
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
