@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from memory.db import open_engine
 from memory.formation_queue import FormationQueue
@@ -77,16 +79,7 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
     """/memories, Forget: the card is struck through in place with no buttons left; Undo puts it back;
     and the chat that only ran the command leaves no thread in the history."""
     data_dir = tmp_path / "data"
-    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
-    with stored(data_dir) as store:
-        account = store.accounts.get("tester")
-        assert account is not None and account.id is not None
-        store.memories.add(account.id, "fact", "The user's cat is called Miso.")
-    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-        login(page, url)
-        _memories_command(page, "cat")
-        card = page.locator(".ai-message").filter(has_text="Miso").last
-        expect(card).to_be_visible(timeout=60_000)
+    with _cat_card(tmp_path, "The user's cat is called Miso.") as (page, url, card):
         card.get_by_role("button", name="Forget").click()
         expect(page.get_by_text("Forgot memory #1").last).to_be_visible(timeout=30_000)
         expect(page.get_by_text("Memory #1").first).to_be_visible()  # the card, struck through
@@ -120,17 +113,7 @@ def test_memory_browser_forget_strikes_the_card_and_undo_restores(tmp_path: Path
 def test_memory_browser_edit_then_send_leaves_the_composer_free(tmp_path: Path) -> None:
     """/memories, Edit, the new text: the card is updated, the composer is free at once (no stop
     button left running), and the next question is answered from the edited memory."""
-    data_dir = tmp_path / "data"
-    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
-    with stored(data_dir) as store:
-        account = store.accounts.get("tester")
-        assert account is not None and account.id is not None
-        store.memories.add(account.id, "fact", "My cat is called Miso.")
-    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
-        login(page, url)
-        _memories_command(page, "cat")
-        card = page.locator(".ai-message").filter(has_text="Miso").last
-        expect(card).to_be_visible(timeout=60_000)
+    with _cat_card(tmp_path, "My cat is called Miso.") as (page, _, card):
         card.get_by_role("button", name="Edit").click()
         expect(page.get_by_text("New text for memory #1").last).to_be_visible(timeout=30_000)
         submit(page, "My cat is called Pixel.")
@@ -138,6 +121,24 @@ def test_memory_browser_edit_then_send_leaves_the_composer_free(tmp_path: Path) 
         expect(page.locator("#stop-button")).to_have_count(0, timeout=30_000)
         page.screenshot(path=str(tmp_path / "edited.png"), full_page=True)
         assert "Pixel" in send(page, "What's my cat called?")
+
+
+@contextmanager
+def _cat_card(tmp_path: Path, memory: str) -> Iterator[tuple[Page, str, Locator]]:
+    """A user whose one memory is `memory` (about their cat Miso), logged in on a real server, with
+    its /memories card shown: the page, the server's URL and the card."""
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    with stored(data_dir) as store:
+        account = store.accounts.get("tester")
+        assert account is not None and account.id is not None
+        store.memories.add(account.id, "fact", memory)
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        _memories_command(page, "cat")
+        card = page.locator(".ai-message").filter(has_text="Miso").last
+        expect(card).to_be_visible(timeout=60_000)
+        yield page, url, card
 
 
 def _memories_command(page: Page, text: str, attached: Path | None = None) -> None:
