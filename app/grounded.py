@@ -55,6 +55,7 @@ from capabilities.evidence import (
     cased,
     choose,
     covers,
+    is_question,
     kin_hops,
     kin_words,
     rank,
@@ -74,7 +75,7 @@ from capabilities.situation import (
     words,
 )
 from memory.extraction import sentences
-from memory.formation import is_junk, is_request
+from memory.formation import is_junk
 from memory.models import MemoryRow, QueryRow
 from memory.recall import MemoryHit
 
@@ -475,7 +476,7 @@ def _broad(found: _Found, sit: Situation) -> Answer:
     topic = read_ask(sit).terms or sit.heads  # "my hobbies", "what have I told you about my work?"
     firsts = {n.ref: n for n in reversed(found.notes)}
     said = [replace(n, text=without_opener(found.texts[n.ref])) for n in firsts.values() if n.source == "turn"]
-    mine = [n for n in said if is_first_person(n.text) and not is_request(n.text)]  # (asked, not told: stored before)
+    mine = [n for n in said if is_first_person(n.text) and not is_question(n.text)]  # (asked, not told: stored before)
     if topic:
         mine = sorted((n for n in mine if any(covers(n.stems, t) for t in topic)), key=lambda n: -n.relevance)
     else:

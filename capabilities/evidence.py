@@ -57,7 +57,7 @@ from capabilities.situation import (
 )
 from capabilities.truecase import WHO, capitalised, learned_names, uncased
 from memory.extraction import NATIONALITY, sentences
-from memory.formation import is_request
+from memory.formation import asks
 
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers
@@ -369,7 +369,7 @@ def covers(note_stems: frozenset[str], term: str) -> bool:
 def is_question(text: str) -> bool:
     """Whether a stored text is itself a question (it states no fact), with or without its question mark
     ("what team is my boyfriend into", stored before the write-time filter knew it)."""
-    return bool(_QUESTION.match(text.strip())) or is_request(text)
+    return bool(_QUESTION.match(text.strip())) or asks(text)  # (not "…, isn't she cute?": a told fact ends so)
 
 
 def answer_type(question: str) -> AnswerType | None:

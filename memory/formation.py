@@ -103,9 +103,14 @@ _GREETED = re.compile(
 )
 
 
+def asks(text: str) -> bool:
+    """Whether a text opens by asking, with or without its question mark ("what time do i see the physio")."""
+    return _REQUEST.match(text) is not None
+
+
 def is_request(sentence: str) -> bool:
     """Whether a sentence asks rather than tells, with or without its question mark."""
-    return sentence.rstrip().endswith("?") or _REQUEST.match(sentence) is not None
+    return sentence.rstrip().endswith("?") or asks(sentence)
 
 
 def is_junk(sentence: str) -> bool:

@@ -705,3 +705,8 @@ def test_a_retirement_and_the_new_one_seen_correct_who_someone_is() -> None:
         _note("m2", "Oh, Dr Farquhar has retired at last. I saw the new GP this week, Dr Okafor.", 9),
     ]
     assert "m2" in [n.ref for n in choose(read("Who's my GP at the moment?"), notes).notes]
+
+
+def test_a_told_fact_that_ends_with_a_question_is_still_evidence() -> None:
+    notes = [_note("m1", "Our dog is a spaniel called Pepper, isn't she cute?")]
+    assert [n.ref for n in choose(read("What's our dog called?"), notes).notes] == ["m1"]
