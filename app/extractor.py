@@ -32,6 +32,7 @@ from app.runtime import Runtime
 from memory.extraction import Extraction, Triple
 from memory.formation import FormationResult
 from memory.formation_queue import STALE_AFTER, FormationQueue, run_pending
+from memory.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +141,12 @@ async def form_memories(rt: Runtime, user_id: int, turn_id: int) -> list[Formati
 
 
 def _requeue_stale(rt: Runtime, queue: FormationQueue) -> int:
-    """Jobs a crashed process left running, back to pending: every one when this process is alone,
-    else only old ones (the app may be forming one while `reverie chat` starts)."""
-    return queue.requeue_stale(None if rt.store.alone() else STALE_AFTER)
+    """Jobs a crashed process left running, back to pending: those claimed before this process started
+    (not its own: `reverie chat` cancels its worker with a job still forming in a thread, then drains,
+    and the job was formed twice), and when another process is open only those claimed long ago (the
+    app may be forming one while `reverie chat` starts)."""
+    cutoff = rt.started if rt.store.alone() else min(rt.started, utcnow() - STALE_AFTER)
+    return queue.requeue_stale(cutoff)
 
 
 async def drain_formation(rt: Runtime, batch: int = 4) -> int:

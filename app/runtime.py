@@ -12,7 +12,8 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import Engine
 
@@ -34,6 +35,7 @@ from memory.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.entities import EntityStore
 from memory.graph import Graph
 from memory.migrations import MIGRATIONS
+from memory.models import utcnow
 from memory.queries import QueryStore
 from memory.reindex import check_index_meta
 from memory.turns import TurnStore
@@ -247,6 +249,7 @@ class Runtime:
     store: Storage
     backend: Backend
     path: JudgementPath = "model"  # who judges (app/judgement.py); open_runtime measures it
+    started: datetime = field(default_factory=utcnow)  # a formation job claimed since is this process's own
 
     @property
     def reminders(self) -> ReminderStore:

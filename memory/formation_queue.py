@@ -17,7 +17,7 @@ Crash safety comes from three things together:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -116,12 +116,12 @@ class FormationQueue:
             turn=turn_id,
         )
 
-    def requeue_stale(self, older_than: timedelta | None = None) -> int:
+    def requeue_stale(self, claimed_before: datetime | None = None) -> int:
         """At start-up: jobs left running by a dead process go back to pending; returns how many.
 
-        `older_than`: only jobs claimed at least that long ago, when another live process may be
-        forming the newer ones (the app and `reverie chat` run side by side)."""
-        before = (utcnow() - older_than).isoformat() if older_than is not None else None
+        `claimed_before`: only jobs claimed before then, not those a live process may be forming now
+        (this one's own, in a worker thread; or another's: the app and `reverie chat` run side by side)."""
+        before = claimed_before.isoformat() if claimed_before is not None else None
         return self._run(
             "UPDATE formation_jobs SET status = 'pending', updated_at = :t "
             "WHERE status = 'running' AND (:before IS NULL OR updated_at < :before)",

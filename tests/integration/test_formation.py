@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import anyio.to_thread
@@ -14,7 +15,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from sqlalchemy import Engine, text
 from sqlmodel import Session, select
 
-from app.extractor import LLMExtractor
+from app.extractor import (
+    LLMExtractor,
+    _requeue_stale,  # pyright: ignore[reportPrivateUsage]
+)
 from app.llm import Backend, LLMConfig, open_backend
 from app.runtime import Storage
 from memory.assembly import ContextRequest
@@ -315,5 +319,19 @@ def test_formation_requeue_spares_a_job_another_live_process_claimed_just_now(st
     say(storage, uid, "t", MESSAGE, T0)
     queue = FormationQueue(storage.engine)
     assert queue.claim_next() is not None
-    assert queue.requeue_stale(timedelta(minutes=10)) == 0 and queue.counts(uid) == {"running": 1}
+    assert queue.requeue_stale(datetime.now(UTC) - timedelta(minutes=10)) == 0 and queue.counts(uid) == {"running": 1}
     assert queue.requeue_stale() == 1 and queue.counts(uid) == {"pending": 1}
+
+
+def test_formation_start_up_requeue_leaves_this_process_own_jobs(storage: Storage) -> None:
+    """A job this process claimed is its own, still forming in a worker thread (`reverie chat` cancels
+    its worker, then drains): requeued, it was formed twice. Only jobs claimed before it started go back."""
+    uid = user(storage, "maya")
+    say(storage, uid, "t", MESSAGE, T0)
+    queue = FormationQueue(storage.engine)
+    before_claim = datetime.now(UTC)
+    assert queue.claim_next() is not None
+    this_process = SimpleNamespace(started=before_claim, store=storage)
+    assert _requeue_stale(this_process, queue) == 0 and queue.counts(uid) == {"running": 1}  # pyright: ignore[reportArgumentType]
+    restarted = SimpleNamespace(started=datetime.now(UTC), store=storage)
+    assert _requeue_stale(restarted, queue) == 1 and queue.counts(uid) == {"pending": 1}  # pyright: ignore[reportArgumentType]
