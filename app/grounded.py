@@ -408,6 +408,9 @@ async def _grounded(
         named = set().union(*(roles(n.text) for n in evidence.notes)) - stale
     if not kind and not named and ask.verb:  # "what do I play in the band?": what "I play" is said of (bass)
         named = _done(evidence.notes, ask.verb) - stale
+    they = _THEY_DO.match(question)  # "what does Gary build?": what he is said to build (cedar birdhouses)
+    if not kind and not named and they and they.group(1).casefold() not in STOP:
+        named = _done(evidence.notes, stem(they.group(1)), _ANYONE) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
@@ -427,14 +430,18 @@ async def _grounded(
 _CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-Z][a-zà-ÿ]+)")
 
 
-_I_DO = re.compile(r"\b(?:I|we)\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+)?(\w+)", re.I)
+_DOING = r"\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+|his\s+|her\s+)?(\w+)"
+_I_DO = re.compile(r"\b(?i:I|we)" + _DOING)
+_ANYONE = re.compile(r"\b(?:(?i:I|we|he|she|they)|[A-Z][a-zà-ÿ]+)" + _DOING, re.IGNORECASE)
+_THEY_DO = re.compile(r"^\W*(?i:what\s+(?:does|did))\s+(?:(?i:my)\s+\w+|[A-Z][a-zà-ÿ]+)\s+(?:\w+ly\s+)?(\w+)")
 
 
-def _done(notes: Sequence[Note], verb: str) -> set[str]:
-    """The word the person says they do the verb to: "I play bass in a band" → bass (lower-cased)."""
+def _done(notes: Sequence[Note], verb: str, doer: re.Pattern[str] = _I_DO) -> set[str]:
+    """The word the person (or, with `_ANYONE`, anyone) says they do the verb to: "I play bass in a
+    band" → bass, "he builds cedar birdhouses" → cedar (lower-cased)."""
     found = set()
     for note in notes:
-        for m in _I_DO.finditer(note.text):
+        for m in doer.finditer(note.text):
             if stem(m.group(1)) == verb and m.group(2).casefold() not in STOP:
                 found.add(m.group(2).casefold())
     return found
@@ -514,7 +521,14 @@ def _known(sit: Situation, notes: Sequence[Note]) -> bool:
         return True
     if any(covers(n.stems, h) for n in notes for h in ask.hard):
         return True
+    # "the rent at the new apartment": a thing of theirs, said as one they told of ("apartment hunting")
+    known = {stem(m) for m in _THE_NEW.findall(sit.text) if m.casefold() not in STOP}
+    if any(covers(n.stems, k) for n in notes for k in known):
+        return True
     return any(2 * sum(covers(n.stems, t) for t in ask.terms) >= max(2, len(ask.terms)) for n in notes)
+
+
+_THE_NEW = re.compile(r"\bthe\s+(?:new|old|last|next|current)\s+(\w+)", re.IGNORECASE)
 
 
 def _dont_know(sit: Situation) -> str:

@@ -113,8 +113,8 @@ _CONTAINER = re.compile(
 )
 _DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
 _LIGHT_VERBS = word_set(
-    "go get have make take keep need want like tell say mention talk speak write ask remember know think"
-)  # said in too many ways to require, or about the telling itself
+    "go get have make take keep need want like tell say mention talk speak write ask remember know think see"
+)  # said in too many ways to require ("do I see the physio": "physio is Thurs at 4:30"), or about the telling
 _NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present)\b", re.I)
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
 _PRESENT = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)  # "what preventer am I on?": what is so now
@@ -171,7 +171,8 @@ _AT_WORK = re.compile(
     re.IGNORECASE,
 )
 _WORK = frozenset({stem("work")})
-_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called)\s+(?:the\s+)?[A-Z]")  # "name is Jonas", "called Miso"
+# "name is Jonas", "called Miso", a group's "we're the Tuesday Night Readers"
+_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:the\s+)?[A-Z]")
 # "what's my name?": "I'm Lena" (`situation.introduced`), or the fact formed from it
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
@@ -520,7 +521,7 @@ def parts(text: str) -> list[str]:
         first = re.match(r"\W*([\w'’]+)\s*(\w*)", p)
         word, then = (first.group(1), first.group(2).casefold()) if first else ("", "")
         own = (word.casefold().replace("’", "'").removesuffix("'s") in _OPENS | WHO or then in _IS
-               or (word[:1].isupper() and not _calendar(word)))  # fmt: skip
+               or (word[:1].isupper() and not _calendar(word) and word.casefold() not in _DID_ALONE))  # fmt: skip
         if out and not own:
             out[-1] += " " + p
         else:
@@ -529,6 +530,9 @@ def parts(text: str) -> list[str]:
 
 
 _IS = word_set("is was are were has had will can")  # "manager is Priya": a subject of its own
+# Past verbs a message opens a sentence with when its subject is the one before's: "we're adopting a
+# dog!! Went to the Sandton SPCA yesterday" (capitalised, yet no name).
+_DID_ALONE = word_set("went got took saw met came made found bought booked did left moved started finished spent")
 # Words a part opens with when it says something of its own: a subject, a determiner, a conjunction.
 _OPENS = word_set(
     "i i'm i've i'd i'll we we're we've we'd he he's she she's they they're it it's you you're my our his her "
@@ -580,9 +584,11 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
     elif kind == "number":  # "$1,850"; a year is no amount ("how much did we pay?" is not "2019")
         amount = re.search(r"\bhow (?:much|many)\b", question, re.IGNORECASE) is not None
         money = _MONEY.search(question) is not None  # "how much did I pay…": not "160 000 km", "a 3-month wait"
+        clauses = _clause_numbers(text)
         found = {
-            w.lstrip("$€£").rstrip(".,") for i, w in enumerate(plain)
-            if (re.fullmatch(r"[$€£]?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k)?", w)
+            w.lstrip("$€£").removeprefix("r").rstrip(".,") for i, w in enumerate(plain)  # "R37,000" (rand)
+            if (re.fullmatch(r"(?:[$€£]|r(?=\d))?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k)?", w)
+                and w.rstrip(".") not in clauses
                 and not (amount and re.fullmatch(r"(?:19|20)\d\d", w))
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
                                     or not _priced(plain, i, tokens[i]))))
@@ -597,7 +603,9 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
         if not (wh and wh.group(1) in _DESCRIPTIVE):  # "what colour…": white, not the Corolla it is said of
             found |= {n.split()[0].casefold() for n in names_in(text)}
     else:  # place: a capitalised word shortly after at/in/from/to; "where is she from?" wants "from X"
-        trailing = re.search(r"\bfrom\W*$", question.casefold())
+        # (not "where did we adopt her from?": "went to the Sandton SPCA")
+        did = re.search(r"\bwhere\s+d(?:o|id|oes)\b", question, re.IGNORECASE)
+        trailing = re.search(r"\bfrom\W*$", question.casefold()) and not did
         locative = {"from"} if trailing else _LOCATIVE
         found = {
             plain[i] for i, token in enumerate(tokens)
@@ -610,14 +618,17 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
     return near or found
 
 
-_MONEY = re.compile(r"\b(?:pay|paid|cost|costs|price|spend|spent|deposit|rent|fee|charge|owe|worth|salary|earn)\w*",
-                    re.IGNORECASE)  # fmt: skip
+_MONEY = re.compile(
+    r"\b(?:pay|paid|cost|costs|price|spend|spent|deposit|rent|fee|charge|owe|worth|salary|earn|tax|bill)\w*",
+    re.IGNORECASE,
+)
 _UNITS = word_set(
     "km kms kilometres kilometers mile miles kg kilos pounds lbs metres meters cm mm minutes mins hours hrs days "
     "weeks months years times people guests kids percent degrees litres liters"
 )
 
 
+_COVERED = word_set("did ran run runs walked walk cycled rode swam hiked done doing running")  # "did 14k"
 _PRICED = word_set(
     "month months week weekly monthly year yearly pcm pw quid bucks rand dollars euros pounds deposit rent fee "
     "fees cost costs paid pay pays price salary each per total bill"
@@ -627,9 +638,17 @@ _PRICED = word_set(
 def _priced(plain: Sequence[str], i: int, token: str) -> bool:
     """Whether the number at `i` is said as money: a currency sign ("R37,000", "$1,850", "41k") or a
     money word within four words ("1150 a month", "my half's 575. more than I pay"); not "turned 14"."""
-    if re.match(r"^\W*(?:[$€£¥₹]|R(?=\d))", token) or re.search(r"\dk\W*$", token, re.IGNORECASE):
+    if re.match(r"^\W*(?:[$€£¥₹]|R(?=\d))", token):
         return True
+    if re.search(r"\dk\W*$", token, re.IGNORECASE):  # "41k", but not "did 14k yesterday" (a distance)
+        return not (i and plain[i - 1] in _COVERED)
     return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - 4) : i], *plain[i + 1 : i + 5]])
+
+
+def _clause_numbers(text: str) -> set[str]:
+    """The numbers of a document's clauses ("8. Utilities and council tax", "9.1 The Tenant may…"):
+    at the start of a line or sentence, before a capitalised word."""
+    return set(re.findall(r"(?:^|[.:|#]\s+)[\W_]*?(\d{1,2}(?:\.\d{1,2})*)\.?\s+\W*[A-Z]", text, re.MULTILINE))
 
 
 def _measured(plain: Sequence[str], i: int) -> bool:
@@ -693,7 +712,7 @@ def _names_it(note: Note, ask: Ask) -> bool:
             return True
         after = [t for t in tokens[i + 1 : i + 5] if t.casefold() not in _BEFORE_NAME][:1]  # "the vet is a Dr. Brandt"
         name = after[0].strip(".,!?;:()\"'") if after else ""
-        if name[:1].isupper() and not _calendar(name):
+        if name[:1].isupper() and not _calendar(name) and stem(name) not in {*wanted, *ask.terms}:  # not "Fish Creek"
             return True
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
     return any(stem(word) in wanted and not _calendar(name) and name.casefold() not in STOP
@@ -1038,12 +1057,17 @@ def _theirs(note: Note, sit: Situation) -> bool:
     return False
 
 
+_LINKS = "with|w|at|in|on|for|to|from|near|by|off|of|and|or|into|like"
+
+
 def _given_to_other(note: Note, sit: Situation) -> bool:
     """For "my dog": the note gives the thing to someone named ("Ana adopted a dog", "Ana's dog",
     "her dog"), so it does not answer for the person."""
     wanted = related_stems(sit.heads[0])
     text = note.text.replace("’", "'")
-    pattern = r"\b(?:([A-Z][a-zà-ÿ]+)(?:'s|\s+\w+\s+(?:a|an|the|his|her|their))|his|her|their)\s+(\w+)(?:\s+(\w+))?"
+    # (a verb between: "Ana adopted a dog", not "Heaton Park Road with a physio")
+    verb = r"(?!(?:" + _LINKS + r")\b)\w+"
+    pattern = rf"\b(?:([A-Z][a-zà-ÿ]+)(?:'s|\s+{verb}\s+(?:a|an|the|his|her|their))|his|her|their)\s+(\w+)(?:\s+(\w+))?"
     for m in re.finditer(pattern, text):
         name = m.group(1)
         held = {stem(m.group(2)), stem(m.group(3) or "")}  # "Ana's dog", "Ana's little dog"
@@ -1090,14 +1114,30 @@ def cased(notes: Sequence[Note], question: str) -> list[Note]:
     lower = [uncased(n.text) for n in notes]
     if not any(lower):
         return list(notes)
+    names = _learned(notes, question)
+    return [replace(n, text=capitalised(n.text, names)) if low else n for n, low in zip(notes, lower, strict=True)]
+
+
+def _learned(notes: Sequence[Note], question: str) -> set[str]:
+    """The names `cased` capitalises, from the question and the notes (spelled out)."""
+    lower = [uncased(n.text) for n in notes]
     said = [question, *(n.text for n, low in zip(notes, lower, strict=True) if not low and n.source != "chunk")]
     documents = {name.casefold() for n in notes if n.source == "chunk" for name in names_in(n.text) if " " in name}
-    names = learned_names(said, [n.text for n, low in zip(notes, lower, strict=True) if low]) | documents
-    return [replace(n, text=capitalised(n.text, names)) if low else n for n, low in zip(notes, lower, strict=True)]
+    return learned_names(said, [n.text for n, low in zip(notes, lower, strict=True) if low]) | documents
+
+
+def cased_question(sit: Situation, notes: Sequence[Note]) -> Situation:
+    """A question typed in lower case read with the names its notes know capitalised: "what's dev's
+    last name" asks about Dev, "what uni is lily at?" about Lily."""
+    if not uncased(sit.text):
+        return sit
+    text = capitalised(sit.text, _learned([replace(n, text=spelled_out(n.text)) for n in notes], sit.text))
+    return replace(sit, text=text, names=tuple(names_in(text)))
 
 
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
+    sit = cased_question(sit, notes)
     notes = cased(notes, sit.text)
     scored = _scored(sit, read_ask(sit), notes, aliases(notes))
     return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
@@ -1105,8 +1145,10 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    sit = cased_question(sit, told)
     ask = read_ask(sit)
-    notes = cased([n for n in candidates if n.text.strip() and not is_question(n.text)], sit.text)
+    notes = cased(told, sit.text)
     scored = _scored(sit, ask, notes, aliases(notes))
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
@@ -1202,9 +1244,13 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     # the ones the subject's notes name, not as a possessor ("Gareth's wife Nia": Nia, not Gareth)
     possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-Z][a-zà-ÿ]+)['’]s\b", c.read)}
     named = {n.casefold() for c in owners for n in names_in(c.read)} - possessors
-    firsts = [(c, names_in(c.note.text)[:1]) for c in chosen]  # as said: a reading puts "my brother's" first
-    if any(wanted <= c.attributes and first and first[0].casefold() in named for c, first in firsts):
-        return True
+    # the first name of the note, or of the sentence that says it, as said (a reading puts "my brother's"
+    # first): "…w my gecko Noodle. Dev's on nights at St Mike's (he's a nurse)" says it of Dev
+    for c in (c for c in chosen if wanted <= c.attributes):
+        said = [p for p in sentences(c.note.text)
+                if all(_attribute_met(replace(c.note, text=p), a, ask) for a in wanted)]  # fmt: skip
+        if any(first and first[0].casefold() in named for first in (names_in(p)[:1] for p in [c.note.text, *said])):
+            return True
     # or it goes on about them: "My sister Joanne… called this morning" then "She's been a dental hygienist…"
     # (its subject is the pronoun: not "His wife Nia is a midwife" after "My brother Gareth…")
     return any(wanted <= c.attributes and _GOES_ON.match(c.note.text) is not None
@@ -1238,9 +1284,10 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     """Whether a note that names `name` says `thing` of them in one part: not "Eli turns eight on
     September 30th…; his little sister Harper is four" for Harper's birthday. A part that names no
     one before the thing goes on about the one named around it ("Her vet is Dr. Mehta… Biscuit
-    adores her"); a document's line is about its title."""
+    adores her"); a document's line that does not name them is about its title (a form's "Date of
+    birth" is the patient's, not the emergency contact Gary's)."""
     text = c.note.text  # as said: a reading may put a wrong one for "Her"
-    if c.note.source == "chunk" or name not in {stem(w) for w in words(text)}:
+    if name not in {stem(w) for w in words(text)}:  # (a document's line is about its title)
         return True  # (naming no one, it leans on a note that does: see `_mentions`)
     if any(stem(m[1]) == name for m in _CALLS.finditer(text)):  # "…is a retired nurse. The kids call her Gogo."
         return True  # the whole note is about the one it gives another name
@@ -1332,6 +1379,9 @@ def _said(text: str) -> frozenset[str]:
     return said | frozenset(root(s) for s in said)
 
 
+_WITH_ME = re.compile(r"\b([A-Z][a-zà-ÿ]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-Z][a-zà-ÿ]+)")
+
+
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     covered = frozenset().union(*(c.hard for c in chosen))
     missing = tuple(t for t in ask.hard if t not in covered)
@@ -1369,6 +1419,12 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
+    # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
+    mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
+    about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
+    typed = [c.note for c in chosen if c.typed]
+    if ask.answer_type and mates and typed and all(n.ref not in about and n.after not in about for n in typed):
+        return Evidence("unknown", (), "low", f"the {ask.answer_type} named is said of something else", ())
     noun = _named_noun(sit.text)  # "which hospital…": where a note says the hospital, it names it
     saying = [c for c in chosen if noun and ask.answer_type == "person" and covers(c.note.said, stem(noun))]
     if saying and not any(c.typed for c in saying):
@@ -1377,6 +1433,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")
     if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:
         return Evidence("unknown", (), "low", "only weak, partial matches", ())
+    if ask.terms and not terms_covered and not ask.attributes:  # "the physio cost?": not "1150 a month"
+        return Evidence("unknown", (), "low", "no note says any of " + ", ".join(ask.terms), ())
     strong = terms_covered == len(ask.terms) or best.note.relevance >= HIGH_RELEVANCE
     why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"
     return Evidence("answer", notes, "high" if strong else "medium", why)

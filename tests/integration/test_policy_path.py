@@ -205,6 +205,10 @@ async def test_policy_path_a_lower_case_question_about_someone_is_looked_up(
     for text in ("my bf is dev, we've been together 3 yrs", "dev's bday is oct 30 btw, need gift ideas"):
         _told(rt, uid, "a", text)
     assert "oct 30" in _reply(await _say(rt, uid, "q", "when's dev's birthday?")).reply.casefold()
+    # "the new apartment" is one they told of, though no note says its rent: not the model's guess
+    _told(rt, uid, "b", "UPDATE we got the roncesvalles apartment!! move in jan 1")
+    rent = _reply(await _say(rt, uid, "r", "how much is the rent at the new apartment?"))
+    assert rent.reply.startswith("I don't know") and rent.confidence == "low"
 
 
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(

@@ -710,3 +710,65 @@ def test_a_retirement_and_the_new_one_seen_correct_who_someone_is() -> None:
 def test_a_told_fact_that_ends_with_a_question_is_still_evidence() -> None:
     notes = [_note("m1", "Our dog is a spaniel called Pepper, isn't she cute?")]
     assert [n.ref for n in choose(read("What's our dog called?"), notes).notes] == ["m1"]
+
+
+def _answer(question: str, *texts: str) -> list[str]:
+    notes = [_note(f"m{i}", t, i) for i, t in enumerate(texts, 1)]
+    evidence = choose(read(question), notes)
+    return [n.ref for n in evidence.notes] if evidence.verdict == "answer" else []
+
+
+def test_a_place_after_with_names_no_one_who_holds_the_thing() -> None:
+    # "Heaton Park Road with a physio" is no person given a physio, as "Ana adopted a dog" is
+    note = "booked physio thurs 8th may 5.30, place off Heaton Park Road w/ a physio called Hannah"
+    assert _answer("What was the name of my physio?", note) == ["m1"]
+
+
+def test_the_sentence_that_says_the_job_decides_whose_it_is() -> None:
+    told = ("my boyfriend is Dev, we've been together 3 years",
+            "we're in a tiny 1bed w my leopard gecko Noodle. Dev's on nights at St Mike's (he's a nurse)")  # fmt: skip
+    assert "m2" in _answer("what does my boyfriend do for work?", *told)
+
+
+def test_a_sentence_without_its_subject_goes_on_with_the_one_before() -> None:
+    told = "Also, we're adopting a dog!! Went to the Sandton SPCA yesterday and the kids fell in love with her."
+    assert _answer("Where did we adopt our dog from?", told) == ["m1"]
+
+
+def test_an_appointment_is_seen_however_it_is_said() -> None:
+    told = ("rolled my ankle at volleyball last night so booked physio for fri at 4",
+            "ugh wait I read the email wrong, physio is thurs at 4:30 not fri at 4")  # fmt: skip
+    assert "m2" in _answer("what time do i see the physio", *told)
+
+
+def test_a_lower_case_question_names_who_the_notes_name() -> None:
+    told = ("my boyfriend is dev, we've been together 3 years", "rolled my ankle at volleyball last night")
+    assert _answer("what's dev's last name", *told) == []
+
+
+def test_a_note_that_says_none_of_the_question_answers_nothing() -> None:
+    told = ("we got the flat!!! holly avenue. 1150 a month, my half's 575", "knee's better, did 14k yesterday")
+    assert _answer("How much did the physio sessions cost me?", *told) == []
+
+
+def test_a_clause_number_is_no_amount() -> None:
+    clause = Note("d1", "8. Utilities and council tax: - Council tax: Band C, Flat 2 meters", T0, 0.9, "chunk")
+    assert choose(read("How much is our council tax a month?"), [clause]).verdict == "unknown"
+
+
+def test_the_place_must_be_said_of_what_is_asked() -> None:
+    told = ("Gary and I got married on June 13th, 1987 and we're thinking of a weekend away.",
+            "Gary and I booked a little inn in Fish Creek for June.")  # fmt: skip
+    assert _answer("Which city did Gary and I get married in?", *told) == []
+
+
+def test_a_form_s_date_of_birth_is_not_the_emergency_contact_s() -> None:
+    form = "Patient name: HARMON, DENISE. Date of birth: 10/09/1966. Emergency contact: Gary Harmon (husband)"
+    form = Note("d1", form, T0, 0.9, "chunk")
+    assert choose(read("When is Gary's birthday?"), [form]).verdict == "unknown"
+
+
+def test_a_group_names_itself_with_we_re_the() -> None:
+    told = ("Gary and I finally picked a new book.",
+            "My book club met last night — we're the Tuesday Night Readers, eight of us.")  # fmt: skip
+    assert "m2" in _answer("What's my book club called again?", *told)

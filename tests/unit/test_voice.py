@@ -140,6 +140,16 @@ def test_what_the_person_says_they_do_is_the_answer_to_what_do_i_do() -> None:
     assert grounded_reply("You play on drums.", notes, "What do I play in the band?", {"bass"})[1]
 
 
+def test_what_someone_else_is_said_to_do_is_the_answer_to_what_does_gary_do() -> None:
+    from app.grounded import _ANYONE, _done
+    from capabilities.evidence import Note
+
+    notes = [Note("m1", "My husband Gary retired two years ago, and he has basically moved into the garage since "
+                        "then — he builds cedar birdhouses and sells them at the farmers' market.")]  # fmt: skip
+    assert _done(notes, stem("build"), _ANYONE) == {"cedar"}  # what the reply must say: not just the garage
+    assert grounded_reply("Gary has moved into the garage.", notes, "What does Gary build in the garage?", {"cedar"})[1]
+
+
 @pytest.mark.parametrize(
     ("message", "reply"),
     [
