@@ -17,7 +17,7 @@ import chainlit as cl
 from app.runtime import Runtime, effective_limits
 from app.ui_common import account_id, ask_text, command, runtime
 from dreaming import proposals
-from dreaming.dream import morning_text
+from dreaming.dream import last_night, morning_text
 from memory.dreams import DreamStore, ProposalError
 from memory.models import ProposalRow
 
@@ -42,6 +42,7 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
     rows = await asyncio.to_thread(dreams.proposals, None, 50)
     pending = [r for r in rows if r.status == "pending"]
     past = [r for r in rows if r.status != "pending"][:PAST_SHOWN]
+    await cl.Message(content=await asyncio.to_thread(last_night, dreams)).send()
     if not rows:
         await cl.Message(content="The dream has not proposed anything yet.").send()
         return

@@ -66,11 +66,30 @@ class Dimension(Enum):
         """The metadata of this dimension."""
         return self.value
 
+    @property
+    def label(self) -> str:
+        """The dimension in plain words, for a person reading a dream report."""
+        return _LABELS[self.name]
+
+    def meaningful(self, value: float) -> bool:
+        """Whether a requested value is a request at all: a threshold of 0 or 1 (everything or nothing
+        matches), a negative count or depth past the ceiling is a model failure, not a need."""
+        spec = self.value
+        if spec.kind is float and spec.ceiling is not None:
+            return spec.floor < value < spec.ceiling
+        return value >= spec.floor and (spec.ceiling is None or value <= spec.ceiling)
+
     def env_name(self, bound: Bound) -> str:
         """The configuration variable of one bound, e.g. ``MAX_EPISODIC_CONTEXT_TURNS``."""
         return f"{bound.upper()}_{self.value.env_stem}"
 
 
+_LABELS = {
+    "CONTEXT_TURNS": "recent messages read",
+    "VECTOR_LIMIT": "memories recalled",
+    "SIMILARITY_THRESHOLD": "how close a memory must match",
+    "TRIPLE_DEPTH": "steps between related facts",
+}
 # The seed's .env values; the public contract when nothing is configured.
 _SEED_VALUES = (1, 20, 10, 0, 15, 5, 0.5, 0.9, 0.7, 0, 3, 1)
 PRODUCT_DEFAULTS: Mapping[str, Number] = MappingProxyType(

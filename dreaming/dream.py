@@ -26,7 +26,7 @@ from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.dreams import DreamStore, loads
 from memory.entities import EntityStore
-from memory.models import ProposalRow, UsageRow, utcnow
+from memory.models import DreamRunRow, ProposalRow, UsageRow, utcnow
 from memory.turns import TurnStore
 from memory.usage import UsageLog
 from memory.vectors import MemoryIndex
@@ -67,11 +67,13 @@ class DreamReport:
     proposals: list[ProposalRow]
     consolidation: dict[str, int]
     analysis: dict[str, Any] = field(default_factory=dict[str, Any])
+    findings: list[str] = field(default_factory=list[str])
 
     def summary(self) -> str:
         """A few lines for the CLI and the log."""
         lines = [f"dream #{self.run_id}: {self.usage_rows} usage rows analysed, {len(self.proposals)} proposal(s)"]
         lines += [f"  {proposals.headline(p)}" for p in self.proposals]
+        lines += [f"  - {f}" for f in self.findings]
         done = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.consolidation.items())
         lines.append(f"  consolidation: {done}")
         return "\n".join(lines)
@@ -140,17 +142,19 @@ def _phases(
     checkpoint("analysis")
     analysis = analyze(rows)
     checkpoint("simulation")
-    new = proposals.build_proposals(dreams, analysis, config.limits, _simulator(stores, analysis, rows, config))
+    simulator = _simulator(stores, analysis, rows, config)
+    new, found = proposals.build_proposals(dreams, analysis, config.limits, simulator)
     checkpoint("consolidation")
     user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
     planned = consolidation.plan(stores.engine, stores.memories, stores.turns, user_ids, now, config.stale_days)
     until = max((aware(r.created_at) for r in rows), default=since)
-    dreams.update_run(run_id, analyzed_from=since, analyzed_until=until, usage_rows=len(rows))
+    dreams.update_run(run_id, analyzed_from=since, analyzed_until=until, usage_rows=len(rows),
+                      findings=json.dumps(found))  # fmt: skip
     saved = dreams.commit(run_id, new, planned.changes, before_commit=lambda: checkpoint("commit"))
     checkpoint("after_commit")
     counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
-    return DreamReport(run_id, len(rows), saved, counts, analysis.as_dict())
+    return DreamReport(run_id, len(rows), saved, counts, analysis.as_dict(), found)
 
 
 def morning_text(dreams: DreamStore, user_id: int) -> str | None:
@@ -166,7 +170,33 @@ def morning_text(dreams: DreamStore, user_id: int) -> str | None:
     if new:
         text += "I propose: " + "; ".join(proposals.headline(p) for p in new) + ". Type /dreams to review."
     else:
-        text += "No limit changes to propose."
+        found = findings(last)
+        text += "No limit changes to propose" + (f": {found[0]}" if found else ".")
     if done:
         text += f" Memory tidy-up — {done}."
     return text
+
+
+def findings(run: DreamRunRow) -> list[str]:
+    """What a dream found, in plain sentences (an older run has none)."""
+    try:
+        found = json.loads(run.findings or "[]")
+    except ValueError:
+        return []
+    return [str(f) for f in found] if isinstance(found, list) else []
+
+
+def last_night(dreams: DreamStore) -> str:
+    """The latest finished dream in two sentences, then what it found: the top of `/dreams`."""
+    runs = [r for r in dreams.runs(limit=5) if r.status in ("committed", "completed")]
+    if not runs:
+        return "No dream has run yet: the first runs tonight, or now with `reverie dream --now`."
+    run = runs[0]
+    counts = {k: v for k, v in loads(run.consolidation).items() if v}
+    tidy = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()) or "nothing needed tidying"
+    lines = [
+        f"**Last dream** (#{run.id}, {run.started_at:%Y-%m-%d %H:%M} UTC) read {run.usage_rows} turn(s) and "
+        f"proposed {run.proposals_created} change(s). Memory tidy-up: {tidy}.",
+        *(f"- {f}" for f in findings(run)),
+    ]
+    return "\n".join(lines)

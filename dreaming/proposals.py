@@ -1,8 +1,12 @@
 """Proposals in the seed's format, built from the analysis and measured by simulation; the
 approval workflow that turns an approved one into a limit override.
 
-A dimension with fewer than MIN_EVIDENCE clamped turns at a bound gets no proposal, and a
-rejected proposal comes back only when the new window holds more evidence than it had.
+No evidence, no proposal: a maximum is proposed higher only when the log shows it hurting
+(`dreaming.analysis.Harm`), and never from a model's degenerate or meaningless requests. A
+minimum is never proposed lower from the log: a turn clamped up to it got more context than it
+asked, which costs time but no answer. Every dimension that gets no proposal gets a sentence
+saying why, for the dream report. A rejected proposal comes back only when the new window holds
+more evidence than it had.
 """
 
 from __future__ import annotations
@@ -14,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from capabilities.resources import Dimension, Limits, LimitsError, Number, format_number
-from dreaming.analysis import ClampedTurn, DimensionStats, UsageAnalysis, percentile
+from dreaming.analysis import MIN_CLAMPED, ClampedTurn, DimensionStats, UsageAnalysis, percentile
 from dreaming.simulation import SimulationResult
 from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import LimitOverrideRow, ProposalRow, utcnow
 
-MIN_EVIDENCE = 3
+MIN_EVIDENCE = MIN_CLAMPED
 MAX_LINKS = 10
 Bound = Literal["min", "max"]
 # Simulate one candidate; dream.py binds the assembler, the rows and the memory limit.
@@ -67,21 +71,55 @@ def _may_propose(dreams: DreamStore, dim: Dimension, bound: Bound, evidence: int
 
 def build_proposals(
     dreams: DreamStore, analysis: UsageAnalysis, limits: Limits, simulate: Simulator
-) -> list[ProposalRow]:
-    """One unsaved proposal per dimension and bound that has enough (new) evidence."""
-    proposals: list[ProposalRow] = []
+) -> tuple[list[ProposalRow], list[str]]:
+    """One unsaved proposal per dimension whose maximum the log shows hurting, and the findings: in
+    plain words, why every other dimension got none."""
+    if analysis.degenerate:
+        return [], [
+            f"Every one of the {analysis.rows} turns asked for the very same context ({analysis.degenerate}), "
+            "whatever was said: the model is not choosing, so its requests are no evidence of need. Nothing proposed."
+        ]
+    made: list[ProposalRow] = []
+    findings: list[str] = []
     for dim, stats in analysis.dimensions.items():
-        for bound in ("max", "min"):
-            turns = stats.clamped(bound)
-            if not _may_propose(dreams, dim, bound, len(turns)):
-                continue
-            current = limits[dim].value_of(bound)
-            options = candidates(dim, bound, current, turns)
-            if not options:
-                continue
-            results = [(c, simulate(turns, dim, c.value)) for c in options]
-            proposals.append(_proposal(dim, bound, current, stats, analysis, results))
-    return proposals
+        current = limits[dim].max
+        if stats.failures:
+            findings.append(
+                f"{dim.label.capitalize()}: {stats.failures} request(s) asked for a value that cannot mean anything "
+                f"(outside {_domain(dim)}); counted as model failures, not as need."
+            )
+        if stats.at_min:
+            findings.append(
+                f"{dim.label.capitalize()}: {len(stats.at_min)} turn(s) asked for less than the minimum "
+                f"{format_number(limits[dim].min)} and got it; more context than asked costs time, not answers."
+            )
+        harm = stats.harm("max")
+        if not harm.clamped:
+            continue
+        if not harm.shown:
+            findings.append(
+                f"{dim.label.capitalize()} (at most {format_number(current)}): {harm.sentence()}. "
+                "No evidence that the limit hurts, so no change."
+            )
+            continue
+        if not _may_propose(dreams, dim, "max", harm.clamped):
+            findings.append(f"{dim.label.capitalize()}: a change was rejected before, and there is no new evidence.")
+            continue
+        options = candidates(dim, "max", current, stats.at_max)
+        if options:
+            results = [(c, simulate(stats.at_max, dim, c.value)) for c in options]
+            made.append(_proposal(dim, "max", current, stats, analysis, results))
+    if not made and not findings:
+        findings.append(f"No turn of {analysis.rows} asked past a limit, so there is nothing to change.")
+    return made, findings
+
+
+def _domain(dim: Dimension) -> str:
+    spec = dim.value
+    if spec.kind is float and spec.ceiling is not None:
+        return f"between {format_number(spec.floor)} and {format_number(spec.ceiling)}, exclusive"
+    return f"{format_number(spec.floor)}..{format_number(spec.ceiling)}" if spec.ceiling is not None else (
+        f"at least {format_number(spec.floor)}")
 
 
 def _proposal(
@@ -128,9 +166,8 @@ def _rationale(
     name, cur = dim.env_name(bound), format_number(current)
     return (
         f"{_threads(turns)} of {analysis.threads} conversations hit the {name}={cur} limit ({n} turns); "
-        f"in {_threads(turns, followed=True)} the user asked a follow-up that suggests missing context "
-        f"(follow-up rate {_pct(stats.followup_rate_clamped(bound))} after clamped turns vs "
-        f"{_pct(stats.followup_rate_unclamped)} otherwise). {format_number(main.value)} would have granted "
+        f"in {_threads(turns, followed=True)} the user asked a follow-up that suggests missing context: "
+        f"{stats.harm(bound).sentence()}. {format_number(main.value)} would have granted "
         f"{main.covers} of the {n} clamped requests."
     )
 
@@ -152,6 +189,8 @@ def _evidence(
         "turns_total": stats.turns,
         "followup_rate_clamped": stats.followup_rate_clamped(bound),
         "followup_rate_unclamped": stats.followup_rate_unclamped,
+        "p": round(stats.harm(bound).p, 4),
+        "model_failures": stats.failures,
         "requested": {format_number(k): v for k, v in sorted(stats.requested.items())},
         "limit": current,
         "links": links,
@@ -195,10 +234,10 @@ def decide(
 
 
 def headline(row: ProposalRow) -> str:
-    """One line: `#3 MAX_EPISODIC_CONTEXT_TURNS 20 → 30 (risk LOW, pending)`."""
+    """One line: `#3 recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 30 (risk LOW, pending)`."""
     dim = Dimension[row.dimension]
     cur, new = (format_number(_typed(dim, v)) for v in (row.current_value, row.proposed_value))
-    return f"#{row.id} {dim.env_name(row.bound)} {cur} → {new} (risk {row.risk}, {row.status})"  # pyright: ignore[reportArgumentType]
+    return f"#{row.id} {dim.label}: {dim.env_name(row.bound)} {cur} → {new} (risk {row.risk}, {row.status})"  # pyright: ignore[reportArgumentType]
 
 
 def _typed(dim: Dimension, value: float) -> Number:

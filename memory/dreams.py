@@ -74,6 +74,11 @@ def m006_dreams(conn: Connection) -> None:
         conn.execute(text(statement))
 
 
+def m010_dream_findings(conn: Connection) -> None:
+    """What each dream found, in plain words: above all why it proposed nothing."""
+    conn.execute(text("ALTER TABLE dream_runs ADD COLUMN findings TEXT NOT NULL DEFAULT '[]'"))
+
+
 class ProposalError(ValueError):
     """A decision that cannot be made (unknown id, already decided, no reason); the message says which."""
 

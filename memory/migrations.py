@@ -128,4 +128,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m007_formation", formation_queue.m007_formation),
     ("m008_documents", documents.m008_documents),
     ("m009_sketches", sketches.m009_sketches),
+    ("m010_dream_findings", dreams.m010_dream_findings),
 ]

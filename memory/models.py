@@ -175,6 +175,7 @@ class DreamRunRow(SQLModel, table=True):
     proposals_created: int = 0
     consolidation: str = "{}"
     error: str | None = None
+    findings: str = "[]"  # JSON list of plain sentences: what the dream found, why it proposed nothing
 
 
 class ProposalRow(SQLModel, table=True):

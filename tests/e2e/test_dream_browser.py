@@ -63,7 +63,9 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
     with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
         login(page, url)
         _run_dreams_command(page)
-        expect(page.get_by_text(f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25").first).to_be_visible(timeout=60_000)
+        headline = f"#{pid} recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 25"
+        expect(page.get_by_text(headline).first).to_be_visible(timeout=60_000)
+        expect(page.get_by_text("Last dream").first).to_be_visible()
         expect(page.get_by_text("← proposed").first).to_be_visible()
         page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
         page.get_by_role("button", name="Approve").first.click()

@@ -45,7 +45,8 @@ def test_dream_cli_lists_approves_and_limits_follow(settings: Settings, capsys: 
     pid, _ = seed_proposal(settings)
     assert cli(settings, "dream", "proposals") == 0
     out = capsys.readouterr().out
-    assert f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25 (risk LOW, pending)" in out and "25 │" in out
+    assert f"#{pid} recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 25 (risk LOW, pending)" in out
+    assert "25 │" in out
     assert cli(settings, "dream", "approve", str(pid), "--reason", "more context please") == 0
     assert "active from the next turn" in capsys.readouterr().out
     assert cli(settings, "dream", "reject", str(pid), "--reason", "too late") == 2
@@ -85,7 +86,8 @@ def test_dream_morning_summary_shows_once(settings: Settings) -> None:
     try:
         dreams = DreamStore(store.engine)
         first = morning_text(dreams, uid)
-        assert first is not None and f"#{pid} MAX_EPISODIC_CONTEXT_TURNS 20 → 25" in first and "/dreams" in first
+        assert first is not None and f"#{pid} recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 25" in first
+        assert "/dreams" in first
         assert morning_text(dreams, uid) is None, "shown once per dream"
         md = proposal_markdown(dreams.proposals()[0])
         assert "[thread t1 turn 4](/thread/t1)" in md and "↩ follow-up" in md and "crash risk **LOW**" in md

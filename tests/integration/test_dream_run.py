@@ -19,7 +19,7 @@ from app.runtime import Runtime, Storage, effective_limits
 from app.settings import Settings
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
-from dreaming.dream import DreamConfig, DreamReport, run_dream
+from dreaming.dream import DreamConfig, DreamReport, last_night, run_dream
 from memory.dreams import DreamStore, ProposalError, loads
 
 pytestmark = pytest.mark.anyio
@@ -56,26 +56,43 @@ MODEST = '{"context_turns": 5, "vector_limit": 5, "similarity_threshold": 0.6, "
 
 
 async def seed_history(settings: Settings, storage: Storage, n_clamped: int = 4) -> int:
-    """A long thread (so 30 turns load more than 20) and `n_clamped` greedy turns, one followed up."""
+    """A long thread (so 30 turns load more than 20) and `n_clamped` greedy turns, each followed by
+    the person saying it again ("As I said…"): the evidence that the limit hurt."""
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     modest = Scripted(MODEST).runtime(settings, storage)
-    await turns(modest, uid, "long", [f"Note {i}: the garden bed {i} gets tomatoes and basil." for i in range(14)])
-    greedy = Scripted(GREEDY).runtime(settings, storage)
-    await turns(greedy, uid, "long", [f"What did I plant in bed {i}?" for i in range(n_clamped)])
-    await turns(modest, uid, "long", ["As I said before, which bed has basil?"])
+    notes = [f"Note: the {bed} bed gets {plant}." for bed, plant in zip(BEDS, PLANTS, strict=True)]
+    await turns(modest, uid, "long", notes)
+    await hurt(settings, storage, uid, "plant", n_clamped)
     return uid
+
+
+BEDS = ("north", "south", "east", "west", "corner", "pond", "fence", "shed", "path", "gate", "porch", "wall", "hedge",
+        "orchard")  # fmt: skip
+PLANTS = ("tomatoes", "basil", "beans", "kale", "leeks", "onions", "garlic", "mint", "sage", "thyme", "chard", "peas",
+          "squash", "radish")  # fmt: skip
+
+
+async def hurt(settings: Settings, storage: Storage, uid: int, topic: str, n: int) -> None:
+    """`n` greedy turns (clamped at 20), each followed by a missing-context signal ("As I said…"):
+    the evidence that the limit hurt. No two messages alike (a near repeat is a signal too)."""
+    greedy, modest = Scripted(GREEDY).runtime(settings, storage), Scripted(MODEST).runtime(settings, storage)
+    for bed in BEDS[:n]:
+        await turns(greedy, uid, "long", [f"{topic}: what went in the {bed} bed?"])
+        await turns(modest, uid, "long", [f"As I said before, I told you about the {bed} one"])
 
 
 async def test_dream_proposes_from_real_usage_with_measured_simulation(settings: Settings, storage: Storage) -> None:
     await seed_history(settings, storage)
     report = dream(settings, storage)
-    assert report.usage_rows == 19
+    assert report.usage_rows == 22
     assert [p.dimension for p in report.proposals] == ["CONTEXT_TURNS"], "no evidence, no proposal elsewhere"
+    assert "proposed 1 change(s)" in last_night(DreamStore(storage.engine))
     p = report.proposals[0]
     assert (p.bound, p.current_value, p.proposed_value, p.status) == ("max", 20, 30, "pending")
     assert p.rationale.startswith("1 of 1 conversations hit the MAX_EPISODIC_CONTEXT_TURNS=20 limit (4 turns)")
-    assert "in 1 the user asked a follow-up" in p.rationale
+    assert "4 of 4 clamped turns were followed by a sign of missing context, against 0 of 18" in p.rationale
+    assert "Fisher one-sided p = 0.000" in p.rationale
     sim = loads(p.simulation)
     assert sim["replays"] == 4 and sim["candidate"] == 30
     assert sim["candidate_p50_ms"] > 0 and sim["baseline_p50_ms"] > 0
@@ -83,7 +100,7 @@ async def test_dream_proposes_from_real_usage_with_measured_simulation(settings:
     assert sim["projected_peak_mb"] >= sim["log_peak_rss_mb"] > 0
     assert p.risk == "LOW" and sim["memory_limit_mb"] == 2048
     evidence = loads(p.evidence)
-    assert evidence["requested"] == {"5": 15, "30": 4}
+    assert evidence["requested"] == {"5": 18, "30": 4} and evidence["p"] < 0.05
     assert {link["thread_id"] for link in evidence["links"]} == {"long"} and len(evidence["links"]) == 4
     assert loads(p.alternative)["value"] == 25
     assert "7 days" in p.trial
@@ -105,10 +122,10 @@ async def test_dream_rejected_is_not_reproposed_without_more_evidence(settings: 
     dreams = DreamStore(storage.engine)
     assert first.id is not None
     proposals.decide(dreams, effective_limits(settings, storage), first.id, "rejected", "too slow for me", "ana")
-    greedy = Scripted(GREEDY).runtime(settings, storage)
-    await turns(greedy, uid, "long", [f"again {i}" for i in range(4)])  # 4 = the rejected one's evidence
-    assert dream(settings, storage).proposals == []
-    await turns(greedy, uid, "long", [f"more {i}" for i in range(5)])  # 5 > 4: new evidence exceeds it
+    await hurt(settings, storage, uid, "again", 4)  # 4 = the rejected one's evidence
+    second = dream(settings, storage)
+    assert second.proposals == [] and any("rejected before" in f for f in second.findings)
+    await hurt(settings, storage, uid, "more", 5)  # 5 > 4: new evidence exceeds it
     again = dream(settings, storage).proposals
     assert [(p.dimension, p.evidence_count) for p in again] == [("CONTEXT_TURNS", 5)]
     assert [d.decision for d in dreams.decisions(first.id)] == ["rejected"]
@@ -146,8 +163,7 @@ async def test_dream_crash_leaves_previous_state_intact(settings: Settings, stor
     first = dream(settings, storage).proposals[0]
     storage.memories.add(uid, "fact", "Ana keeps bees.")
     dup = storage.memories.add(uid, "fact", "ana keeps   bees.")
-    greedy = Scripted(GREEDY).runtime(settings, storage)
-    await turns(greedy, uid, "long", [f"bees {i}?" for i in range(6)])
+    await hurt(settings, storage, uid, "bees", 6)
     dreams = DreamStore(storage.engine)
     before = [(p.id, p.status) for p in dreams.proposals()]
 
@@ -163,7 +179,42 @@ async def test_dream_crash_leaves_previous_state_intact(settings: Settings, stor
     failed = dreams.runs(limit=1)[0]
     assert failed.status == "failed" and failed.error and "disk full" in failed.error
     report = run_dream(storage, config)  # the same window again: nothing was lost
-    assert report.usage_rows == 6 and report.consolidation["duplicate_memories"] == 1
+    assert report.usage_rows == 12 and report.consolidation["duplicate_memories"] == 1
     assert {p.status for p in dreams.proposals()} == {"pending", "superseded"}
     assert [d.decision for d in dreams.decisions(first.id)] == ["superseded"]
     assert json.loads(dreams.runs(limit=1)[0].consolidation)["duplicate_memories"] == 1
+
+
+STUCK = '{"context_turns": 1, "vector_limit": 1, "similarity_threshold": 1.0, "triple_depth": 1, "reason": "a few"}'
+
+
+async def test_dream_proposes_nothing_from_degenerate_requests(settings: Settings, storage: Storage) -> None:
+    """A small model asking for a threshold of 1.0 on every turn of every thread is failing, not in need:
+    no proposal, and the report says why (issue 15's story: it proposed MAX_SIMILARITY_THRESHOLD 1)."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    stuck = Scripted(STUCK).runtime(settings, storage)
+    for thread in ("a", "b"):
+        for bed, plant in zip(BEDS[:5], PLANTS[:5], strict=True):
+            await turns(stuck, uid, thread, [f"The {bed} bed in {thread} gets {plant}.", f"As I said, {plant}!"])
+    report = dream(settings, storage)
+    assert report.proposals == []
+    assert report.findings[0].startswith("Every one of the 20 turns asked for the very same context")
+    assert "how close a memory must match 1.0" in report.findings[0]
+    assert "asked for the very same context" in last_night(DreamStore(storage.engine))
+
+
+async def test_dream_proposes_nothing_when_asking_past_a_limit_loses_nothing(
+    settings: Settings, storage: Storage
+) -> None:
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    greedy, modest = Scripted(GREEDY).runtime(settings, storage), Scripted(MODEST).runtime(settings, storage)
+    for bed, plant in zip(BEDS[:6], PLANTS[:6], strict=True):
+        await turns(greedy, uid, "long", [f"What went in the {bed} bed?"])
+        await turns(modest, uid, "long", [f"Lovely, and next year {plant} again."])
+    report = dream(settings, storage)
+    assert report.proposals == []
+    assert report.findings == [
+        "Recent messages read (at most 20): 0 of 6 clamped turns were followed by a sign of missing context, "
+        "against 0 of 6 turns that got what they asked (Fisher one-sided p = 1.000). "
+        "No evidence that the limit hurts, so no change."
+    ]

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
-from dreaming.analysis import analyze, percentile
+from dreaming.analysis import analyze, fisher_greater, percentile
 from dreaming.proposals import candidates
 from dreaming.reminders import ReminderError, due_time
 from dreaming.simulation import crash_risk
@@ -68,7 +68,7 @@ def test_dream_candidates_cover_most_requests_and_offer_a_half_step() -> None:
 
 
 def test_dream_candidates_respect_the_dimension_ceiling() -> None:
-    provision = clamp(ResourceRequest(triple_depth=9), LIMITS)
+    provision = clamp(ResourceRequest(triple_depth=5), LIMITS)  # (9 would be past the ceiling: a failure)
     assert provision.grant(Dimension.TRIPLE_DEPTH).provided == 3
     rows = [row(i, "t", None) for i in range(1, 4)]
     for r in rows:
@@ -91,3 +91,40 @@ def test_dream_reminder_due_time_failsafe_and_agent_choice() -> None:
     assert due_time(NOW, 120, due_at=NOW - timedelta(hours=1)) == (NOW, "agent_time")
     with pytest.raises(ReminderError):
         due_time(NOW, 120, interval_minutes=0)
+
+
+def _asked(i: int, thread: str, request: ResourceRequest, *, followed: bool = False) -> UsageRow:
+    provision = clamp(request, LIMITS)
+    return UsageRow.model_validate(
+        {"id": i, "user_id": 1, "thread_id": thread, "created_at": NOW, "request": json.dumps(provision.as_dict()),
+         "followed_by_signal": "repeated_question" if followed else None}
+    )  # fmt: skip
+
+
+def test_fisher_exact_one_sided() -> None:
+    assert fisher_greater(4, 4, 0, 18) == pytest.approx(1 / 7315)  # C(22, 4): all four signals in the clamped
+    assert fisher_greater(0, 4, 3, 18) == 1.0
+    assert fisher_greater(1, 1, 0, 0) == 1.0  # no baseline, no evidence
+
+
+def test_harm_needs_more_signals_after_clamped_turns_than_otherwise() -> None:
+    greedy = ResourceRequest(context_turns=30, reason="deep")
+    hurt = [_asked(i, f"t{i}", greedy, followed=i < 4) for i in range(5)]
+    calm = [_asked(10 + i, f"u{i}", ResourceRequest(context_turns=5, reason="short")) for i in range(20)]
+    harm = analyze(hurt + calm).dimensions[Dimension.CONTEXT_TURNS].harm("max")
+    assert (harm.clamped, harm.clamped_signals, harm.others, harm.other_signals) == (5, 4, 20, 0) and harm.shown
+    assert "4 of 5 clamped turns" in harm.sentence() and "against 0 of 20" in harm.sentence()
+    noisy = [_asked(10 + i, f"u{i}", ResourceRequest(context_turns=5, reason="x"), followed=i < 12) for i in range(20)]
+    assert not analyze(hurt + noisy).dimensions[Dimension.CONTEXT_TURNS].harm("max").shown  # 4/5 vs 12/20: chance
+    always = [_asked(i, f"t{i}", greedy) for i in range(5)]
+    assert not analyze(always + calm).dimensions[Dimension.CONTEXT_TURNS].harm("max").shown  # asked, lost nothing
+
+
+def test_meaningless_and_degenerate_requests_are_model_failures() -> None:
+    stuck = ResourceRequest(context_turns=1, vector_limit=1, similarity_threshold=1.0, triple_depth=1, reason="r")
+    rows = [_asked(i, f"t{i % 3}", stuck, followed=i % 2 == 0) for i in range(9)]
+    result = analyze(rows)
+    threshold = result.dimensions[Dimension.SIMILARITY_THRESHOLD]
+    assert threshold.failures == 9 and threshold.at_max == [] and threshold.unclamped_turns == 0
+    assert result.degenerate.startswith("recent messages read 1, memories recalled 1")
+    assert analyze(rows[:5]).degenerate == ""  # too few turns to say the model never chooses

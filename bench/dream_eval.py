@@ -1,0 +1,138 @@
+"""Dreaming on synthetic usage logs with known truth: a proposal only where a limit hurts.
+
+    .venv/bin/python -m bench.dream_eval
+
+Each case writes a usage log into a fresh data directory, the way app/chat.py writes it (turns
+in the turn store, a usage row per turn with the clamped request, a follow-up signal marking
+the turn before), then runs the real dream over it: the real stores, the real simulation
+replaying the clamped turns through context assembly, the real proposal rules.
+
+    a  hurts       a third of the turns ask past MAX_EPISODIC_CONTEXT_TURNS and the person re-asks
+                   after most of them, after almost none of the others          → propose (only a)
+    b  greedy      every turn asks for more than the maxima (values vary), re-asks
+                   as rare after them as anywhere                               → nothing
+    c  degenerate  the very same request (a threshold of 1.0) on every turn of
+                   every thread, re-asks scattered at random                   → nothing
+    d  regressing trial: not built yet (approved changes are not yet trialled and reverted)
+
+Printed: per case, what was expected, what the dream proposed, the p value of the comparison
+and the first finding (the dream report's reason), with the time the dream took. The baseline
+in the same run is the previous rule ("three clamped turns at a bound make a proposal"),
+computed on the same logs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.runtime import Storage, effective_limits, open_storage
+from app.settings import Settings
+from bench.machine import print_machine
+from capabilities.resources import Dimension, ResourceRequest, clamp
+from dreaming.dream import DreamConfig, run_dream
+from memory.usage import UsageRecord
+
+TOPICS = (
+    "the allotment", "my sister's wedding", "the new job", "the dog's vet visit", "our trip to Porto",
+    "the boiler", "my knee", "the book club", "Dad's birthday", "the flat viewing", "the choir concert",
+    "my running plan",
+)  # fmt: skip
+MODEST = ResourceRequest(context_turns=5, vector_limit=5, similarity_threshold=0.6, triple_depth=1, reason="r")
+GREEDY = ResourceRequest(context_turns=30, vector_limit=5, similarity_threshold=0.6, triple_depth=1, reason="deep")
+STUCK = ResourceRequest(context_turns=1, vector_limit=1, similarity_threshold=1.0, triple_depth=1, reason="r")
+
+
+@dataclass(frozen=True)
+class Turn:
+    request: ResourceRequest
+    reasked: bool  # the person's next message says the answer missed context
+
+
+def hurts(rng: random.Random) -> list[Turn]:
+    return [Turn(GREEDY, rng.random() < 0.8) if i % 3 == 0 else Turn(MODEST, rng.random() < 0.05) for i in range(48)]
+
+
+def greedy(rng: random.Random) -> list[Turn]:
+    asks = [ResourceRequest(context_turns=rng.randint(21, 40), vector_limit=rng.randint(16, 30),
+                            similarity_threshold=0.6, triple_depth=rng.randint(4, 5), reason="all") for _ in range(48)]
+    return [Turn(ask, rng.random() < 0.05) for ask in asks]
+
+
+def degenerate(rng: random.Random) -> list[Turn]:
+    return [Turn(STUCK, rng.random() < 0.3) for _ in range(48)]
+
+
+CASES: dict[str, tuple[Callable[[random.Random], list[Turn]], str]] = {
+    "a hurts": (hurts, "CONTEXT_TURNS"),
+    "b greedy": (greedy, ""),
+    "c degenerate": (degenerate, ""),
+}
+
+
+def write_log(store: Storage, turns: list[Turn]) -> None:
+    """Four threads of twelve turns; a re-ask is the next message of the thread, marking the turn before."""
+    uid = store.accounts.create("lena", "correct-horse").id or 0
+    limits = effective_limits(Settings(_env_file=None, data_dir=Path("unused")), store)  # pyright: ignore[reportCallIssue]
+    reask = False
+    for i, turn in enumerate(turns):
+        thread = f"t{i // 12}"
+        text = f"What did I say about {TOPICS[i % len(TOPICS)]} ({i})?"
+        if reask:
+            text = f"As I said before, {TOPICS[(i - 1) % len(TOPICS)]} ({i})"
+        row = store.turns.add(uid, thread, "user", text)
+        provision = clamp(turn.request, limits)
+        store.usage.record(
+            UsageRecord(
+                uid, thread, row.id, text[:80], provision.as_dict(), [g.dimension.name for g in provision.clamped], [],
+                turn.request.reason or "", {}, request_ms=1.0, retrieval_ms=2.0, generation_ms=900.0, rss_mb=420.0,
+                followup_signal="explicit_reference" if reask else None,
+            )
+        )  # fmt: skip
+        store.turns.add(uid, thread, "assistant", "Noted.")
+        reask = turn.reasked
+
+
+def old_rule(turns: list[Turn], store: Storage) -> list[str]:
+    """The rule before: three or more turns clamped at a dimension's maximum make a proposal."""
+    limits = effective_limits(Settings(_env_file=None, data_dir=Path("unused")), store)  # pyright: ignore[reportCallIssue]
+    return [d.name for d in Dimension if sum(clamp(t.request, limits).grant(d).status.name == "CLAMPED_TO_MAX"
+                                             for t in turns) >= 3]  # fmt: skip
+
+
+def main() -> None:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args()
+    print_machine()
+    rows = []
+    for name, (make, expected) in CASES.items():
+        turns = make(random.Random(7))
+        with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
+            settings = Settings(_env_file=None, data_dir=Path(tmp))  # pyright: ignore[reportCallIssue]
+            store = open_storage(settings)
+            try:
+                write_log(store, turns)
+                before = old_rule(turns, store)
+                started = time.perf_counter()
+                report = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
+                took = time.perf_counter() - started
+            finally:
+                store.close()
+        made = [p.dimension for p in report.proposals]
+        p_value = report.analysis["dimensions"]["CONTEXT_TURNS"]["p_at_max"]
+        ok = made == ([expected] if expected else [])
+        reason = (report.findings or ["(proposal) " + (report.proposals[0].rationale if report.proposals else "")])[0]
+        rows.append((name, expected or "nothing", ",".join(made) or "nothing", ",".join(before) or "nothing",
+                     p_value, "yes" if ok else "NO", took, reason))  # fmt: skip
+    print("| case | expected | proposed | old rule proposed | p (turns, max) | right | dream s | first finding |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, expected, made, before, p_value, ok, took, reason in rows:
+        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:140]} |")
+
+
+if __name__ == "__main__":
+    main()
