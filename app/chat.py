@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,7 @@ from capabilities.signals import followup_signal
 from capabilities.situation import Situation, read
 from memory.assembly import AssembledContext, ContextRequest
 from memory.documents import get_focus
-from memory.models import TurnRow, UsageRow, utcnow
+from memory.models import LimitOverrideRow, TurnRow, UsageRow, utcnow
 from memory.queries import QueryConfig
 from memory.turns import InvalidMessage, storable_text, validate_message
 from memory.usage import UsageRecord
@@ -154,8 +154,9 @@ def _reminder(rt: Runtime, user_id: int, thread_id: str, text: str) -> str:
     return f"REMINDER_SET: “{row.text}” at {row.due_at:%Y-%m-%d %H:%M} UTC ({source}); it will appear in this thread."
 
 
-def limits_notice(last: UsageRow | None, limits: Limits) -> str:
-    """LIMITS_CHANGED text when the limits differ from those of the user's previous turn."""
+def limits_notice(last: UsageRow | None, limits: Limits, ended: Sequence[LimitOverrideRow] = ()) -> str:
+    """LIMITS_CHANGED text when the limits differ from those of the user's previous turn, with a
+    LIMIT_ENDED line for each approved change ended since (who ended it and why)."""
     if last is None:
         return ""
     try:
@@ -163,7 +164,10 @@ def limits_notice(last: UsageRow | None, limits: Limits) -> str:
     except (ValueError, TypeError):
         return ""
     changes = diff_limits(before, limits)
-    return changed_limits_notice(changes) if changes else ""
+    lines = [changed_limits_notice(changes)] if changes else []
+    lines += [f"LIMIT_ENDED: override #{o.id} ended by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
+              for o in ended]  # fmt: skip
+    return "\n".join(lines)
 
 
 def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str) -> ContextRequest:
@@ -200,7 +204,9 @@ async def reply_to(
     limits = effective_limits(settings, rt.store)
     last = rt.store.usage.last(user_id, thread_id)
     previous_report = last.report if last is not None and settings.include_execution_report else ""
-    notice = "\n".join(n for n in (limits_notice(rt.store.usage.last_for_user(user_id), limits), reminder_notice) if n)
+    previous = rt.store.usage.last_for_user(user_id)
+    ended = rt.store.overrides.ended_since(previous.created_at) if previous is not None else []
+    notice = "\n".join(n for n in (limits_notice(previous, limits, ended), reminder_notice) if n)
     started = time.perf_counter()
     situation: Situation | None = None  # read on the policy path only
     if rt.path == "policy":

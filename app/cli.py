@@ -8,9 +8,13 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app import cli_chat, cli_documents, cli_dream, cli_memories, cli_queries
 from app.settings import Settings
+
+if TYPE_CHECKING:  # imported where used: the CLI starts fast
+    from memory.usage import OverrideStore
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,12 +118,19 @@ def cmd_models(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
-    """Print the effective ranges of the four dimensions and the source of each bound (SQLite only)."""
+    """Print the effective ranges of the four dimensions and the source of each bound (SQLite only);
+    `revert ID --reason …` ends an approved change now, `history` lists every change and its end."""
     from app.runtime import effective_limits, open_records
     from capabilities.resources import BOUNDS, format_number
 
     store = open_records(settings)
     try:
+        if args.action == "revert":
+            return _revert(store.overrides, args.id, args.reason)
+        if args.action == "history":
+            for o in store.overrides.history():
+                print(cli_dream.change_line(o))
+            return 0
         limits = effective_limits(settings, store)
     finally:
         store.close()
@@ -129,6 +140,18 @@ def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
         where = "; ".join(f"{b} from {src}" for b, src in sources.items() if src != rng.source) or rng.source
         values = "".join(f"{format_number(rng.value_of(b)):>{w}}" for b, w in zip(BOUNDS, (6, 6, 9), strict=True))
         print(f"{dim.name:<22}{values}  {where}")
+    return 0
+
+
+def _revert(overrides: OverrideStore, override_id: int | None, reason: str) -> int:
+    if override_id is None or not reason.strip():
+        print("usage: reverie limits revert ID --reason WHY (ids: `reverie limits history`)", file=sys.stderr)
+        return 2
+    ended = overrides.revoke(override_id, "cli", reason.strip())
+    if ended is None:
+        print(f"error: no active override #{override_id} (see `reverie limits history`)", file=sys.stderr)
+        return 2
+    print(f"{cli_dream.change_line(ended)}\nThe .env range applies again from the next turn.")
     return 0
 
 
@@ -204,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("action", choices=["list", "pull"])
     models.set_defaults(func=cmd_models)
     limits = sub.add_parser("limits", help="the effective resource ranges and where each comes from")
+    limits.add_argument("action", nargs="?", choices=["show", "revert", "history"], default="show")
+    limits.add_argument("id", nargs="?", type=int, help="the override to revert")
+    limits.add_argument("--reason", default="", help="why the change ends (revert)")
     limits.set_defaults(func=cmd_limits)
     graph = sub.add_parser("graph", help="the knowledge-graph projection")
     graph.add_argument("action", choices=["rebuild"])

@@ -20,6 +20,7 @@ from capabilities.resources import Limits
 from dreaming import proposals
 from dreaming.consolidation import aware
 from memory.dreams import DreamStore, ProposalError, loads
+from memory.models import LimitOverrideRow
 from memory.usage import OverrideStore
 
 
@@ -137,10 +138,26 @@ def cmd_decide(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_history(settings: Settings, args: argparse.Namespace) -> int:
-    """Every dream run and every decision, oldest decision first."""
-    dreams, _, _ = _sqlite_only(settings)
+    """Every dream run, every decision and every limit change with how it ended, oldest first."""
+    dreams, overrides, _ = _sqlite_only(settings)
     for run in dreams.runs(limit=20):
         print(f"run #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.trigger} {run.status} {run.consolidation}")
     for d in dreams.decisions():
         print(f"{d.created_at:%Y-%m-%d %H:%M} proposal #{d.proposal_id} {d.decision} by {d.decided_by}: {d.reason}")
+    for o in overrides.history():
+        print(change_line(o))
     return 0
+
+
+def change_line(o: LimitOverrideRow) -> str:
+    """One change as history shows it: what, from where, when, and how it ended."""
+    values = ", ".join(f"{b} {v:g}" for b, v in (("min", o.min_value), ("max", o.max_value),
+                                                 ("default", o.default_value)) if v is not None)  # fmt: skip
+    made = f"proposal #{o.proposal_id}" if o.proposal_id else "by hand"
+    state = "active" + (f", on trial until {o.trial_until:%Y-%m-%d}" if o.trial_until and not o.trial_outcome else "")
+    if o.trial_outcome == "kept":
+        state = "active, kept after its trial"
+    if o.revoked_at is not None:
+        state = f"ended {o.revoked_at:%Y-%m-%d %H:%M} by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
+    return f"override #{o.id} {o.dimension} {values} ({made}, {o.created_at:%Y-%m-%d %H:%M}) — {state}"
+

@@ -12,7 +12,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy import Engine
@@ -23,6 +23,7 @@ from app.ollama_backend import normalize_host
 from app.proactive import deliver_due
 from app.scheduler import start_scheduler, stop_scheduler
 from app.settings import Settings
+from app.voice import model_meter
 from capabilities.limits import apply_overrides
 from capabilities.resources import Limits
 from dreaming.dream import DreamConfig, run_dream
@@ -289,7 +290,9 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
             rt = Runtime(settings=settings, store=store, backend=backend, path=path)
 
             async def dream() -> None:
-                await asyncio.to_thread(run_dream, store, dream_config(settings, store))
+                # at night the box is idle: the simulation measures proposals on the model itself
+                meter = model_meter(backend, asyncio.get_running_loop())
+                await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
 
             async def reminders() -> None:
                 await asyncio.to_thread(deliver_due, store.engine, store.turns, rt.reminders)

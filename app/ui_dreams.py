@@ -19,13 +19,16 @@ from app.ui_common import account_id, ask_text, command, runtime
 from dreaming import proposals
 from dreaming.dream import last_night, morning_text
 from memory.dreams import DreamStore, ProposalError
-from memory.models import ProposalRow
+from memory.models import LimitOverrideRow, ProposalRow
 
 PAST_SHOWN = 10
 REASON_TIMEOUT_S = 600
 
 
-def _actions(row: ProposalRow) -> list[cl.Action]:
+def _actions(row: ProposalRow, active: dict[int, LimitOverrideRow]) -> list[cl.Action]:
+    if row.id in active:  # an approved change in force: the person may end it early
+        override = active[row.id]
+        return [cl.Action(name="dream_end", payload={"override_id": override.id}, label="End this change", icon="undo")]
     if row.status != "pending":
         return []
     payload = {"proposal_id": row.id}
@@ -47,12 +50,19 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
         await cl.Message(content="The dream has not proposed anything yet.").send()
         return
     await cl.Message(content=f"**Dream proposals**: {len(pending)} pending, {len(past)} past shown.").send()
+    overrides = await asyncio.to_thread(rt.store.overrides.history)
+    active = {o.proposal_id: o for o in overrides if o.proposal_id is not None and o.revoked_at is None}
+    ended = {o.proposal_id: o for o in overrides if o.proposal_id is not None and o.revoked_at is not None}
     for row in pending + past:
         content = proposals.proposal_markdown(row)
         if row.status != "pending":
             decided = await asyncio.to_thread(dreams.decisions, row.id)
             content += "\n\n" + "\n".join(f"- {d.decision} by {d.decided_by or '?'}: {d.reason}" for d in decided)
-        await cl.Message(content=content, actions=_actions(row)).send()
+        if (o := ended.get(row.id or 0)) is not None and o.revoked_at is not None:
+            content += f"\n- ended {o.revoked_at:%Y-%m-%d %H:%M} by {o.ended_by or '?'}: {o.end_reason}"
+        elif (o := active.get(row.id or 0)) is not None and o.trial_until is not None and not o.trial_outcome:
+            content += f"\n- on trial until {o.trial_until:%Y-%m-%d}: each night's dream compares it with before"
+        await cl.Message(content=content, actions=_actions(row, active)).send()
 
 
 async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) -> None:
@@ -89,6 +99,24 @@ async def _on_approve(action: cl.Action) -> None:
 @cl.action_callback("dream_reject")
 async def _on_reject(action: cl.Action) -> None:
     await _decide(action, "rejected")
+
+
+@cl.action_callback("dream_end")
+async def _on_end(action: cl.Action) -> None:
+    rt = runtime()
+    override_id = int(action.payload["override_id"])
+    reason = await ask_text(f"Why end change #{override_id}? The .env range applies again.", REASON_TIMEOUT_S)
+    if not reason:
+        await cl.Message(content=f"No reason given, so change #{override_id} stays.").send()
+        return
+    user = cl.user_session.get("user")
+    who = user.identifier if user is not None else str(account_id())
+    ended = await asyncio.to_thread(rt.store.overrides.revoke, override_id, who, reason)
+    await action.remove()
+    if ended is None:
+        await cl.ErrorMessage(content=f"Change #{override_id} had already ended.").send()
+        return
+    await cl.Message(content=f"Change #{override_id} ended. The .env range applies from your next message.").send()
 
 
 async def morning_summary(rt: Runtime, account_id: int) -> str | None:

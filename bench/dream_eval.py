@@ -13,10 +13,12 @@ replaying the clamped turns through context assembly, the real proposal rules.
                    as rare after them as anywhere                               → nothing
     c  degenerate  the very same request (a threshold of 1.0) on every turn of
                    every thread, re-asks scattered at random                   → nothing
-    d  regressing trial: not built yet (approved changes are not yet trialled and reverted)
+    d  regressing  case a's proposal approved; during its trial the model process's RSS reaches
+                   93% of the memory budget                                      → revert it
 
-Printed: per case, what was expected, what the dream proposed, the p value of the comparison
-and the first finding (the dream report's reason), with the time the dream took. The baseline
+Printed: per case, what was expected, what the dream proposed (or, for d, did), the p value of the
+comparison and the first finding (the dream report's reason), with the time the dream took; for
+d also the simulation's projected peak beside the peak actually logged during the trial. The baseline
 in the same run is the previous rule ("three clamped turns at a bound make a proposal"),
 computed on the same logs.
 """
@@ -24,6 +26,7 @@ computed on the same logs.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import tempfile
 import time
@@ -36,6 +39,8 @@ from app.settings import Settings
 from bench.machine import print_machine
 from capabilities.resources import Dimension, ResourceRequest, clamp
 from dreaming.dream import DreamConfig, run_dream
+from dreaming.proposals import decide
+from memory.dreams import DreamStore
 from memory.usage import UsageRecord
 
 TOPICS = (
@@ -75,9 +80,10 @@ CASES: dict[str, tuple[Callable[[random.Random], list[Turn]], str]] = {
 }
 
 
-def write_log(store: Storage, turns: list[Turn]) -> None:
+def write_log(store: Storage, turns: list[Turn], rss_mb: float = 420.0) -> None:
     """Four threads of twelve turns; a re-ask is the next message of the thread, marking the turn before."""
-    uid = store.accounts.create("lena", "correct-horse").id or 0
+    account = next(iter(store.accounts.list()), None) or store.accounts.create("lena", "correct-horse")
+    uid = account.id or 0
     limits = effective_limits(Settings(_env_file=None, data_dir=Path("unused")), store)  # pyright: ignore[reportCallIssue]
     reask = False
     for i, turn in enumerate(turns):
@@ -90,7 +96,7 @@ def write_log(store: Storage, turns: list[Turn]) -> None:
         store.usage.record(
             UsageRecord(
                 uid, thread, row.id, text[:80], provision.as_dict(), [g.dimension.name for g in provision.clamped], [],
-                turn.request.reason or "", {}, request_ms=1.0, retrieval_ms=2.0, generation_ms=900.0, rss_mb=420.0,
+                turn.request.reason or "", {}, request_ms=1.0, retrieval_ms=2.0, generation_ms=900.0, rss_mb=rss_mb,
                 followup_signal="explicit_reference" if reask else None,
             )
         )  # fmt: skip
@@ -103,6 +109,21 @@ def old_rule(turns: list[Turn], store: Storage) -> list[str]:
     limits = effective_limits(Settings(_env_file=None, data_dir=Path("unused")), store)  # pyright: ignore[reportCallIssue]
     return [d.name for d in Dimension if sum(clamp(t.request, limits).grant(d).status.name == "CLAMPED_TO_MAX"
                                              for t in turns) >= 3]  # fmt: skip
+
+
+def regressing(settings: Settings, store: Storage) -> tuple[str, str, float]:
+    """Case d: approve case a's proposal, log a trial whose RSS nears the budget, dream again."""
+    write_log(store, hurts(random.Random(7)))
+    first = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
+    proposal = first.proposals[0]
+    projected = float(json.loads(proposal.simulation)["projected_peak_mb"])
+    decide(DreamStore(store.engine), effective_limits(settings, store), proposal.id or 0, "approved", "bench", "bench")
+    write_log(store, [Turn(GREEDY, False) for _ in range(12)], rss_mb=0.93 * settings.memory_limit_mb)
+    second = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
+    ended = [o for o in store.overrides.history() if o.ended_by == "dream"]
+    observed = max(r.rss_mb or 0 for r in store.usage.since(None))
+    did = "reverted " + proposal.dimension if ended else "kept"
+    return did, second.findings[0], projected - observed
 
 
 def main() -> None:
@@ -128,10 +149,24 @@ def main() -> None:
         reason = (report.findings or ["(proposal) " + (report.proposals[0].rationale if report.proposals else "")])[0]
         rows.append((name, expected or "nothing", ",".join(made) or "nothing", ",".join(before) or "nothing",
                      p_value, "yes" if ok else "NO", took, reason))  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
+        settings = Settings(_env_file=None, data_dir=Path(tmp))  # pyright: ignore[reportCallIssue]
+        store = open_storage(settings)
+        try:
+            started = time.perf_counter()
+            did, finding, gap = regressing(settings, store)
+            took = time.perf_counter() - started
+        finally:
+            store.close()
+    rows.append(("d regressing", "reverted CONTEXT_TURNS", did, "(no trials)", 0.0,
+                 "yes" if did == "reverted CONTEXT_TURNS" else "NO", took, finding))  # fmt: skip
     print("| case | expected | proposed | old rule proposed | p (turns, max) | right | dream s | first finding |")
     print("|---|---|---|---|---|---|---|---|")
     for name, expected, made, before, p_value, ok, took, reason in rows:
-        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:140]} |")
+        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:160]} |")
+    side = "below" if gap < 0 else "above"
+    print(f"\nd: the simulation projected a peak {abs(gap):.0f} MB {side} the one logged during the trial: it replays "
+          "retrieval, not the model process, whose growth is what breached the budget.")
 
 
 if __name__ == "__main__":

@@ -82,15 +82,12 @@ class Harm:
                 and self.clamped_signals * max(self.others, 1) > self.other_signals * self.clamped
                 and self.p <= SIGNIFICANCE)  # fmt: skip
 
-    def sentence(self) -> str:
+    def sentence(self, these: str = "clamped turns", others: str = "turns that got what they asked") -> str:
         """The counts in words: "3 of 4 … against 1 of 30 … (Fisher one-sided p = 0.002)"."""
-        said = f"{self.clamped_signals} of {self.clamped} clamped turns were followed by a sign of missing context"
+        said = f"{self.clamped_signals} of {self.clamped} {these} were followed by a sign of missing context"
         if not self.others:
-            return f"{said}, and no turn got what it asked to compare with"
-        return (
-            f"{said}, against {self.other_signals} of {self.others} turns that got what they asked "
-            f"(Fisher one-sided p = {self.p:.3f})"
-        )
+            return f"{said}, and there are no {others} to compare with"
+        return f"{said}, against {self.other_signals} of {self.others} {others} (Fisher one-sided p = {self.p:.3f})"
 
 
 @dataclass

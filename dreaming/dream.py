@@ -18,17 +18,17 @@ from typing import Any, Protocol
 from sqlalchemy import Engine
 
 from capabilities.resources import Dimension, Limits, Number
-from dreaming import consolidation, proposals
+from dreaming import consolidation, proposals, trials
 from dreaming.analysis import ClampedTurn, UsageAnalysis, analyze
 from dreaming.consolidation import STALE_DAYS, aware
-from dreaming.simulation import SimulationResult, simulate
+from dreaming.simulation import ModelMeter, SimulationResult, simulate
 from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.dreams import DreamStore, loads
 from memory.entities import EntityStore
-from memory.models import DreamRunRow, ProposalRow, UsageRow, utcnow
+from memory.models import DreamRunRow, LimitOverrideRow, ProposalRow, UsageRow, utcnow
 from memory.turns import TurnStore
-from memory.usage import UsageLog
+from memory.usage import OverrideStore, UsageLog
 from memory.vectors import MemoryIndex
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ class DreamStores(Protocol):
     memories: MemoryIndex
     entities: EntityStore
     usage: UsageLog
+    overrides: OverrideStore
     assembler: ContextAssembler
 
 
@@ -56,6 +57,7 @@ class DreamConfig:
     budget_tokens: int = 1200
     stale_days: int = STALE_DAYS
     trigger: str = "schedule"
+    meter: ModelMeter | None = None  # runs rebuilt prompts through the model (the app's nightly job)
 
 
 @dataclass
@@ -99,10 +101,31 @@ def _simulator(
         return simulate(
             stores.assembler, turns, by_id, dim, value,
             memory_limit_mb=config.memory_limit_mb, log_peak_rss_mb=analysis.peak_rss_mb,
-            budget_tokens=config.budget_tokens,
+            budget_tokens=config.budget_tokens, meter=config.meter,
         )  # fmt: skip
 
     return run
+
+
+Judged = list[tuple[LimitOverrideRow, trials.Verdict]]
+
+
+def _judge_trials(stores: DreamStores, config: DreamConfig, now: datetime) -> Judged:
+    """Judge every approved change still on trial (see dreaming.trials) and apply the verdicts:
+    a revert ends the change at once (its own transaction: right whatever happens next)."""
+    watched = [o for o in stores.overrides.active() if o.trial_until is not None and not o.trial_outcome]
+    if not watched:
+        return []
+    earliest = min(aware(o.created_at) - (now - aware(o.created_at)) for o in watched)
+    rows = stores.usage.since(earliest)
+    verdicts = [(o, trials.judge(o, rows, config.memory_limit_mb, now)) for o in watched]
+    for _, verdict in verdicts:
+        if verdict.action == "revert":
+            stores.overrides.revoke(verdict.override_id, "dream", verdict.reason)
+        elif verdict.action == "keep":
+            stores.overrides.conclude(verdict.override_id)
+        log.info("trial: %s", verdict.reason)
+    return verdicts
 
 
 def run_dream(
@@ -139,11 +162,16 @@ def _phases(
     checkpoint: Checkpoint, now: datetime,
 ) -> DreamReport:  # fmt: skip
     rows = stores.usage.since(since)
+    checkpoint("trials")
+    verdicts = _judge_trials(stores, config, now)
+    reverted = {o.dimension for o, v in verdicts if v.action == "revert"}
     checkpoint("analysis")
     analysis = analyze(rows)
     checkpoint("simulation")
     simulator = _simulator(stores, analysis, rows, config)
     new, found = proposals.build_proposals(dreams, analysis, config.limits, simulator)
+    new = [p for p in new if p.dimension not in reverted]  # not proposed again the night it was reverted
+    found = [v.reason for _, v in verdicts] + found
     checkpoint("consolidation")
     user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
     planned = consolidation.plan(stores.engine, stores.memories, stores.turns, user_ids, now, config.stale_days)
@@ -170,8 +198,9 @@ def morning_text(dreams: DreamStore, user_id: int) -> str | None:
     if new:
         text += "I propose: " + "; ".join(proposals.headline(p) for p in new) + ". Type /dreams to review."
     else:
-        found = findings(last)
+        found = [f for f in findings(last) if not f.startswith(("Reverted", "Kept", "Trial of"))]
         text += "No limit changes to propose" + (f": {found[0]}" if found else ".")
+    text += "".join(f" {f}" for f in findings(last) if f.startswith(("Reverted", "Kept")))
     if done:
         text += f" Memory tidy-up — {done}."
     return text

@@ -273,6 +273,15 @@ def proposal_markdown(row: ProposalRow) -> str:
         "performance impact p95 retrieval {baseline_p95_ms} → {candidate_p95_ms} ms; projected peak "
         "{projected_peak_mb} MB of {memory_limit_mb} MB; crash risk **{risk}**.".format_map(_Missing(sim)),
     ]
+    if sim.get("model_replays"):
+        lines.append(
+            "**On the model** ({model_replays} recorded prompts rebuilt at each value and run through it): prompt "
+            "{model_baseline_prompt_tokens:.0f} → {model_candidate_prompt_tokens:.0f} tokens; first token "
+            "{model_baseline_first_token_s:.1f} → {model_candidate_first_token_s:.1f} s; app and model RSS "
+            "{model_baseline_rss_mb:.0f} → {model_candidate_rss_mb:.0f} MB.".format_map(sim)
+        )
+    else:
+        lines.append("**On the model**: not measured (no model was running when this dream ran).")
     if alt:
         lines.append(
             f"**Alternative considered**: {alt.get('value')} — would grant {alt.get('covers')} of "

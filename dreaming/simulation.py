@@ -1,9 +1,15 @@
-"""Simulation, not guesses: replay recorded clamped queries through the real context assembly.
+"""Simulation, not guesses: replay recorded clamped queries through the real context assembly,
+and the prompts they make through the configured model.
 
 For a candidate value of one dimension, every replayed query is assembled twice against the
 real stores — with the value the turn got and with the candidate — and the difference in
-retrieval time (p50/p95), Python heap peak (tracemalloc) and process RSS is measured. The
-projected peak adds the larger memory delta to the peak RSS the usage log recorded.
+retrieval time (p50/p95), Python heap peak (tracemalloc) and process RSS is measured. Where the
+cost really grows is the model: so, when the dream has one (the app's nightly job: the box is
+idle), the first MODEL_REPLAYS prompts are rebuilt from each assembly and run through it (a few
+tokens each, a fresh prefix so llama.cpp's cache cannot hide the prompt's cost), measuring the
+prompt's tokens, the time to the first token and the RSS of the app and its model child after
+it. The projected peak adds the larger memory growth (retrieval's or the model's) to the peak
+RSS the usage log recorded.
 """
 
 from __future__ import annotations
@@ -13,8 +19,8 @@ import gc
 import json
 import time
 import tracemalloc
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import psutil
@@ -27,7 +33,22 @@ from memory.models import UsageRow
 Risk = Literal["LOW", "MEDIUM", "HIGH"]
 # Replays are bounded: a dream shares one vCPU with anything the user does at night.
 MAX_REPLAYS = 30
+MODEL_REPLAYS = 3  # each is a real prompt through the model: seconds on one core
 _MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ModelCost:
+    """One rebuilt prompt through the configured model."""
+
+    prompt_tokens: int
+    first_token_s: float
+    rss_mb: float  # the app and its model child right after it (the KV cache grown to fit the prompt)
+
+
+# Runs one prompt through the model (the app binds its backend; None: no model, e.g. `dream --now`
+# with the app stopped).
+ModelMeter = Callable[[str], ModelCost]
 
 
 class Assembler(Protocol):
@@ -66,6 +87,13 @@ class SimulationResult:
     risk: Risk
     baseline_tokens: float
     candidate_tokens: float
+    model_replays: int = 0  # prompts run through the model for each value (0: not measured)
+    model_baseline_prompt_tokens: float = 0.0
+    model_candidate_prompt_tokens: float = 0.0
+    model_baseline_first_token_s: float = 0.0
+    model_candidate_first_token_s: float = 0.0
+    model_baseline_rss_mb: float = 0.0
+    model_candidate_rss_mb: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers, rounded for display."""
@@ -77,6 +105,7 @@ class _Pass:
     times_ms: list[float]
     heap_peak_mb: float
     tokens: list[int]
+    model: list[ModelCost] = field(default_factory=list[ModelCost])
 
 
 def _provided(row: UsageRow | None) -> dict[str, Number]:
@@ -108,11 +137,12 @@ def _request(base: dict[str, Number], dim: Dimension, value: Number, budget_toke
 
 def _replay(
     assembler: Assembler, turns: Sequence[ClampedTurn], bases: dict[int, dict[str, Number]],
-    dim: Dimension, value: Number | None, budget_tokens: int,
+    dim: Dimension, value: Number | None, budget_tokens: int, meter: ModelMeter | None = None,
 ) -> _Pass:  # fmt: skip
     """Assemble each turn's query once; `value` None replays what the turn was given."""
     times: list[float] = []
     tokens: list[int] = []
+    prompts: list[str] = []
     gc.collect()
     tracemalloc.start()
     try:
@@ -122,10 +152,19 @@ def _replay(
             ctx = assembler.assemble(t.user_id, t.thread_id, t.excerpt, req, before_turn_id=t.turn_id)
             times.append((time.perf_counter() - start) * 1000)
             tokens.append(ctx.tokens + sum(h.tokens for h in ctx.history))
+            said = "\n".join(f"{h.role}: {h.content}" for h in ctx.history)
+            prompts.append(f"{ctx.block()}\n\n{said}\n\nuser: {t.excerpt}")
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    return _Pass(times, peak / _MB, tokens)
+    return _Pass(times, peak / _MB, tokens, _through_model(meter, prompts, value))
+
+
+def _through_model(meter: ModelMeter | None, prompts: Sequence[str], value: Number | None) -> list[ModelCost]:
+    if meter is None:
+        return []
+    fresh = f"(dream measurement, {'granted' if value is None else value})"  # no cached prefix to hide the cost
+    return [meter(f"{fresh} {i}\n{prompt}") for i, prompt in enumerate(prompts[:MODEL_REPLAYS])]
 
 
 def simulate(
@@ -138,6 +177,7 @@ def simulate(
     memory_limit_mb: float,
     log_peak_rss_mb: float | None,
     budget_tokens: int = 1200,
+    meter: ModelMeter | None = None,
 ) -> SimulationResult:
     """Replay up to MAX_REPLAYS clamped turns with their granted value and with `candidate`.
 
@@ -148,13 +188,14 @@ def simulate(
         dim: the dimension under study; candidate: its proposed value.
         memory_limit_mb: the budget the projected peak is judged against.
         log_peak_rss_mb: the highest RSS the usage log recorded (None: the current RSS).
+        meter: runs a rebuilt prompt through the configured model (None: retrieval only).
     """
     sample = [t for t in turns if t.excerpt.strip()][-MAX_REPLAYS:]
     bases = {t.usage_id: _provided(rows_by_id.get(t.usage_id)) for t in sample}
     proc = psutil.Process()
-    baseline = _replay(assembler, sample, bases, dim, None, budget_tokens)
+    baseline = _replay(assembler, sample, bases, dim, None, budget_tokens, meter)
     rss_before = proc.memory_info().rss / _MB
-    trial = _replay(assembler, sample, bases, dim, candidate, budget_tokens)
+    trial = _replay(assembler, sample, bases, dim, candidate, budget_tokens, meter)
     rss_delta = max(0.0, proc.memory_info().rss / _MB - rss_before)
     peak_now = log_peak_rss_mb if log_peak_rss_mb is not None else rss_before
     return _result(dim, float(candidate), len(sample), baseline, trial, rss_delta, peak_now, memory_limit_mb)
@@ -164,9 +205,11 @@ def _result(
     dim: Dimension, candidate: float, replays: int, baseline: _Pass, trial: _Pass, rss_delta: float,
     peak_now: float, memory_limit_mb: float,
 ) -> SimulationResult:  # fmt: skip
-    # Python-heap growth misses native buffers and RSS misses reuse of freed pages: take the larger.
-    extra = max(rss_delta, trial.heap_peak_mb - baseline.heap_peak_mb, 0.0)
-    projected = peak_now + extra
+    # Python-heap growth misses native buffers and RSS misses reuse of freed pages: take the larger;
+    # and the model's own growth with the longer prompt, where it was measured.
+    model_rss = tuple(max((c.rss_mb for c in ps.model), default=0.0) for ps in (baseline, trial))
+    extra = max(rss_delta, trial.heap_peak_mb - baseline.heap_peak_mb, model_rss[1] - model_rss[0], 0.0)
+    projected = max(peak_now + extra, model_rss[1])  # never below what the candidate was measured at
     p = {name: percentile(ps.times_ms, q) or 0.0 for name, ps, q in _quantiles(baseline, trial)}
     return SimulationResult(
         dimension=dim.name,
@@ -185,6 +228,13 @@ def _result(
         risk=crash_risk(projected, memory_limit_mb),
         baseline_tokens=_mean(baseline.tokens),
         candidate_tokens=_mean(trial.tokens),
+        model_replays=len(trial.model),
+        model_baseline_prompt_tokens=_mean([c.prompt_tokens for c in baseline.model]),
+        model_candidate_prompt_tokens=_mean([c.prompt_tokens for c in trial.model]),
+        model_baseline_first_token_s=_mean([c.first_token_s for c in baseline.model]),
+        model_candidate_first_token_s=_mean([c.first_token_s for c in trial.model]),
+        model_baseline_rss_mb=model_rss[0],
+        model_candidate_rss_mb=model_rss[1],
     )  # fmt: skip
 
 
@@ -192,5 +242,5 @@ def _quantiles(baseline: _Pass, trial: _Pass) -> list[tuple[str, _Pass, float]]:
     return [("b50", baseline, 50), ("b95", baseline, 95), ("c50", trial, 50), ("c95", trial, 95)]
 
 
-def _mean(values: Sequence[int]) -> float:
+def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0

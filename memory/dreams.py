@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, text
@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from memory.models import DreamRunRow, LimitOverrideRow, ProposalDecisionRow, ProposalRow, utcnow
 
 Decision = Literal["approved", "rejected", "superseded"]
+TRIAL_DAYS = 7  # an approved change is on trial this long: the dreams compare it with the week before
 _DDL = [
     """CREATE TABLE dream_runs (
         id INTEGER PRIMARY KEY,
@@ -276,8 +277,9 @@ def _apply_changes(conn: Connection, changes: Sequence[MemoryChange], stamp: str
 def _override(row: ProposalRow, reason: str, now: datetime) -> LimitOverrideRow:
     value = {f"{row.bound}_value": row.proposed_value}
     return LimitOverrideRow.model_validate(
-        {"dimension": row.dimension, **value, "proposal_id": row.id, "reason": reason.strip(), "created_at": now}
-    )
+        {"dimension": row.dimension, **value, "proposal_id": row.id, "reason": reason.strip(), "created_at": now,
+         "trial_until": now + timedelta(days=TRIAL_DAYS)}
+    )  # fmt: skip
 
 
 def _decision(

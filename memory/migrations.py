@@ -129,4 +129,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m008_documents", documents.m008_documents),
     ("m009_sketches", sketches.m009_sketches),
     ("m010_dream_findings", dreams.m010_dream_findings),
+    ("m011_trials", usage.m011_trials),
 ]

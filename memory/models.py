@@ -155,6 +155,10 @@ class LimitOverrideRow(SQLModel, table=True):
     reason: str = ""
     created_at: datetime
     revoked_at: datetime | None = None
+    trial_until: datetime | None = None  # an approved proposal's trial: the dreams watch it until then
+    trial_outcome: str = ""  # "" while on trial (or never on one), "kept" or "reverted"
+    ended_by: str = ""  # who ended it: the account's name, "cli", or "dream"
+    end_reason: str = ""
 
 
 # -- dreaming records (memory/dreams.py owns their DDL) ---------------------------------------

@@ -64,6 +64,13 @@ def m004_usage(conn: Connection) -> None:
     )
 
 
+def m011_trials(conn: Connection) -> None:
+    """Approved changes on trial: until when, how the trial ended, and who ended a change and why."""
+    for column in ("trial_until TEXT", "trial_outcome TEXT NOT NULL DEFAULT ''", "ended_by TEXT NOT NULL DEFAULT ''",
+                   "end_reason TEXT NOT NULL DEFAULT ''"):  # fmt: skip
+        conn.execute(text(f"ALTER TABLE limit_overrides ADD COLUMN {column}"))
+
+
 @dataclass
 class UsageRecord:
     """What one turn asked for, got and cost (plain values; JSON-ready)."""
@@ -197,11 +204,37 @@ class OverrideStore:
             query = select(LimitOverrideRow).where(col(LimitOverrideRow.revoked_at).is_(None))
             return list(session.exec(query.order_by(col(LimitOverrideRow.id))))
 
-    def revoke(self, override_id: int) -> None:
-        """Stop applying an override (kept for history)."""
+    def revoke(self, override_id: int, by: str = "", reason: str = "") -> LimitOverrideRow | None:
+        """Stop applying an override (kept for history, with who ended it and why); None when there is
+        no such override or it had already ended."""
+        with Session(self._engine) as session:
+            row = session.get(LimitOverrideRow, override_id)
+            if row is None or row.revoked_at is not None:
+                return None
+            row.revoked_at, row.ended_by, row.end_reason = utcnow(), by, reason
+            if row.trial_until is not None and not row.trial_outcome:
+                row.trial_outcome = "reverted"  # ended during its trial, by whoever
+            session.add(row)
+            session.commit()
+            session.refresh(row)
+            return row
+
+    def conclude(self, override_id: int) -> None:
+        """A trial that ended well: the change stays, and the dreams stop watching it."""
         with Session(self._engine) as session:
             row = session.get(LimitOverrideRow, override_id)
             if row is not None and row.revoked_at is None:
-                row.revoked_at = utcnow()
+                row.trial_outcome = "kept"
                 session.add(row)
                 session.commit()
+
+    def history(self) -> list[LimitOverrideRow]:
+        """Every override ever made, active or ended, oldest first."""
+        with Session(self._engine) as session:
+            return list(session.exec(select(LimitOverrideRow).order_by(col(LimitOverrideRow.id))))
+
+    def ended_since(self, since: datetime) -> list[LimitOverrideRow]:
+        """Overrides ended after a moment (the agent is told of each on its next turn)."""
+        with Session(self._engine) as session:
+            query = select(LimitOverrideRow).where(col(LimitOverrideRow.revoked_at) > since)
+            return list(session.exec(query.order_by(col(LimitOverrideRow.id))))

@@ -73,12 +73,22 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
         submit(page, "the follow-ups show it misses context")
         expect(page.get_by_text("It applies from your next message").first).to_be_visible(timeout=30_000)
         page.screenshot(path=str(tmp_path / "approved.png"), full_page=True)
+        _run_dreams_command(page)  # the approved change is on trial, and the person may end it early
+        expect(page.get_by_text("on trial until").first).to_be_visible(timeout=60_000)
+        page.get_by_role("button", name="End this change").first.click()
+        expect(page.get_by_text("Why end change").first).to_be_visible(timeout=30_000)
+        submit(page, "replies feel slower")
+        expect(page.get_by_text("The .env range applies from your next message").first).to_be_visible(timeout=30_000)
+        page.screenshot(path=str(tmp_path / "ended.png"), full_page=True)
     with sqlite3.connect(data_dir / "reverie.db") as db:
         override = db.execute("SELECT dimension, max_value, proposal_id, reason FROM limit_overrides").fetchall()
         decision = db.execute("SELECT decision, decided_by, reason FROM proposal_decisions").fetchall()
     assert override == [("CONTEXT_TURNS", 25.0, pid, "the follow-ups show it misses context")]
+    with sqlite3.connect(data_dir / "reverie.db") as db:
+        ended = db.execute("SELECT ended_by, end_reason, trial_outcome FROM limit_overrides").fetchall()
+    assert ended == [("tester", "replies feel slower", "reverted")]
     assert decision == [("approved", "tester", "the follow-ups show it misses context")]
     limits = reverie(data_dir, "limits")
     assert limits.returncode == 0, limits.stderr
     line = next(x for x in limits.stdout.splitlines() if x.startswith("CONTEXT_TURNS"))
-    assert line.split()[1:4] == ["1", "25", "10"] and f"max from proposal #{pid} approved" in line
+    assert line.split()[1:4] == ["1", "20", "10"], "ended: the .env range again"

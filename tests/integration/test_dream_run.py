@@ -6,21 +6,28 @@ context assembly (SQLite + sqlite-vec + Kuzu + the real embedder).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
 import json
 from collections.abc import AsyncIterator
 
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from sqlmodel import Session
 
 from app.chat import ContextPlanned, TurnEvent, chat_turn
-from app.llm import Backend
+from app.cli import build_parser
+from app.llm import Backend, LLMConfig, open_backend
 from app.runtime import Runtime, Storage, effective_limits
 from app.settings import Settings
+from app.voice import model_meter
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
-from dreaming.dream import DreamConfig, DreamReport, last_night, run_dream
+from dreaming.dream import DreamConfig, DreamReport, last_night, morning_text, run_dream
 from memory.dreams import DreamStore, ProposalError, loads
+from memory.models import UsageRow
 
 pytestmark = pytest.mark.anyio
 
@@ -218,3 +225,78 @@ async def test_dream_proposes_nothing_when_asking_past_a_limit_loses_nothing(
         "against 0 of 6 turns that got what they asked (Fisher one-sided p = 1.000). "
         "No evidence that the limit hurts, so no change."
     ]
+
+
+async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
+    settings: Settings, storage: Storage
+) -> None:
+    """Approve → the change is on trial → the next dream sees the trial's peak RSS near the budget and
+    reverts it → the limits are the .env's again and the agent's next context says who ended it and why."""
+    uid = await seed_history(settings, storage)
+    p = dream(settings, storage).proposals[0]
+    dreams = DreamStore(storage.engine)
+    _, override = proposals.decide(dreams, effective_limits(settings, storage), p.id or 0, "approved", "try it", "ana")
+    assert override is not None and override.trial_until is not None
+    assert "on trial until" in cli_history(settings)
+    greedy = Scripted(GREEDY).runtime(settings, storage)
+    await turns(greedy, uid, "long", ["Which bed had the mint again?"])
+    last = storage.usage.last(uid, "long")
+    assert last is not None and last.id is not None
+    with Session(storage.engine) as s:  # the model process grew near the budget while the change was on trial
+        row = s.get(UsageRow, last.id)
+        assert row is not None
+        row.rss_mb = 0.95 * settings.memory_limit_mb
+        s.add(row)
+        s.commit()
+    report = dream(settings, storage)
+    reverted = f"Reverted #{override.id} (recent messages read: MAX_EPISODIC_CONTEXT_TURNS 30"
+    assert report.findings[0].startswith(reverted)
+    assert "95% of the" in report.findings[0] and report.proposals == []
+    assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
+    assert storage.overrides.history()[0].trial_outcome == "reverted"
+    assert "Reverted" in (morning_text(dreams, uid) or "")
+    events = (await turns(greedy, uid, "long", ["And the sage?"]))[0]
+    planned = next(e for e in events if isinstance(e, ContextPlanned))
+    assert "MAX_EPISODIC_CONTEXT_TURNS 30 → 20" in planned.limits_notice
+    assert f"LIMIT_ENDED: override #{override.id} ended by dream: Reverted" in planned.limits_notice
+
+
+async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Settings, storage: Storage) -> None:
+    await seed_history(settings, storage)
+    p = dream(settings, storage).proposals[0]
+    _, override = proposals.decide(DreamStore(storage.engine), effective_limits(settings, storage), p.id or 0,
+                                   "approved", "try it", "ana")  # fmt: skip
+    assert override is not None
+    assert cli(settings, "limits", "revert", str(override.id)) == 2, "a reason is required"
+    assert cli(settings, "limits", "revert", str(override.id), "--reason", "too slow for me") == 0
+    assert cli(settings, "limits", "revert", str(override.id), "--reason", "again") == 2, "already ended"
+    assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
+    assert f"override #{override.id} CONTEXT_TURNS max 30" in cli_history(settings)
+    assert "by cli: too slow for me" in cli_history(settings)
+
+
+def cli(settings: Settings, *argv: str) -> int:
+    args = build_parser().parse_args(list(argv))
+    return args.func(settings, args)
+
+
+def cli_history(settings: Settings) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli(settings, "dream", "history") == 0
+    return out.getvalue()
+
+
+async def test_dream_measures_a_proposal_on_the_real_embedded_model(settings: Settings, storage: Storage) -> None:
+    """The risk is measured where the cost is: the recorded turns' prompts rebuilt at the granted and
+    the proposed limit and run through the real SmolLM2-135M (prompt tokens, first token, RSS)."""
+    await seed_history(settings, storage)
+    async with open_backend(LLMConfig(backend="embedded")) as backend:
+        meter = model_meter(backend, asyncio.get_running_loop())
+        config = DreamConfig(limits=effective_limits(settings, storage), meter=meter)
+        report = await asyncio.to_thread(run_dream, storage, config)
+    sim = loads(report.proposals[0].simulation)
+    assert sim["model_replays"] == 3
+    assert sim["model_candidate_prompt_tokens"] > sim["model_baseline_prompt_tokens"] > 0, "30 turns say more than 20"
+    assert sim["model_candidate_first_token_s"] > 0 and sim["model_candidate_rss_mb"] > sim["log_peak_rss_mb"] / 2
+    assert "**On the model** (3 recorded prompts" in proposals.proposal_markdown(report.proposals[0])

@@ -119,7 +119,7 @@ def test_m009_backfills_the_sketches_of_existing_memories(tmp_path: Path, embedd
             ),
             {"e": vector.tobytes()},
         )
-    assert migrate(eng, MIGRATIONS) == ["m009_sketches"]
+    assert migrate(eng, MIGRATIONS)[0] == "m009_sketches"
     with eng.connect() as conn:
         stored = conn.execute(text("SELECT sketch FROM memories WHERE id = 5")).scalar_one()
     assert stored == sketch(vector[None, :])[0].tobytes()

@@ -1,0 +1,91 @@
+"""Trials that end: an approved change is watched by the dreams that follow it, and reverted when it hurts.
+
+Each dream compares the usage since the change (the trial window) with as long a window before
+it, on what the change could make worse:
+
+- memory: the peak RSS of the trial window reaching BREACH_SHARE of the memory budget;
+- speed: the p95 turn time (request + retrieval + generation) more than SLOWER times the
+  window before's, with at least MIN_TURNS turns on each side;
+- answers: missing-context signals after the trial's turns more often than before, by the same
+  one-sided Fisher test that made the proposal (`dreaming.analysis.Harm`).
+
+Any of these reverts the change at once, with the figures as the reason (the person sees it in
+`/dreams` and the morning summary, the agent in its next context). A trial that runs its course
+without one is kept, and the dreams stop watching it. Pure over rows, so it is tested on
+synthetic logs; `dreaming.dream` applies the verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal
+
+from capabilities.resources import Dimension, format_number
+from dreaming.analysis import Harm, percentile
+from memory.models import LimitOverrideRow, UsageRow
+
+BREACH_SHARE = 0.9
+SLOWER = 1.5
+MIN_TURNS = 5
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a dream decides about one change on trial, and the sentence that says why."""
+
+    override_id: int
+    action: Literal["revert", "keep", "continue"]
+    reason: str
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _turn_ms(row: UsageRow) -> float | None:
+    parts = [row.request_ms, row.retrieval_ms, row.generation_ms]
+    return sum(p for p in parts if p is not None) if any(p is not None for p in parts) else None
+
+
+def _what(override: LimitOverrideRow) -> str:
+    dim = Dimension[override.dimension]
+    bound, value = next(
+        ((b, v) for b, v in (("max", override.max_value), ("min", override.min_value),
+                             ("default", override.default_value)) if v is not None),
+        ("max", 0.0),
+    )  # fmt: skip
+    shown = format_number(int(value) if dim.value.kind is int else value)
+    return f"#{override.id} ({dim.label}: {dim.env_name(bound)} {shown}, proposal #{override.proposal_id})"  # pyright: ignore[reportArgumentType]
+
+
+def judge(
+    override: LimitOverrideRow, rows: Sequence[UsageRow], memory_limit_mb: float, now: datetime
+) -> Verdict:
+    """The verdict on one change on trial from the usage rows around it (any window that covers both)."""
+    assert override.id is not None
+    start = _aware(override.created_at)
+    trial = [r for r in rows if _aware(r.created_at) >= start]
+    before = [r for r in rows if start - (now - start) <= _aware(r.created_at) < start]
+    what = _what(override)
+    peak = max((r.rss_mb for r in trial if r.rss_mb is not None), default=None)
+    if peak is not None and peak >= BREACH_SHARE * memory_limit_mb:
+        return Verdict(override.id, "revert", f"Reverted {what}: the peak memory during its trial, {peak:.0f} MB, "
+                       f"reached {peak / memory_limit_mb:.0%} of the {memory_limit_mb:.0f} MB budget.")  # fmt: skip
+    times = [t for r in trial if (t := _turn_ms(r)) is not None]
+    times_before = [t for r in before if (t := _turn_ms(r)) is not None]
+    p95, p95_before = percentile(times, 95), percentile(times_before, 95)
+    if (len(times) >= MIN_TURNS and len(times_before) >= MIN_TURNS and p95 is not None and p95_before
+            and p95 > SLOWER * p95_before):  # fmt: skip
+        return Verdict(override.id, "revert", f"Reverted {what}: replies got slower during its trial "
+                       f"(p95 {p95 / 1000:.1f} s against {p95_before / 1000:.1f} s the week before).")  # fmt: skip
+    harm = Harm(len(trial), sum(1 for r in trial if r.followed_by_signal),
+                len(before), sum(1 for r in before if r.followed_by_signal))  # fmt: skip
+    if harm.shown:
+        return Verdict(override.id, "revert", f"Reverted {what}: more answers missed context during its trial "
+                       f"than before ({harm.sentence('turns of the trial', 'turns before it')}).")  # fmt: skip
+    figures = f"{len(trial)} turns, peak {peak or 0:.0f} MB, p95 {(p95 or 0) / 1000:.1f} s"
+    if override.trial_until is not None and now >= _aware(override.trial_until):
+        return Verdict(override.id, "keep", f"Kept {what}: its trial ended with no regression ({figures}).")
+    return Verdict(override.id, "continue", f"Trial of {what} goes on, nothing worse so far ({figures}).")

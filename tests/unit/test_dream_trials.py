@@ -1,0 +1,41 @@
+"""Trials that end (dreaming.trials) on synthetic usage around one approved change: no database."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from dreaming.trials import judge
+from memory.models import LimitOverrideRow, UsageRow
+
+APPROVED = datetime(2026, 3, 1, tzinfo=UTC)
+CHANGE = LimitOverrideRow(id=3, dimension="CONTEXT_TURNS", max_value=30, proposal_id=7, created_at=APPROVED,
+                          trial_until=APPROVED + timedelta(days=7))  # fmt: skip
+
+
+def _rows(days: float, n: int, *, rss: float = 400, ms: float = 2000, signals: int = 0) -> list[UsageRow]:
+    """`n` turns spread over the day `days` from the approval (negative: before it)."""
+    return [
+        UsageRow(id=i, user_id=1, thread_id="t", created_at=APPROVED + timedelta(days=days, hours=i % 20), request="{}",
+                 rss_mb=rss, generation_ms=ms, followed_by_signal="repeated_question" if i < signals else None)
+        for i in range(n)
+    ]  # fmt: skip
+
+
+def test_a_trial_that_breaches_the_memory_budget_is_reverted() -> None:
+    verdict = judge(CHANGE, _rows(-2, 10) + _rows(1, 10, rss=1900), 2048, APPROVED + timedelta(days=2))
+    assert verdict.action == "revert" and "1900 MB" in verdict.reason and "93% of the 2048 MB budget" in verdict.reason
+    assert verdict.reason.startswith("Reverted #3 (recent messages read: MAX_EPISODIC_CONTEXT_TURNS 30, proposal #7)")
+
+
+def test_a_trial_that_slows_replies_or_misses_more_is_reverted() -> None:
+    slow = judge(CHANGE, _rows(-1, 10) + _rows(1, 10, ms=5000), 2048, APPROVED + timedelta(days=2))
+    assert slow.action == "revert" and "p95 5.0 s against 2.0 s" in slow.reason
+    worse = judge(CHANGE, _rows(-1, 20, signals=1) + _rows(1, 20, signals=9), 2048, APPROVED + timedelta(days=2))
+    assert worse.action == "revert" and "9 of 20 turns of the trial" in worse.reason
+
+
+def test_a_trial_goes_on_then_is_kept_when_nothing_got_worse() -> None:
+    rows = _rows(-3, 10, signals=2) + _rows(1, 10, rss=500, ms=2100, signals=1)
+    assert judge(CHANGE, rows, 2048, APPROVED + timedelta(days=3)).action == "continue"
+    kept = judge(CHANGE, rows, 2048, APPROVED + timedelta(days=8))
+    assert kept.action == "keep" and kept.reason.startswith("Kept #3") and "10 turns, peak 500 MB" in kept.reason
