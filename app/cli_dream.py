@@ -41,6 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: 
         decide.set_defaults(func=cmd_decide)
     history = actions.add_parser("history", help="every decision and dream run")
     history.set_defaults(func=cmd_history)
+    undo = actions.add_parser("undo", help="undo one dream's memory tidy-up (merged duplicates, archived turns)")
+    undo.add_argument("run", type=int, help="the dream run (see `reverie dream history`)")
+    undo.set_defaults(func=cmd_undo)
 
 
 def _sqlite_only(settings: Settings) -> tuple[DreamStore, OverrideStore, Limits]:
@@ -134,6 +137,16 @@ def cmd_decide(settings: Settings, args: argparse.Namespace) -> int:
     print(proposals.headline(row))
     if override is not None:
         print(f"override #{override.id} is active from the next turn (see `reverie limits`)")
+    return 0
+
+
+def cmd_undo(settings: Settings, args: argparse.Namespace) -> int:
+    """Make active again what one dream superseded or archived, and archive the summaries it wrote."""
+    dreams, _, _ = _sqlite_only(settings)
+    if not any(r.id == args.run for r in dreams.runs(limit=1000)):
+        print(f"error: no dream run #{args.run} (see `reverie dream history`)", file=sys.stderr)
+        return 2
+    print(f"dream #{args.run}: {dreams.undo(args.run)} memory change(s) undone")
     return 0
 
 

@@ -12,12 +12,13 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from capabilities.situation import STOP, stem, word_set, words
 from memory.dreams import MemoryChange
 from memory.entities import EntityNotFound, EntityStore
 from memory.entity_names import name_key
@@ -75,6 +76,33 @@ def duplicate_changes(user_id: int, active: Sequence[MemoryRow]) -> list[MemoryC
         by_hash[row.content_hash].append(row)
     changes: list[MemoryChange] = []
     for rows in by_hash.values():
+        keep, *dupes = sorted(rows, key=lambda r: r.id or 0)
+        changes += [MemoryChange(user_id, d.id, "superseded", keep.id) for d in dupes if d.id is not None]
+    return changes
+
+
+_NEGATIONS = word_set("not no never nor don't doesn't didn't isn't wasn't aren't won't can't cannot")
+_FILLERS = word_set("btw lol tbh haha actually really just oh ok okay anyway honestly basically literally")
+MIN_KEY_WORDS = 3  # "ok thanks" and "yes" repeat by nature: no near-duplicate from fewer content words
+
+
+def near_key(content: str) -> tuple[str, ...]:
+    """The content words of a text in order, as stems: what two near-duplicates share whatever their
+    fillers, case and punctuation ("My sister Ana lives in Lisbon." / "my sister ana lives in lisbon
+    btw"). Negations count ("I don't like olives" is no duplicate of "I like olives")."""
+    return tuple(stem(w) for w in words(content) if (w not in STOP or w in _NEGATIONS) and w not in _FILLERS)
+
+
+def near_duplicate_changes(user_id: int, active: Sequence[MemoryRow]) -> list[MemoryChange]:
+    """The same content words in the same order, stored twice (of one kind): the oldest stays, the
+    others are superseded by it. A correction says another word ("moved to Porto"), so it stays."""
+    groups: dict[tuple[str, tuple[str, ...]], list[MemoryRow]] = defaultdict(list)
+    for row in active:
+        key = near_key(row.content)
+        if len(key) >= MIN_KEY_WORDS:
+            groups[(row.kind, key)].append(row)
+    changes: list[MemoryChange] = []
+    for rows in groups.values():
         keep, *dupes = sorted(rows, key=lambda r: r.id or 0)
         changes += [MemoryChange(user_id, d.id, "superseded", keep.id) for d in dupes if d.id is not None]
     return changes
@@ -158,6 +186,9 @@ def plan(
         summarised = _summary_keys(summary_rows)
         dupes = duplicate_changes(user_id, active)
         gone = {c.memory_id for c in dupes}
+        near = near_duplicate_changes(user_id, [r for r in active if r.id not in gone])
+        dupes += near
+        gone |= {c.memory_id for c in near}
         stale = stale_changes(user_id, [r for r in active if r.id not in gone], summarised, now, stale_days)
         result.changes += dupes + stale
         with Session(engine) as s:
@@ -167,8 +198,11 @@ def plan(
     return result
 
 
-def apply_after_commit(plan: ConsolidationPlan, memories: MemoryIndex, entities: EntityStore) -> dict[str, int]:
-    """Entity merges and new session summaries (each its own transaction); returns what was done."""
+def apply_after_commit(
+    plan: ConsolidationPlan, memories: MemoryIndex, entities: EntityStore, run_id: int = 0
+) -> dict[str, int]:
+    """Entity merges and new session summaries (each its own transaction, a summary marked with the
+    run that wrote it, so `reverie dream undo` can archive it); returns what was done."""
     merged = 0
     for user_id, keep, drop in plan.merges:
         try:
@@ -178,6 +212,6 @@ def apply_after_commit(plan: ConsolidationPlan, memories: MemoryIndex, entities:
             continue
     by_user: dict[int, list[NewMemory]] = defaultdict(list)
     for user_id, memory in plan.summaries:
-        by_user[user_id].append(memory)
+        by_user[user_id].append(replace(memory, meta={**(memory.meta or {}), "run_id": run_id}))
     written = sum(len(memories.add_many(user_id, items)) for user_id, items in by_user.items())
     return {**plan.counts(), "merged_entities": merged, "session_summaries": written}

@@ -180,7 +180,7 @@ def _phases(
                       findings=json.dumps(found))  # fmt: skip
     saved = dreams.commit(run_id, new, planned.changes, before_commit=lambda: checkpoint("commit"))
     checkpoint("after_commit")
-    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities)
+    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
     return DreamReport(run_id, len(rows), saved, counts, analysis.as_dict(), found)
 

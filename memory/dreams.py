@@ -75,6 +75,19 @@ def m006_dreams(conn: Connection) -> None:
         conn.execute(text(statement))
 
 
+def m012_dream_changes(conn: Connection) -> None:
+    """Which memory each dream changed and how, so a dream's tidy-up can be undone."""
+    conn.execute(
+        text(
+            """CREATE TABLE dream_changes (
+                id INTEGER PRIMARY KEY,
+                run_id INTEGER NOT NULL REFERENCES dream_runs(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, memory_id INTEGER NOT NULL,
+                status TEXT NOT NULL, undone_at DATETIME)"""
+        )
+    )
+
+
 def m010_dream_findings(conn: Connection) -> None:
     """What each dream found, in plain words: above all why it proposed nothing."""
     conn.execute(text("ALTER TABLE dream_runs ADD COLUMN findings TEXT NOT NULL DEFAULT '[]'"))
@@ -159,7 +172,7 @@ class DreamStore:
                 p.run_id = run_id
                 s.add(p)
             s.flush()
-            _apply_changes(s.connection(), changes, stamp)
+            _apply_changes(s.connection(), run_id, changes, stamp)
             run = s.get(DreamRunRow, run_id)
             if run is not None:
                 run.status, run.proposals_created = "committed", len(proposals)
@@ -243,6 +256,32 @@ class DreamStore:
                 s.refresh(override)
         return row, override
 
+    def undo(self, run_id: int) -> int:
+        """Make active again every memory this dream superseded or archived and nobody changed since
+        (one transaction); returns how many. A session summary the dream wrote is archived."""
+        now = utcnow().strftime("%Y-%m-%d %H:%M:%S.%f")
+        with self._engine.begin() as conn:
+            changed = conn.execute(
+                text("SELECT id, user_id, memory_id, status FROM dream_changes "
+                     "WHERE run_id = :r AND undone_at IS NULL"),
+                {"r": run_id},
+            ).all()
+            undone = 0
+            for change_id, user_id, memory_id, status in changed:
+                undone += conn.execute(
+                    text("UPDATE memories SET status = 'active', superseded_by = NULL, valid_to = NULL "
+                         "WHERE id = :m AND user_id = :u AND status = :st"),
+                    {"m": memory_id, "u": user_id, "st": status},
+                ).rowcount  # fmt: skip
+                mark = text("UPDATE dream_changes SET undone_at = :now WHERE id = :id")
+                conn.execute(mark, {"now": now, "id": change_id})
+            undone += conn.execute(
+                text("UPDATE memories SET status = 'archived' WHERE kind = 'summary' AND status = 'active' "
+                     "AND json_extract(meta, '$.run_id') = :r"),
+                {"r": run_id},
+            ).rowcount  # fmt: skip
+        return undone
+
     def mark_seen(self, user_id: int, run_id: int) -> None:
         """Remember that this account was told about this dream."""
         with self._engine.begin() as conn:
@@ -261,10 +300,10 @@ class DreamStore:
         return int(value or 0)
 
 
-def _apply_changes(conn: Connection, changes: Sequence[MemoryChange], stamp: str) -> None:
+def _apply_changes(conn: Connection, run_id: int, changes: Sequence[MemoryChange], stamp: str) -> None:
     # Only still-active memories change: one edited or retired since planning is left alone.
     for c in changes:
-        conn.execute(
+        done = conn.execute(
             text(
                 "UPDATE memories SET status = :st, superseded_by = :by, "
                 "valid_to = CASE WHEN :st = 'superseded' THEN :now ELSE valid_to END "
@@ -272,6 +311,11 @@ def _apply_changes(conn: Connection, changes: Sequence[MemoryChange], stamp: str
             ),
             {"st": c.status, "by": c.superseded_by, "now": stamp, "id": c.memory_id, "u": c.user_id},
         )
+        if done.rowcount:  # kept so the change can be undone (`reverie dream undo RUN`)
+            conn.execute(
+                text("INSERT INTO dream_changes (run_id, user_id, memory_id, status) VALUES (:r, :u, :m, :st)"),
+                {"r": run_id, "u": c.user_id, "m": c.memory_id, "st": c.status},
+            )
 
 
 def _override(row: ProposalRow, reason: str, now: datetime) -> LimitOverrideRow:

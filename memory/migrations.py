@@ -130,4 +130,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m009_sketches", sketches.m009_sketches),
     ("m010_dream_findings", dreams.m010_dream_findings),
     ("m011_trials", usage.m011_trials),
+    ("m012_dream_changes", dreams.m012_dream_changes),
 ]

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import text
 
+from app.cli import build_parser
 from app.runtime import Storage, effective_limits
 from app.settings import Settings
 from dreaming.dream import DreamConfig, run_dream
@@ -25,6 +26,8 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
     old = datetime.now(UTC) - timedelta(days=200)
     keep = storage.memories.add(uid, "fact", "Ana's sister Eva lives in Lisbon.")
     dup = storage.memories.add(uid, "fact", "ana's sister eva lives in  lisbon.")
+    near = storage.memories.add(uid, "fact", "Ana's sister Eva lives in Lisbon, btw!")  # the same words
+    moved = storage.memories.add(uid, "fact", "Ana's sister Eva moved to Porto.")  # a correction: kept
     short = storage.memories.add(uid, "turn", "ok thanks!", created_at=old, thread_id="x")
     fresh = storage.memories.add(uid, "turn", "ok thanks!!")  # short but recent: kept
     eva = storage.entities.upsert_entity(uid, "Eva", "Person")
@@ -37,10 +40,10 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
     config = DreamConfig(limits=effective_limits(settings, storage), stale_days=90)
     report = run_dream(storage, config)
     assert report.consolidation == {
-        "duplicate_memories": 1, "archived_memories": 1, "merged_entities": 1, "session_summaries": 1,
+        "duplicate_memories": 2, "archived_memories": 1, "merged_entities": 1, "session_summaries": 1,
     }  # fmt: skip
     statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
-    assert statuses[dup.id] == "superseded" and statuses[keep.id] == "active"
+    assert statuses[dup.id] == statuses[near.id] == "superseded" and statuses[keep.id] == statuses[moved.id] == "active"
     assert statuses[short.id] == "archived" and statuses[fresh.id] == "active"
     assert storage.memories.get(uid, short.id or 0) is not None, "archived, never deleted"
     merged = storage.entities.get(uid, eva2.id or 0)
@@ -53,6 +56,18 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
 
     again = run_dream(storage, config)
     assert set(again.consolidation.values()) == {0}, "a second dream finds nothing left to do"
+
+    # every change of the tidy-up can be undone: the duplicates and the old turn active again, the summary archived
+    assert cli(settings, "dream", "undo", str(report.run_id)) == 0
+    statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
+    assert statuses[dup.id] == statuses[near.id] == statuses[short.id] == "active"
+    assert statuses[summary.id] == "archived"
+    assert cli(settings, "dream", "undo", "999") == 2
+
+
+def cli(settings: Settings, *argv: str) -> int:
+    args = build_parser().parse_args(list(argv))
+    return args.func(settings, args)
 
 
 def test_dream_reminders_failsafe_interval_due_and_sent(settings: Settings, storage: Storage) -> None:

@@ -128,3 +128,17 @@ def test_meaningless_and_degenerate_requests_are_model_failures() -> None:
     assert threshold.failures == 9 and threshold.at_max == [] and threshold.unclamped_turns == 0
     assert result.degenerate.startswith("recent messages read 1, memories recalled 1")
     assert analyze(rows[:5]).degenerate == ""  # too few turns to say the model never chooses
+
+
+def test_near_duplicates_share_their_content_words_and_a_correction_does_not() -> None:
+    from dreaming.consolidation import near_duplicate_changes
+    from memory.models import MemoryRow
+
+    def memory(i: int, text: str, kind: str = "turn") -> MemoryRow:
+        return MemoryRow(id=i, user_id=1, kind=kind, content=text, created_at=NOW, content_hash=str(i))
+
+    rows = [memory(1, "My sister Ana lives in Lisbon."), memory(2, "my sister ana lives in lisbon btw"),
+            memory(3, "Actually my sister Ana moved to Porto."), memory(4, "I don't eat olives or capers."),
+            memory(5, "I eat olives or capers."), memory(6, "ok thanks!"), memory(7, "ok thanks"),
+            memory(8, "My sister Ana lives in Lisbon", kind="fact")]  # fmt: skip
+    assert [(c.memory_id, c.superseded_by) for c in near_duplicate_changes(1, rows)] == [(2, 1)]
