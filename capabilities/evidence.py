@@ -93,7 +93,7 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
 # "Halden Robotics", not "I got promoted").
 _NAMED_NOUNS = word_set(
     "company employer firm organisation organization school university college hospital clinic club team shop store "
-    "restaurant cafe bar bank gym church band choir agency"
+    "restaurant cafe bar bank gym church band choir agency airline hotel inn insurer broker dealership garage"
 )
 _TYPE_STEMS = frozenset(stem(w) for w in (*_TYPE_NOUNS, *_NAMED_NOUNS))  # "which city…": what is asked, not about
 # Nouns after which/what that ask for a description no note names as such ("what breed is Miso?").
@@ -396,6 +396,12 @@ def answer_type(question: str) -> AnswerType | None:
     return None
 
 
+_WHAT_THE = re.compile(r"^\W*what(?:['’]s|\s+is|\s+was|\s+were|\s+are)\s+the\s+([a-z]+)\b", re.IGNORECASE)
+_ORDINARY = word_set(
+    "latest news deal story plan point matter thing best first last next new old usual current date time"
+)  # "what's the latest…", "what's the date…": no thing a note must name
+
+
 def read_ask(sit: Situation) -> Ask:
     """The hard terms, attributes and answer type of a question."""
     # "what does Jonas do (for a living)?" asks for a job.
@@ -406,6 +412,11 @@ def read_ask(sit: Situation) -> Ask:
     noun = wh.group(1).casefold() if wh else ""
     if noun and noun not in STOP | _NEGATED | _VAGUE and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
         hard.append(stem(noun))
+    # "what was the score at the game…": the score is what a note must say, not just the game
+    the = _WHAT_THE.match(text)
+    thing = the.group(1).casefold() if the else ""
+    if thing and thing not in STOP | _VAGUE | _ORDINARY and thing not in _TYPE_NOUNS and thing not in _DESCRIPTIVE:
+        hard.append(stem(thing))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
     # every name the question says, but the place a place is in ("which neighbourhood of Leipzig")
     # (not one in a relative clause: "the club that Carla got me into" is found through the club)
@@ -591,7 +602,8 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
                 and w.rstrip(".") not in clauses
                 and not (amount and re.fullmatch(r"(?:19|20)\d\d", w))
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
-                                    or not _priced(plain, i, tokens[i]))))
+                                    or not _priced(plain, i, tokens[i])
+                                    or any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w))))
             or (not money and (w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
     elif kind == "person":
@@ -619,7 +631,8 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
 
 
 _MONEY = re.compile(
-    r"\b(?:pay|paid|cost|costs|price|spend|spent|deposit|rent|fee|charge|owe|worth|salary|earn|tax|bill)\w*",
+    r"\b(?:pay|paid|cost|costs|price|spend|spent|deposit|rent|fee|charge|owe|worth|salary|earn|tax|bill|sell|sold"
+    r"|(?:get|got) for|trad(?:e|ed|ing) in)\w*",
     re.IGNORECASE,
 )
 _UNITS = word_set(
@@ -694,6 +707,9 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     return any(w.isdigit() or w in _NUMBER_WORDS for w in words(note.text))  # age
 
 
+_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-zà-ÿ]+")
+
+
 def _names_it(note: Note, ask: Ask) -> bool:
     """Whether a note gives the name asked for: "called Miso", "name is Jonas", "my mum Renate"
     (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
@@ -702,6 +718,9 @@ def _names_it(note: Note, ask: Ask) -> bool:
     if _NAMING_SHAPE.search(note.text):
         return True
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
+    for part in sentences(note.text):  # "Surgeon's office rang, Mr Boyd is off…": a titled name beside it
+        if _TITLED.search(part) and any(stem(w) in wanted for w in words(part)):
+            return True
     tokens = note.text.replace("’", "'").split()
     for i, word in enumerate(tokens):
         if stem(word.strip(",")) not in wanted:
@@ -972,7 +991,8 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
 def _score(
     note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: str, known: Mapping[str, str]
 ) -> _Scored:
-    stems = note.stems | (frozenset(stem(w) for w in words(read)) | kinship(read) if read else frozenset())
+    plain = _WORKS_OUT.sub(" ", read)
+    stems = note.stems | (frozenset(stem(w) for w in words(plain)) | kinship(read) if read else frozenset())
     speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
     return _Scored(
         note,
@@ -1371,12 +1391,21 @@ def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
     return frozenset(n for n in names if stem(n) not in asked and not _calendar(n))
 
 
-_WORKS_OUT = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out\b", re.IGNORECASE)  # not a job
+# not a job ("it works out"), not an age ("turns out it's Christchurch")
+_WORKS_OUT = re.compile(r"\b(?:work|turn)(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out\b", re.IGNORECASE)
 
 
 def _said(text: str) -> frozenset[str]:
     said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
     return said | frozenset(root(s) for s in said)
+
+
+def _names_one(note: Note, question: str) -> bool:
+    """Whether a note says a name the question does not (a document's title counts: its lines are its)."""
+    asked = {w.casefold() for w in words(question)}
+    said = [n for n in names_in(note.text) if n.split()[0].casefold() not in asked and not _calendar(n.split()[0])
+            and re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(n)}\b", note.text.strip())]  # not "…. Back on 16…"
+    return bool(said) or (note.source == "chunk" and bool(note.title))
 
 
 _WITH_ME = re.compile(r"\b([A-Z][a-zà-ÿ]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-Z][a-zà-ÿ]+)")
@@ -1426,8 +1455,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if ask.answer_type and mates and typed and all(n.ref not in about and n.after not in about for n in typed):
         return Evidence("unknown", (), "low", f"the {ask.answer_type} named is said of something else", ())
     noun = _named_noun(sit.text)  # "which hospital…": where a note says the hospital, it names it
-    saying = [c for c in chosen if noun and ask.answer_type == "person" and covers(c.note.said, stem(noun))]
-    if saying and not any(c.typed for c in saying):
+    saying = [c for c in chosen if noun and ask.answer_type in ("person", None) and covers(c.note.said, stem(noun))]
+    named = (lambda c: c.typed > 0) if ask.answer_type else (lambda c: _names_one(c.note, sit.text))
+    if saying and not any(named(c) for c in saying):  # "which airline…": not "the airline moved…"
         return Evidence("unknown", (), "low", f"no note names the {noun}", ())
     best = chosen[0]
     terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")

@@ -150,7 +150,7 @@ _SYNONYMS_TEXT = (
     "work job employ employer company office career profession occupation hired workplace position role promoted",
     "live lives living moved move home based reside house apartment flat place",  # "found a place", "at their place"
     "allergic allergy allergies intolerant",
-    "injured injury injure hurt",
+    "injured injury injure hurt twisted sprained strained tore torn rolled",  # "twisted my knee", "rolled my ankle"
     "birthday born birth turned turns",  # "Maeve turned six on 3 October", "She turns 70 on 2 January"
     "partner boyfriend girlfriend husband wife spouse fiance fiancee bf gf",
     "boss manager supervisor",

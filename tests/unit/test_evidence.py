@@ -772,3 +772,41 @@ def test_a_group_names_itself_with_we_re_the() -> None:
     told = ("Gary and I finally picked a new book.",
             "My book club met last night — we're the Tuesday Night Readers, eight of us.")  # fmt: skip
     assert "m2" in _answer("What's my book club called again?", *told)
+
+
+def test_turns_out_is_no_birthday() -> None:
+    told = ("The airline moved our flights, so we're flying out 2 October now.",
+            "Tessa and Josh aren't coming to Nelson after all. Turns out it's Christchurch.")  # fmt: skip
+    assert _answer("When is Tessa's birthday?", *told) == []
+
+
+def test_which_airline_needs_a_note_that_names_one() -> None:
+    told = ("We're going to Japan instead, the flights came up cheap.",
+            "The airline moved our flights, so we're flying out 2 October now. Back on 16 October.")  # fmt: skip
+    question = "Which airline are we flying to Japan with?"
+    assert _answer(question, *told) == []
+    assert _answer(question, "Japan flights booked, the airline is Air New Zealand.")
+
+
+def test_a_date_is_no_amount_of_money() -> None:
+    told = ("The old 2009 Navara has done 340,000 km, thinking I'll get a Hilux.",
+            "It's our 30th wedding anniversary this year - 27 September, we got married in 1995.")  # fmt: skip
+    question = "How much did I get for trading in the old Navara?"
+    assert _answer(question, *told) == []
+    assert _answer(question, "I got $9,500 for the old Navara as a trade-in.")
+
+
+def test_what_was_the_thing_needs_a_note_that_says_it() -> None:
+    told = "Went to the basketball on 7 June with Tank. The Nelson Giants have been my team since the 90s."
+    assert _answer("What was the score at the Giants game I went to with Tank?", told) == []
+    assert _answer("What was the score at the Giants game?", "Giants game with Tank: we won, the score was 88-80.")
+
+
+def test_a_twisted_knee_is_a_hurt_one() -> None:
+    told = "Well that's me stuffed. Twisted my knee at the Ridgeview working bee on Saturday 22 March."
+    assert _answer("When did I hurt my knee?", told) == ["m1"]
+
+
+def test_a_titled_name_beside_the_thing_names_it() -> None:
+    told = "Surgeon's office rang, Mr Boyd is off to a conference so the knee op's been moved to 9 July."
+    assert _answer("What's the name of the surgeon who did my knee?", told) == ["m1"]
