@@ -239,7 +239,8 @@ _MARRIED = re.compile(
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
 _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
 # Kinship said in two steps, a generic English fact: "Mum moved … to be closer to her sister" is
-# about an aunt, "my dad's brother" is an uncle.
+# about an aunt, "my dad's brother" is an uncle, "my wife's side first… Her brother Hemi" a
+# brother-in-law (the next sentence's leading "Her" is the one just said).
 _PARENT = "mum|mom|mother|dad|father"
 _SIBLING = "sister|brother"
 _CHILD = "son|daughter|child|kid"
@@ -255,8 +256,8 @@ _KIN_TABLE = (
     ("son", "wife|partner", "daughter-in-law"), ("daughter", "husband|partner", "son-in-law"),
 )  # fmt: skip
 _KINSHIP = tuple(
-    (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,90}}?\b(?:her|his|their))\s+(?:{_DESCRIBER})?(?:{second})s?\b",
-                re.I), stem(term))
+    (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,90}}?\b(?:her|his|their)|\b[^.!?]{{0,90}}[.!?]\s+(?:her|his|their))"
+                rf"\s+(?:{_DESCRIBER})?(?:{second})s?\b", re.I), stem(term))
     for first, second, term in _KIN_TABLE
 )  # fmt: skip
 
@@ -483,6 +484,9 @@ def has_type(note: Note, kind: AnswerType | None, question: str) -> bool:
     return kind is None or bool(candidates(note.text, kind, question))
 
 
+_IT_IS = re.compile(r"\bit(?:['’]s|\s+is|\s+was)\b", re.IGNORECASE)
+
+
 def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     """How well a note holds the answer's type: 0 not at all, 1 of the type, 2 in the very form asked
     ("what time…": 7.30am, not "in March"; "what date…": 10 March; "which hospital": a name that says
@@ -502,6 +506,9 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             asked = [t for t in key_terms(question) if t not in _TIME_STEMS]
             clauses = re.split(r"[,;.!?]", note.text)
             said = " ".join(c for c in clauses if not asked or any(covers(_said(c), t) for t in asked)) or note.text
+            # "…changed the wedding date. The venue … only had one Saturday free so it's 7 March 2026 now"
+            going_on = [c for c in re.split(r"[,;.!?]", said_of(note.text, question)) if _IT_IS.search(c)]
+            said = " ".join([said, *going_on])
         if re.search(r"\bwhat time\b", q):
             return 2 if _CLOCK.search(said) else 1
         if re.search(r"\b(?:what|which) date\b", q):
@@ -831,7 +838,8 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not _people(text[: kin.start()]):
         lead = kin
     subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
-    first = _people(before)[:1] if (lead or subject) and before else []
+    said = (lead or subject)
+    first = _referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
     if lead and first:
         text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
     elif subject and first:
@@ -843,6 +851,22 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
         text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", as_mine, text, flags=re.IGNORECASE)
     text += "".join(f" [{name}]" for name in _the_one(note.text, called))
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
+
+
+_MALE_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
+_FEMALE_KIN = "sister|wife|daughter|mum|mom|mother|aunt|niece|girlfriend|grandmother|granddaughter|fiancee|fiancée"
+
+
+def _referent(before: str, pronoun: str) -> list[str]:
+    """Whom a leading pronoun means in the turn before: the first one named, unless the turn says
+    them of the other sex ("Mereana's side… Her brother Hemi runs…" then "His wife Claire…": Hemi)."""
+    people = _people(before)
+    male = {m.casefold() for m in re.findall(rf"\b(?:{_MALE_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
+    female = {m.casefold() for m in re.findall(rf"\b(?:{_FEMALE_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
+    wanted, other = (male, female) if pronoun in ("his", "he") else (female, male) if pronoun in ("her", "she") else (
+        set(), set())  # fmt: skip
+    fits = [p for p in people if p.casefold() in wanted] or [p for p in people if p.casefold() not in other]
+    return (fits or people)[:1]
 
 
 def _called(known: Mapping[str, str]) -> dict[str, list[str]]:
@@ -1071,6 +1095,8 @@ def _theirs(note: Note, sit: Situation) -> bool:
     if not sit.about_me or not sit.heads:
         return False
     wanted = related_stems(sit.heads[0])
+    if any(stem(m.group(1)) in wanted for m in re.finditer(r"\b(?:[Mm]y|[Oo]ur)\s+(\w+)", note.text)):
+        return False  # "Finn's birthday is 19 January. My birthday is 11 May": theirs and mine
     for m in re.finditer(r"\b([A-Z][a-zà-ÿ]+)['’]s\s+(\w+)", note.text):
         if m.group(1) not in sit.names and stem(m.group(2)) in wanted:
             return True

@@ -43,4 +43,22 @@ def spelled_out(text: str) -> str:
         full = _SPELLED[token.casefold()]
         return full[:1].upper() + full[1:] if token[:1].isupper() else full
 
-    return _TOKEN.sub(word, text)
+    return _mine(_TOKEN.sub(word, text))
+
+
+_MINE = re.compile(r"\b(mine)(?:['’]s|\s+is)\b", re.IGNORECASE)
+_WHOSE = re.compile(r"\b([A-Za-z]+)['’]s\s+(?:(?:new|old|favourite|favorite)\s+)?([a-z]+)\b")
+_NOT_OWNERS = frozenset(("it", "that", "he", "she", "what", "there", "who", "here", "let", "where", "how"))
+
+
+def _mine(text: str) -> str:
+    """ "Finn's birthday is 19 January. Mine's 11 May" reads "… my birthday is 11 May": "mine" is the
+    thing last said as someone's."""
+
+    def said(m: re.Match[str]) -> str:
+        things = [w.group(2) for w in _WHOSE.finditer(text, 0, m.start()) if w.group(1).casefold() not in _NOT_OWNERS]
+        if not things:
+            return m.group(0)
+        return f"{'M' if m.group(1)[0].isupper() else 'm'}y {things[-1]} is"
+
+    return _MINE.sub(said, text)

@@ -810,3 +810,27 @@ def test_a_twisted_knee_is_a_hurt_one() -> None:
 def test_a_titled_name_beside_the_thing_names_it() -> None:
     told = "Surgeon's office rang, Mr Boyd is off to a conference so the knee op's been moved to 9 July."
     assert _answer("What's the name of the surgeon who did my knee?", told) == ["m1"]
+
+
+def test_mine_after_someone_s_birthday_is_the_person_s_own() -> None:
+    told = ("Hemi turns 50 on 23 August and they're planning a big do.",
+            "Oh and Finn's birthday is 19 January, just gone. Mine's 11 May and Mereana's is 3 August")  # fmt: skip
+    assert _answer("When's my birthday?", *told) == ["m2"]
+
+
+def test_his_after_her_brother_is_the_brother_s() -> None:
+    told = [
+        _note("m1", "My wife Mereana's side first. Her brother Hemi runs a mussel farm out of Havelock."),
+        Note("m2", "His wife Claire is a midwife at Wairau Hospital in Blenheim.", T0 + timedelta(hours=1), 0.8,
+             after="m1"),
+    ]  # fmt: skip
+    evidence = choose(read("Which hospital does Claire work at?"), told)
+    assert evidence.verdict == "answer" and "m2" in [n.ref for n in evidence.notes]
+    assert choose(read("Where does Hemi's wife work?"), told).verdict == "answer"
+
+
+def test_a_date_said_as_it_is_goes_on_about_what_was_changed() -> None:
+    told = ("Tessa and Josh have changed the wedding date. The venue they wanted only had one Saturday free so "
+            "it's 7 March 2026 now, not Valentine's Day",
+            "Tessa rang - she and Josh are moving up to Nelson early next year after the wedding.")  # fmt: skip
+    assert _answer("When is Tessa and Josh's wedding?", *told)[:1] == ["m1"]  # the date, not the newer "next year"

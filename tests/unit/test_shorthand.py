@@ -26,3 +26,9 @@ def test_contractions_typed_without_their_apostrophe_are_read_as_such() -> None:
     assert spelled_out("(hes a nurse) im jess, dont worry") == "(he's a nurse) I'm jess, don't worry"
     for word in ("its fine", "we were fine", "I feel ill", "well done"):  # words in their own right stay
         assert spelled_out(word) == word
+
+
+def test_mine_is_the_thing_last_said_as_someone_s() -> None:
+    said = spelled_out("Oh and Finn's birthday is 19 January, just gone. Mine's 11 May and Mereana's is 3 August")
+    assert "My birthday is 11 May" in said
+    assert spelled_out("It's mine, not yours.") == "It's mine, not yours."
