@@ -149,7 +149,7 @@ def test_faults_cli_reads_and_changes_beside_a_running_reverie(
     reads = {"list": {}, "search": search, "export": {"file": "-"}}
     common = {"user": None, "kind": None, "all": False, "limit": 50}
     with _holder(OPEN_REVERIE, data):
-        assert cmd_limits(settings, argparse.Namespace()) == 0
+        assert cmd_limits(settings, argparse.Namespace(action="show")) == 0
         assert "CONTEXT_TURNS" in capsys.readouterr().out
         assert cmd_users(settings, argparse.Namespace(action="list")) == 0
         assert "ana" in capsys.readouterr().out
