@@ -10,6 +10,7 @@ the next message with no restart.
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Literal
 
 import chainlit as cl
@@ -17,11 +18,13 @@ import chainlit as cl
 from app.runtime import Runtime, effective_limits
 from app.ui_common import account_id, ask_text, command, runtime
 from dreaming import proposals
+from dreaming.charts import requested_chart, usage_chart
 from dreaming.dream import last_night, morning_text
 from memory.dreams import DreamStore, ProposalError
-from memory.models import LimitOverrideRow, ProposalRow
+from memory.models import LimitOverrideRow, ProposalRow, utcnow
 
 PAST_SHOWN = 10
+CHART_DAYS = 28  # the usage chart's window: the last four weeks
 REASON_TIMEOUT_S = 600
 
 
@@ -45,7 +48,12 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
     rows = await asyncio.to_thread(dreams.proposals, None, 50)
     pending = [r for r in rows if r.status == "pending"]
     past = [r for r in rows if r.status != "pending"][:PAST_SHOWN]
-    await cl.Message(content=await asyncio.to_thread(last_night, dreams)).send()
+    since = utcnow() - timedelta(days=CHART_DAYS)
+    usage = await asyncio.to_thread(rt.store.usage.since, since)
+    chart = usage_chart(usage, rt.settings.memory_limit_mb)
+    images = [cl.Image(name="usage.svg", content=chart, mime="image/svg+xml", display="inline", size="large")] if (
+        chart) else []  # fmt: skip
+    await cl.Message(content=await asyncio.to_thread(last_night, dreams), elements=images).send()
     if not rows:
         await cl.Message(content="The dream has not proposed anything yet.").send()
         return
@@ -62,7 +70,9 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
             content += f"\n- ended {o.revoked_at:%Y-%m-%d %H:%M} by {o.ended_by or '?'}: {o.end_reason}"
         elif (o := active.get(row.id or 0)) is not None and o.trial_until is not None and not o.trial_outcome:
             content += f"\n- on trial until {o.trial_until:%Y-%m-%d}: each night's dream compares it with before"
-        await cl.Message(content=content, actions=_actions(row, active)).send()
+        chart = cl.Image(name=f"requested-{row.id}.svg", content=requested_chart(row), mime="image/svg+xml",
+                         display="inline", size="large")  # fmt: skip
+        await cl.Message(content=content, actions=_actions(row, active), elements=[chart]).send()
 
 
 async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) -> None:

@@ -263,7 +263,8 @@ def requested_chart(row: ProposalRow, width: int = 24) -> str:
 
 def proposal_markdown(row: ProposalRow) -> str:
     """A proposal in the seed's format: resource, current → proposed, rationale, risk, evidence,
-    alternative, trial, and a bar chart of the requested values."""
+    alternative, trial (the requested values are charted beside it: `requested_chart` in the
+    terminal, `dreaming.charts.requested_chart` in the browser)."""
     sim, alt, evidence = loads(row.simulation), loads(row.alternative), loads(row.evidence)
     lines = [
         f"### {headline(row)}",
@@ -296,8 +297,7 @@ def proposal_markdown(row: ProposalRow) -> str:
     ]
     if links:
         lines.append("**Evidence**: " + "; ".join(links))
-    lines.append("```\n" + requested_chart(row) + "\n```")
-    return "\n\n".join(lines)
+    return "\n\n".join(lines)  # (the browser shows the requested values as a chart: dreaming.charts)
 
 
 class _Missing(dict[str, object]):

@@ -66,7 +66,7 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
         headline = f"#{pid} recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 25"
         expect(page.get_by_text(headline).first).to_be_visible(timeout=60_000)
         expect(page.get_by_text("Last dream").first).to_be_visible()
-        expect(page.get_by_text("← proposed").first).to_be_visible()
+        expect(page.locator("img").first).to_be_visible(timeout=30_000)  # the requested values, charted
         page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
         page.get_by_role("button", name="Approve").first.click()
         expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
