@@ -1140,7 +1140,15 @@ def _owned(note: Note, sit: Situation) -> bool:
         word = first[0].strip(".,!?;:()\"").removesuffix("'s") if first else ""
         if word in WHO and stem(word) in wanted:
             return True
+        # or the thing itself said changing, with no "my": "Charge-out goes to $92 an hour from 1 July"
+        if {stem(w) for w in word.split("-")} & wanted and _CHANGES_TO.search(p):
+            return True
     return False
+
+
+_CHANGES_TO = re.compile(
+    r"\b(?:goes|going|went|gone|is|was|now|put|moved?|changed?)\s+(?:up\s+|down\s+)?(?:to|now)\b", re.IGNORECASE
+)
 
 
 
