@@ -838,5 +838,5 @@ def test_a_date_said_as_it_is_goes_on_about_what_was_changed() -> None:
 
 def test_the_thing_said_changing_is_the_person_s_own_new_value() -> None:
     told = ("My charge-out rate is $85 an hour plus GST, haven't moved it in two years.",
-            "I've bitten the bullet on the rate as well. Charge-out goes to $92 an hour plus GST from 1 July.")  # fmt: skip
+            "Bitten the bullet on the rate as well. Charge-out goes to $92 an hour plus GST from 1 July.")  # fmt: skip
     assert _answer("What's my hourly charge-out rate?", *told)[:1] == ["m2"]
