@@ -853,16 +853,16 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
 
 
-_MALE_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
-_FEMALE_KIN = "sister|wife|daughter|mum|mom|mother|aunt|niece|girlfriend|grandmother|granddaughter|fiancee|fiancée"
+_HIS_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
+_HER_KIN = "sister|wife|daughter|mum|mom|mother|aunt|niece|girlfriend|grandmother|granddaughter|fiancee|fiancée"
 
 
 def _referent(before: str, pronoun: str) -> list[str]:
     """Whom a leading pronoun means in the turn before: the first one named, unless the turn says
     them of the other sex ("Mereana's side… Her brother Hemi runs…" then "His wife Claire…": Hemi)."""
     people = _people(before)
-    male = {m.casefold() for m in re.findall(rf"\b(?:{_MALE_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
-    female = {m.casefold() for m in re.findall(rf"\b(?:{_FEMALE_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
+    male = {m.casefold() for m in re.findall(rf"\b(?:{_HIS_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
+    female = {m.casefold() for m in re.findall(rf"\b(?:{_HER_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
     wanted, other = (male, female) if pronoun in ("his", "he") else (female, male) if pronoun in ("her", "she") else (
         set(), set())  # fmt: skip
     fits = [p for p in people if p.casefold() in wanted] or [p for p in people if p.casefold() not in other]

@@ -840,3 +840,9 @@ def test_the_thing_said_changing_is_the_person_s_own_new_value() -> None:
     told = ("My charge-out rate is $85 an hour plus GST, haven't moved it in two years.",
             "Bitten the bullet on the rate as well. Charge-out goes to $92 an hour plus GST from 1 July.")  # fmt: skip
     assert _answer("What's my hourly charge-out rate?", *told)[:1] == ["m2"]
+
+
+def test_a_female_relative_s_spouse_is_her_husband() -> None:
+    from capabilities.evidence import aliases
+
+    assert aliases([_note("m1", "My cousin Jo is married to Sam.")])["cousin's husband"] == "sam"
