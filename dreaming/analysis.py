@@ -184,6 +184,12 @@ def _observe(stats: DimensionStats, row: UsageRow, grant: dict[str, Any]) -> Non
         stats.unclamped_followups += 1 if row.followed_by_signal else 0
 
 
+def turn_ms(row: UsageRow) -> float | None:
+    """A turn's own time: request + retrieval + generation (None when none was recorded)."""
+    parts = [p for p in (row.request_ms, row.retrieval_ms, row.generation_ms) if p is not None]
+    return sum(parts) if parts else None
+
+
 def _spread(values: list[float]) -> dict[str, float | None]:
     return {"p50": percentile(values, 50), "p95": percentile(values, 95), "max": max(values, default=None)}
 

@@ -15,7 +15,7 @@ from datetime import date
 from html import escape
 
 from capabilities.resources import Dimension, format_number
-from dreaming.analysis import percentile
+from dreaming.analysis import percentile, turn_ms
 from memory.dreams import loads
 from memory.models import ProposalRow, UsageRow
 
@@ -64,8 +64,7 @@ def usage_chart(rows: Sequence[UsageRow], memory_limit_mb: float) -> bytes | Non
     peaks: dict[date, float] = {}
     for r in rows:
         day = r.created_at.date()
-        total = sum(v for v in (r.request_ms, r.retrieval_ms, r.generation_ms) if v is not None)
-        times[day].append(total / 1000)
+        times[day].append((turn_ms(r) or 0.0) / 1000)
         if r.rss_mb is not None:
             peaks[day] = max(peaks.get(day, 0.0), r.rss_mb)
     days = sorted(times)[-28:]

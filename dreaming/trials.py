@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from capabilities.resources import Dimension, format_number
-from dreaming.analysis import Harm, percentile
+from dreaming.analysis import Harm, percentile, turn_ms
+from dreaming.consolidation import aware
 from memory.models import LimitOverrideRow, UsageRow
 
 BREACH_SHARE = 0.9
@@ -38,15 +39,6 @@ class Verdict:
     override_id: int
     action: Literal["revert", "keep", "continue"]
     reason: str
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _turn_ms(row: UsageRow) -> float | None:
-    parts = [row.request_ms, row.retrieval_ms, row.generation_ms]
-    return sum(p for p in parts if p is not None) if any(p is not None for p in parts) else None
 
 
 def _what(override: LimitOverrideRow) -> str:
@@ -65,16 +57,16 @@ def judge(
 ) -> Verdict:
     """The verdict on one change on trial from the usage rows around it (any window that covers both)."""
     assert override.id is not None
-    start = _aware(override.created_at)
-    trial = [r for r in rows if _aware(r.created_at) >= start]
-    before = [r for r in rows if start - (now - start) <= _aware(r.created_at) < start]
+    start = aware(override.created_at)
+    trial = [r for r in rows if aware(r.created_at) >= start]
+    before = [r for r in rows if start - (now - start) <= aware(r.created_at) < start]
     what = _what(override)
     peak = max((r.rss_mb for r in trial if r.rss_mb is not None), default=None)
     if peak is not None and peak >= BREACH_SHARE * memory_limit_mb:
         return Verdict(override.id, "revert", f"Reverted {what}: the peak memory during its trial, {peak:.0f} MB, "
                        f"reached {peak / memory_limit_mb:.0%} of the {memory_limit_mb:.0f} MB budget.")  # fmt: skip
-    times = [t for r in trial if (t := _turn_ms(r)) is not None]
-    times_before = [t for r in before if (t := _turn_ms(r)) is not None]
+    times = [t for r in trial if (t := turn_ms(r)) is not None]
+    times_before = [t for r in before if (t := turn_ms(r)) is not None]
     p95, p95_before = percentile(times, 95), percentile(times_before, 95)
     if (len(times) >= MIN_TURNS and len(times_before) >= MIN_TURNS and p95 is not None and p95_before
             and p95 > SLOWER * p95_before):  # fmt: skip
@@ -86,6 +78,6 @@ def judge(
         return Verdict(override.id, "revert", f"Reverted {what}: more answers missed context during its trial "
                        f"than before ({harm.sentence('turns of the trial', 'turns before it')}).")  # fmt: skip
     figures = f"{len(trial)} turns, peak {peak or 0:.0f} MB, p95 {(p95 or 0) / 1000:.1f} s"
-    if override.trial_until is not None and now >= _aware(override.trial_until):
+    if override.trial_until is not None and now >= aware(override.trial_until):
         return Verdict(override.id, "keep", f"Kept {what}: its trial ended with no regression ({figures}).")
     return Verdict(override.id, "continue", f"Trial of {what} goes on, nothing worse so far ({figures}).")
