@@ -29,7 +29,7 @@ from app.request_step import request_resources
 from app.runtime import Runtime, effective_limits
 from capabilities.context import TwoLevelContext
 from capabilities.report import ExecutionReport, changed_limits_notice, diff_limits
-from capabilities.request_policy import learn, plan_request
+from capabilities.request_policy import LABEL, adjustments, kind_of, plan_request
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
 from capabilities.situation import Situation, read
@@ -41,7 +41,6 @@ from memory.turns import InvalidMessage, storable_text, validate_message
 from memory.usage import UsageRecord
 
 log = logging.getLogger(__name__)
-LEARN_WINDOW = 500  # logged turns the request policy learns from
 
 
 @dataclass(frozen=True)
@@ -156,7 +155,7 @@ def _reminder(rt: Runtime, user_id: int, thread_id: str, text: str) -> str:
 
 def limits_notice(last: UsageRow | None, limits: Limits, ended: Sequence[LimitOverrideRow] = ()) -> str:
     """LIMITS_CHANGED text when the limits differ from those of the user's previous turn, with a
-    LIMIT_ENDED line for each approved change ended since (who ended it and why)."""
+    LIMIT_ENDED (or POLICY_ENDED) line for each approved change ended since (who ended it and why)."""
     if last is None:
         return ""
     try:
@@ -165,9 +164,15 @@ def limits_notice(last: UsageRow | None, limits: Limits, ended: Sequence[LimitOv
         return ""
     changes = diff_limits(before, limits)
     lines = [changed_limits_notice(changes)] if changes else []
-    lines += [f"LIMIT_ENDED: override #{o.id} ended by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
-              for o in ended]  # fmt: skip
+    lines += [_ended(o) for o in ended]
     return "\n".join(lines)
+
+
+def _ended(o: LimitOverrideRow) -> str:
+    why = f"ended by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
+    if (kind := kind_of(o.dimension)) is not None:
+        return f"POLICY_ENDED: change #{o.id}, asking for more on {LABEL[kind]}, {why}"
+    return f"LIMIT_ENDED: override #{o.id} {why}"
 
 
 def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str) -> ContextRequest:
@@ -301,12 +306,12 @@ async def reply_to(
 def _planned(
     rt: Runtime, user_id: int, thread_id: str, user_turn: TurnRow, limits: Limits
 ) -> tuple[Situation, ResourceRequest, list[str], float]:
-    """The message read, and the policy's request learned from this person's logged turns (no model call)."""
+    """The message read, and the policy's request with the approved adjustments in force (no model call)."""
     t0 = time.perf_counter()
     earlier = [t.content for t in rt.store.turns.recent(user_id, thread_id, 20, before_id=user_turn.id)]
     situation = read(user_turn.content, earlier)
-    learned = learn((row.reason, row.followed_by_signal) for row in rt.store.usage.recent(user_id, LEARN_WINDOW))
-    request = plan_request(user_turn.content, earlier, limits, learned, situation)
+    adjusted = adjustments(rt.store.overrides.active())  # read fresh: an approval applies to the next turn
+    request = plan_request(user_turn.content, earlier, limits, adjusted, situation)
     return situation, request, [], (time.perf_counter() - t0) * 1000
 
 

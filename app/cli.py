@@ -144,6 +144,8 @@ def cmd_limits(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _revert(overrides: OverrideStore, override_id: int | None, reason: str) -> int:
+    from capabilities.request_policy import kind_of
+
     if override_id is None or not reason.strip():
         print("usage: reverie limits revert ID --reason WHY (ids: `reverie limits history`)", file=sys.stderr)
         return 2
@@ -151,7 +153,8 @@ def _revert(overrides: OverrideStore, override_id: int | None, reason: str) -> i
     if ended is None:
         print(f"error: no active override #{override_id} (see `reverie limits history`)", file=sys.stderr)
         return 2
-    print(f"{cli_dream.change_line(ended)}\nThe .env range applies again from the next turn.")
+    after = "The request policy asks as before" if kind_of(ended.dimension) else "The .env range applies again"
+    print(f"{cli_dream.change_line(ended)}\n{after} from the next turn.")
     return 0
 
 

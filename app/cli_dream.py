@@ -16,8 +16,9 @@ from datetime import UTC, datetime
 
 from app.settings import Settings
 from capabilities.limits import apply_overrides
+from capabilities.request_policy import LABEL, MORE_WORDS, kind_of
 from capabilities.resources import Limits
-from dreaming import proposals
+from dreaming import policy, proposals
 from dreaming.consolidation import aware
 from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import LimitOverrideRow
@@ -117,6 +118,9 @@ def cmd_proposals(settings: Settings, args: argparse.Namespace) -> int:
         sim = loads(row.simulation)
         print(proposals.headline(row))
         print(f"  {row.rationale}")
+        if policy.is_policy(row):
+            print(f"  trial: {row.trial}\n")
+            continue
         print(
             f"  measured: +{sim.get('extra_memory_mb', 0)} MB, p95 retrieval +{sim.get('extra_p95_ms', 0)} ms, "
             f"projected peak {sim.get('projected_peak_mb', 0)} MB of {sim.get('memory_limit_mb', 0)} MB"
@@ -136,7 +140,8 @@ def cmd_decide(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     print(proposals.headline(row))
     if override is not None:
-        print(f"override #{override.id} is active from the next turn (see `reverie limits`)")
+        shown = "reverie limits history" if policy.is_policy(row) else "reverie limits"
+        print(f"change #{override.id} is active from the next turn (see `{shown}`)")
     return 0
 
 
@@ -166,11 +171,15 @@ def change_line(o: LimitOverrideRow) -> str:
     """One change as history shows it: what, from where, when, and how it ended."""
     values = ", ".join(f"{b} {v:g}" for b, v in (("min", o.min_value), ("max", o.max_value),
                                                  ("default", o.default_value)) if v is not None)  # fmt: skip
+    if (kind := kind_of(o.dimension)) is not None:  # an adjustment of the request policy
+        what = f"change #{o.id} request policy, {LABEL[kind]}: ask for more ({MORE_WORDS})"
+    else:
+        what = f"override #{o.id} {o.dimension} {values}"
     made = f"proposal #{o.proposal_id}" if o.proposal_id else "by hand"
     state = "active" + (f", on trial until {o.trial_until:%Y-%m-%d}" if o.trial_until and not o.trial_outcome else "")
     if o.trial_outcome == "kept":
         state = "active, kept after its trial"
     if o.revoked_at is not None:
         state = f"ended {o.revoked_at:%Y-%m-%d %H:%M} by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
-    return f"override #{o.id} {o.dimension} {values} ({made}, {o.created_at:%Y-%m-%d %H:%M}) — {state}"
+    return f"{what} ({made}, {o.created_at:%Y-%m-%d %H:%M}) — {state}"
 

@@ -17,7 +17,7 @@ import chainlit as cl
 
 from app.runtime import Runtime, effective_limits
 from app.ui_common import account_id, ask_text, command, runtime
-from dreaming import proposals
+from dreaming import policy, proposals
 from dreaming.charts import requested_chart, usage_chart
 from dreaming.dream import last_night, morning_text
 from memory.dreams import DreamStore, ProposalError
@@ -70,9 +70,10 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
             content += f"\n- ended {o.revoked_at:%Y-%m-%d %H:%M} by {o.ended_by or '?'}: {o.end_reason}"
         elif (o := active.get(row.id or 0)) is not None and o.trial_until is not None and not o.trial_outcome:
             content += f"\n- on trial until {o.trial_until:%Y-%m-%d}: each night's dream compares it with before"
-        chart = cl.Image(name=f"requested-{row.id}.svg", content=requested_chart(row), mime="image/svg+xml",
-                         display="inline", size="large")  # fmt: skip
-        await cl.Message(content=content, actions=_actions(row, active), elements=[chart]).send()
+        charts = [] if policy.is_policy(row) else [  # a policy adjustment has no requested values to chart
+            cl.Image(name=f"requested-{row.id}.svg", content=requested_chart(row), mime="image/svg+xml",
+                     display="inline", size="large")]  # fmt: skip
+        await cl.Message(content=content, actions=_actions(row, active), elements=charts).send()
 
 
 async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) -> None:
@@ -97,7 +98,8 @@ async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) 
     await action.remove()
     note = f"Proposal {proposals.headline(row)}."
     if override is not None:
-        note += " It applies from your next message; `reverie limits` shows it."
+        shown = "." if policy.is_policy(row) else "; `reverie limits` shows it."
+        note += f" It applies from your next message{shown}"
     await cl.Message(content=note).send()
 
 
@@ -115,7 +117,7 @@ async def _on_reject(action: cl.Action) -> None:
 async def _on_end(action: cl.Action) -> None:
     rt = runtime()
     override_id = int(action.payload["override_id"])
-    reason = await ask_text(f"Why end change #{override_id}? The .env range applies again.", REASON_TIMEOUT_S)
+    reason = await ask_text(f"Why end change #{override_id}? What it changed goes back to before.", REASON_TIMEOUT_S)
     if not reason:
         await cl.Message(content=f"No reason given, so change #{override_id} stays.").send()
         return
@@ -126,7 +128,7 @@ async def _on_end(action: cl.Action) -> None:
     if ended is None:
         await cl.ErrorMessage(content=f"Change #{override_id} had already ended.").send()
         return
-    await cl.Message(content=f"Change #{override_id} ended. The .env range applies from your next message.").send()
+    await cl.Message(content=f"Change #{override_id} ended. It no longer applies from your next message.").send()
 
 
 async def morning_summary(rt: Runtime, account_id: int) -> str | None:

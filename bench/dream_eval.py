@@ -15,12 +15,16 @@ replaying the clamped turns through context assembly, the real proposal rules.
                    every thread, re-asks scattered at random                   → nothing
     d  regressing  case a's proposal approved; during its trial the model process's RSS reaches
                    93% of the memory budget                                      → revert it
+    e  under-asks  the request policy plans every turn (nothing clamped); a quarter are questions
+                   about the person, re-asked after most of them, the rest general chat re-asked
+                   after almost none                   → propose asking for more on that kind only
 
 Printed: per case, what was expected, what the dream proposed (or, for d, did), the p value of the
-comparison and the first finding (the dream report's reason), with the time the dream took; for
-d also the simulation's projected peak beside the peak actually logged during the trial. The baseline
-in the same run is the previous rule ("three clamped turns at a bound make a proposal"),
-computed on the same logs.
+comparison (for e, of that kind's turns against the other kinds') and the first finding (the dream
+report's reason; for e the proposal's rationale), with the time the dream took; for d also the
+simulation's projected peak beside the peak actually logged during the trial. The baseline in the
+same run is the previous limit rule ("three clamped turns at a bound make a proposal"), computed on
+the same logs.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ from pathlib import Path
 from app.runtime import Storage, effective_limits, open_storage
 from app.settings import Settings
 from bench.machine import print_machine
-from capabilities.resources import Dimension, ResourceRequest, clamp
+from capabilities.request_policy import kind_of, plan_request
+from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
 from dreaming.dream import DreamConfig, run_dream
 from dreaming.proposals import decide
 from memory.dreams import DreamStore
@@ -51,6 +56,9 @@ TOPICS = (
 MODEST = ResourceRequest(context_turns=5, vector_limit=5, similarity_threshold=0.6, triple_depth=1, reason="r")
 GREEDY = ResourceRequest(context_turns=30, vector_limit=5, similarity_threshold=0.6, triple_depth=1, reason="deep")
 STUCK = ResourceRequest(context_turns=1, vector_limit=1, similarity_threshold=1.0, triple_depth=1, reason="r")
+# What the request policy asks for each kind at the default ranges (its reason names the kind).
+ABOUT_YOU = plan_request("What did I say about my sister?", [], Limits.from_values())
+CHAT = plan_request("How do I boil an egg?", [], Limits.from_values())
 
 
 @dataclass(frozen=True)
@@ -73,10 +81,15 @@ def degenerate(rng: random.Random) -> list[Turn]:
     return [Turn(STUCK, rng.random() < 0.3) for _ in range(48)]
 
 
+def under_asks(rng: random.Random) -> list[Turn]:
+    return [Turn(ABOUT_YOU, rng.random() < 0.7) if i % 4 == 0 else Turn(CHAT, rng.random() < 0.05) for i in range(48)]
+
+
 CASES: dict[str, tuple[Callable[[random.Random], list[Turn]], str]] = {
     "a hurts": (hurts, "CONTEXT_TURNS"),
     "b greedy": (greedy, ""),
     "c degenerate": (degenerate, ""),
+    "e under-asks": (under_asks, "policy:personal"),
 }
 
 
@@ -89,6 +102,8 @@ def write_log(store: Storage, turns: list[Turn], rss_mb: float = 420.0) -> None:
     for i, turn in enumerate(turns):
         thread = f"t{i // 12}"
         text = f"What did I say about {TOPICS[i % len(TOPICS)]} ({i})?"
+        if kind_of(turn.request.reason) == "general":
+            text = f"How do people usually plan {TOPICS[i % len(TOPICS)]} ({i})?"
         if reask:
             text = f"As I said before, {TOPICS[(i - 1) % len(TOPICS)]} ({i})"
         row = store.turns.add(uid, thread, "user", text)
@@ -144,9 +159,12 @@ def main() -> None:
             finally:
                 store.close()
         made = [p.dimension for p in report.proposals]
-        p_value = report.analysis["dimensions"]["CONTEXT_TURNS"]["p_at_max"]
+        p_value = (report.analysis["policy"]["personal"]["p"] if expected.startswith("policy:")
+                   else report.analysis["dimensions"]["CONTEXT_TURNS"]["p_at_max"])  # fmt: skip
         ok = made == ([expected] if expected else [])
         reason = (report.findings or ["(proposal) " + (report.proposals[0].rationale if report.proposals else "")])[0]
+        if expected.startswith("policy:") and report.proposals:  # its first finding is the limits' "nothing clamped"
+            reason = "(proposal) " + report.proposals[0].rationale
         rows.append((name, expected or "nothing", ",".join(made) or "nothing", ",".join(before) or "nothing",
                      p_value, "yes" if ok else "NO", took, reason))  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
@@ -160,9 +178,9 @@ def main() -> None:
             store.close()
     rows.append(("d regressing", "reverted CONTEXT_TURNS", did, "(no trials)", 0.0,
                  "yes" if did == "reverted CONTEXT_TURNS" else "NO", took, finding))  # fmt: skip
-    print("| case | expected | proposed | old rule proposed | p (turns, max) | right | dream s | first finding |")
+    print("| case | expected | proposed | old rule proposed | p | right | dream s | first finding |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, expected, made, before, p_value, ok, took, reason in rows:
+    for name, expected, made, before, p_value, ok, took, reason in sorted(rows):
         print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:160]} |")
     side = "below" if gap < 0 else "above"
     print(f"\nd: the simulation projected a peak {abs(gap):.0f} MB {side} the one logged during the trial: it replays "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from capabilities.request_policy import kind_of
 from capabilities.resources import Dimension, Limits, LimitsError, Number
 from memory.models import LimitOverrideRow
 
@@ -19,10 +20,13 @@ def apply_overrides(base: Limits, overrides: Iterable[LimitOverrideRow]) -> Limi
 
     An override can stop fitting when `.env` changed after it was approved (e.g. a new max below
     an approved min). Start-up must not fail for that: the override is skipped and the reason
-    shows in `reverie limits`.
+    shows in `reverie limits`. An approved adjustment of the request policy (`policy:<kind>`) is
+    stored among the overrides but changes no range: `request_policy.adjustments` reads it.
     """
     limits = base
     for row in overrides:
+        if kind_of(row.dimension) is not None:
+            continue
         dim = Dimension[row.dimension]
         when = row.created_at.strftime("%Y-%m-%d")
         source = f"proposal #{row.proposal_id} approved {when}" if row.proposal_id else f"override #{row.id} {when}"

@@ -1,4 +1,4 @@
-"""The context request without a model: what each kind of message needs, learned from feedback.
+"""The context request without a model: what each kind of message needs, adjusted only by approval.
 
 The embedded 135M model asked for CONTEXT_TURNS 1, VECTOR_LIMIT 1, SIMILARITY_THRESHOLD 1.0,
 TRIPLE_DEPTH 1 on every message. This policy reads the message (`capabilities.situation`) and
@@ -11,23 +11,25 @@ asks for what its kind needs, the seed's four situations among them:
 - relational reasoning ("how is Ana connected to Porto?") needs graph hops;
 - a statement needs a few memories (to notice what it corrects).
 
-Every value is then fitted into the active ranges, so it is never clamped. The policy learns
-from its own log: when turns of one kind were followed by a missing-context signal ("I told
-you…", a repeated question) at least `LEARN_MIN_MISSES` times and in at least `LEARN_MIN_RATE`
-of them, that kind asks for more from then on, and the reason says so.
+Every value is then fitted into the active ranges, so it is never clamped. The policy does not
+change itself: when the log shows one kind of message asking too little (its turns followed by
+missing-context signals clearly more often than other kinds'), the nightly dream proposes an
+adjustment (`dreaming.policy`), the person approves or rejects it, and only while an approved
+adjustment is in force does that kind ask for `MORE` (stored as a change named `policy:<kind>`
+beside the limit overrides, on trial like them; the request's reason says which change).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 
 from capabilities.resources import Dimension, Limits, Number, ResourceRequest
 from capabilities.situation import Kind, Situation, read
+from memory.models import LimitOverrideRow
 
-REASON_PREFIX = "policy:"
-LEARN_MIN_MISSES = 2
-LEARN_MIN_RATE = 0.25
+REASON_PREFIX = "policy:"  # also names an approved adjustment's change: `policy:<kind>`
+MORE = (4, 4, -0.1)  # what an adjustment adds to a kind's request: turns, memories, threshold
+MORE_WORDS = f"+{MORE[0]} recent messages, +{MORE[1]} memories, match threshold {-MORE[2]:g} lower"
 
 # (turns, memories, threshold, depth) per kind; None = the range's max. Why each: module docstring.
 NEEDS: dict[Kind, tuple[Number | None, Number | None, float, Number | None]] = {
@@ -52,45 +54,37 @@ WHY: dict[Kind, str] = {
     "statement": "something you told me: check what it updates",
     "general": "general chat: little memory",
 }
+# Plain words for a kind in the dream's proposals and history (never the raw kind name).
+LABEL: dict[Kind, str] = {
+    "ack": "thanks and greetings",
+    "summary": "requests to summarise the conversation",
+    "continuation": "follow-ups within a conversation",
+    "broad_recall": "broad questions about what you like or do",
+    "relational": "questions about how people and things are connected",
+    "personal": "questions about you",
+    "document": "questions about a document",
+    "statement": "things you tell me",
+    "general": "general chat",
+}
 
 
-@dataclass(frozen=True)
-class Learned:
-    """What the log taught the policy about one kind of message."""
-
-    kind: Kind
-    turns: int
-    misses: int
-
-    @property
-    def active(self) -> bool:
-        """Whether the misses are frequent enough to ask for more."""
-        return self.misses >= LEARN_MIN_MISSES and self.misses >= LEARN_MIN_RATE * self.turns
-
-    def note(self) -> str:
-        """How the lesson reads in the request's reason."""
-        return f"learned: asking for more, {self.misses} of {self.turns} such turns were followed by 'you forgot'"
-
-
-def learn(rows: Iterable[tuple[str, str | None]]) -> dict[Kind, Learned]:
-    """Per kind, how many logged turns the policy planned and how many were followed by a
-    missing-context signal.
+def adjustments(changes: Iterable[LimitOverrideRow]) -> dict[Kind, str]:
+    """The kinds with an approved adjustment in force, each with a note for the request's reason.
 
     Args:
-        rows: (reason, followed_by_signal) of logged turns; reasons not written by this policy are ignored.
+        changes: The changes in force (`OverrideStore.active()`); limit overrides are ignored.
     """
-    counts: dict[Kind, list[int]] = {}
-    for reason, signal in rows:
-        kind = kind_of(reason)
-        if kind is not None:
-            seen = counts.setdefault(kind, [0, 0])
-            seen[0] += 1
-            seen[1] += 1 if signal else 0
-    return {k: Learned(k, n, m) for k, (n, m) in counts.items()}
+    found: dict[Kind, str] = {}
+    for row in changes:
+        if (kind := kind_of(row.dimension)) is not None:
+            trial = f", on trial until {row.trial_until:%Y-%m-%d}" if row.trial_until and not row.trial_outcome else ""
+            found[kind] = f"change #{row.id} approved {row.created_at:%Y-%m-%d}{trial}"
+    return found
 
 
 def kind_of(reason: str) -> Kind | None:
-    """The kind a policy reason was written for ("policy:personal …" → personal)."""
+    """The kind a policy reason was written for ("policy:personal …" → personal), or the kind an
+    adjustment's change is named for ("policy:personal"); None for anything else."""
     if not reason.startswith(REASON_PREFIX):
         return None
     word = reason[len(REASON_PREFIX) :].split(" ", 1)[0]
@@ -108,7 +102,7 @@ def plan_request(
     message: str,
     history: Sequence[str],
     limits: Limits,
-    learned: dict[Kind, Learned] | None = None,
+    adjusted: Mapping[Kind, str] | None = None,
     situation: Situation | None = None,
 ) -> ResourceRequest:
     """The context request for a message: what its kind needs, fitted into `limits`.
@@ -117,7 +111,7 @@ def plan_request(
         message: The person's message.
         history: Earlier messages of this thread, oldest first (may be empty).
         limits: The active ranges; every value is fitted inside them.
-        learned: Lessons from the usage log (`learn`); an active lesson asks for more.
+        adjusted: Kinds with an approved adjustment in force (`adjustments`): these ask for `MORE`.
         situation: The message already read (`capabilities.situation.read`), to read it once.
     """
     sit = situation or read(message, history)
@@ -127,12 +121,13 @@ def plan_request(
     if sit.kind in ("personal", "relational") and sit.chain >= 2:
         depth = max(depth or 0, sit.chain)
     reason = f"{REASON_PREFIX}{sit.kind} — {WHY[sit.kind]}"
-    lesson = (learned or {}).get(sit.kind)
-    if lesson is not None and lesson.active:
-        turns = None if turns is None else turns + 4
-        memories = None if memories is None else memories + 4
-        threshold = threshold - 0.1
-        reason += f"; {lesson.note()}"
+    note = (adjusted or {}).get(sit.kind)
+    if note is not None:
+        more_turns, more_memories, lower = MORE
+        turns = None if turns is None else turns + more_turns
+        memories = None if memories is None else memories + more_memories
+        threshold = threshold + lower
+        reason += f"; asking for more ({note})"
     values = dict(zip(Dimension, (turns, memories, threshold, depth), strict=True))
     fitted = {dim.value.field: _fit(limits, dim, want) for dim, want in values.items()}
     return ResourceRequest.model_validate({**fitted, "reason": reason[:200]})

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from sqlalchemy import Engine
 
 from capabilities.resources import Dimension, Limits, Number
-from dreaming import consolidation, proposals, trials
+from dreaming import consolidation, policy, proposals, trials
 from dreaming.analysis import ClampedTurn, UsageAnalysis, analyze
 from dreaming.consolidation import STALE_DAYS, aware
 from dreaming.simulation import ModelMeter, SimulationResult, simulate
@@ -170,8 +170,10 @@ def _phases(
     checkpoint("simulation")
     simulator = _simulator(stores, analysis, rows, config)
     new, found = proposals.build_proposals(dreams, analysis, config.limits, simulator)
-    new = [p for p in new if p.dimension not in reverted]  # not proposed again the night it was reverted
-    found = [v.reason for _, v in verdicts] + found
+    kinds = policy.kind_stats(rows)
+    asks, found_asks = policy.build_policy_proposals(dreams, kinds, stores.overrides.active())
+    new = [p for p in new + asks if p.dimension not in reverted]  # not proposed again the night it was reverted
+    found = [v.reason for _, v in verdicts] + found + found_asks
     checkpoint("consolidation")
     user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
     planned = consolidation.plan(stores.engine, stores.memories, stores.turns, user_ids, now, config.stale_days)
@@ -182,7 +184,7 @@ def _phases(
     checkpoint("after_commit")
     counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
-    return DreamReport(run_id, len(rows), saved, counts, analysis.as_dict(), found)
+    return DreamReport(run_id, len(rows), saved, counts, {**analysis.as_dict(), "policy": policy.as_dict(kinds)}, found)
 
 
 def morning_text(dreams: DreamStore, user_id: int) -> str | None:
@@ -199,7 +201,7 @@ def morning_text(dreams: DreamStore, user_id: int) -> str | None:
         text += "I propose: " + "; ".join(proposals.headline(p) for p in new) + ". Type /dreams to review."
     else:
         found = [f for f in findings(last) if not f.startswith(("Reverted", "Kept", "Trial of"))]
-        text += "No limit changes to propose" + (f": {found[0]}" if found else ".")
+        text += "No changes to propose" + (f": {found[0]}" if found else ".")
     text += "".join(f" {f}" for f in findings(last) if f.startswith(("Reverted", "Kept")))
     if done:
         text += f" Memory tidy-up — {done}."

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from capabilities.resources import Dimension, Limits, LimitsError, Number, format_number
+from dreaming import policy
 from dreaming.analysis import MIN_CLAMPED, ClampedTurn, DimensionStats, UsageAnalysis, percentile
 from dreaming.simulation import SimulationResult
 from memory.dreams import DreamStore, ProposalError, loads
@@ -207,7 +208,10 @@ def _trial(dim: Dimension, bound: Bound, value: Number, stats: DimensionStats, b
 
 
 def check_fits(limits: Limits, row: ProposalRow) -> None:
-    """Raise ProposalError when the proposed value no longer fits the current limits (e.g. .env moved)."""
+    """Raise ProposalError when the proposed value no longer fits the current limits (e.g. .env moved).
+    A policy adjustment always fits: the policy fits its requests into whatever ranges are active."""
+    if policy.is_policy(row):
+        return
     dim = Dimension[row.dimension]
     value: Number = int(row.proposed_value) if dim.value.kind is int else row.proposed_value
     try:
@@ -235,6 +239,8 @@ def decide(
 
 def headline(row: ProposalRow) -> str:
     """One line: `#3 recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 30 (risk LOW, pending)`."""
+    if policy.is_policy(row):
+        return policy.headline(row)
     dim = Dimension[row.dimension]
     cur, new = (format_number(_typed(dim, v)) for v in (row.current_value, row.proposed_value))
     return f"#{row.id} {dim.label}: {dim.env_name(row.bound)} {cur} → {new} (risk {row.risk}, {row.status})"  # pyright: ignore[reportArgumentType]
@@ -246,6 +252,8 @@ def _typed(dim: Dimension, value: float) -> Number:
 
 def requested_chart(row: ProposalRow, width: int = 24) -> str:
     """A text bar chart of the requested values, with the current limit and the proposal marked."""
+    if policy.is_policy(row):
+        return "(a policy adjustment: no requested values to chart)"
     evidence = loads(row.evidence)
     counts: dict[str, int] = evidence.get("requested", {})
     if not counts:
@@ -264,7 +272,9 @@ def requested_chart(row: ProposalRow, width: int = 24) -> str:
 def proposal_markdown(row: ProposalRow) -> str:
     """A proposal in the seed's format: resource, current → proposed, rationale, risk, evidence,
     alternative, trial (the requested values are charted beside it: `requested_chart` in the
-    terminal, `dreaming.charts.requested_chart` in the browser)."""
+    terminal, `dreaming.charts.requested_chart` in the browser). A policy proposal: `policy.markdown`."""
+    if policy.is_policy(row):
+        return policy.markdown(row)
     sim, alt, evidence = loads(row.simulation), loads(row.alternative), loads(row.evidence)
     lines = [
         f"### {headline(row)}",

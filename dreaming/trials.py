@@ -9,6 +9,9 @@ it, on what the change could make worse:
 - answers: missing-context signals after the trial's turns more often than before, by the same
   one-sided Fisher test that made the proposal (`dreaming.analysis.Harm`).
 
+An adjustment of the request policy (`policy:<kind>`, `dreaming.policy`) changes only the turns of
+its kind, so it is judged on those turns alone: the rest would dilute what it did.
+
 Any of these reverts the change at once, with the figures as the reason (the person sees it in
 `/dreams` and the morning summary, the agent in its next context). A trial that runs its course
 without one is kept, and the dreams stop watching it. Pure over rows, so it is tested on
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from capabilities.request_policy import LABEL, kind_of
 from capabilities.resources import Dimension, format_number
 from dreaming.analysis import Harm, percentile, turn_ms
 from dreaming.consolidation import aware
@@ -42,6 +46,8 @@ class Verdict:
 
 
 def _what(override: LimitOverrideRow) -> str:
+    if (kind := kind_of(override.dimension)) is not None:
+        return f"#{override.id} (asking for more on {LABEL[kind]}, proposal #{override.proposal_id})"
     dim = Dimension[override.dimension]
     bound, value = next(
         ((b, v) for b, v in (("max", override.max_value), ("min", override.min_value),
@@ -57,6 +63,8 @@ def judge(
 ) -> Verdict:
     """The verdict on one change on trial from the usage rows around it (any window that covers both)."""
     assert override.id is not None
+    if (kind := kind_of(override.dimension)) is not None:
+        rows = [r for r in rows if kind_of(r.reason) == kind]
     start = aware(override.created_at)
     trial = [r for r in rows if aware(r.created_at) >= start]
     before = [r for r in rows if start - (now - start) <= aware(r.created_at) < start]

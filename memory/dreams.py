@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from memory.models import DreamRunRow, LimitOverrideRow, ProposalDecisionRow, ProposalRow, utcnow
@@ -246,7 +247,13 @@ class DreamStore:
             override = _override(row, reason, now) if decision == "approved" else None
             if override is not None:
                 s.add(override)
-                s.flush()
+                try:
+                    s.flush()
+                except IntegrityError as exc:  # m013: one adjustment of a kind in force at a time
+                    raise ProposalError(
+                        f"proposal #{proposal_id}: an adjustment for this kind of message is already in force; "
+                        "end it first (`reverie limits history`)"
+                    ) from exc
             row.status, row.decided_at = decision, now
             s.add(row)
             s.add(_decision(row, decision, reason.strip(), decided_by, override, now))

@@ -131,4 +131,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m010_dream_findings", dreams.m010_dream_findings),
     ("m011_trials", usage.m011_trials),
     ("m012_dream_changes", dreams.m012_dream_changes),
+    ("m013_policy_adjustments", usage.m013_policy_adjustments),
 ]

@@ -143,7 +143,12 @@ class UsageRow(SQLModel, table=True):
 
 
 class LimitOverrideRow(SQLModel, table=True):
-    """An approved change of one dimension's range (from a dream proposal or by hand)."""
+    """An approved change of one dimension's range (from a dream proposal or by hand).
+
+    A change named `policy:<kind>` is instead an approved adjustment of the request policy: that
+    kind of message asks for more (`capabilities.request_policy.MORE`) while it is in force. It
+    changes no range, and shares the trial, the revert, the history and the notices of the others.
+    """
 
     __tablename__ = "limit_overrides"  # pyright: ignore[reportAssignmentType]
     id: int | None = Field(default=None, primary_key=True)
@@ -187,6 +192,10 @@ class ProposalRow(SQLModel, table=True):
 
     `evidence`, `simulation` and `alternative` are JSON text; `evidence_count` (clamped turns in
     the direction of the change) decides whether a rejected proposal may come back.
+
+    A proposal about the request policy (`dreaming.policy`) has `dimension` `policy:<kind>`, bound
+    `default` (it changes what that kind asks for, not a range), values 0 → 1 (steps of asking
+    for more), and `evidence_count` the kind's turns followed by a missing-context signal.
     """
 
     __tablename__ = "proposals"  # pyright: ignore[reportAssignmentType]

@@ -71,6 +71,21 @@ def m011_trials(conn: Connection) -> None:
         conn.execute(text(f"ALTER TABLE limit_overrides ADD COLUMN {column}"))
 
 
+def m013_policy_adjustments(conn: Connection) -> None:
+    """At most one approved adjustment of the request policy in force per kind of message.
+
+    An adjustment is stored beside the limit overrides as a change named `policy:<kind>`, so it
+    shares their trial, revert, history and notices. It is one fixed step: a second one in force
+    for the same kind would mean nothing, and this index makes approving it fail in its transaction.
+    """
+    conn.execute(
+        text(
+            "CREATE UNIQUE INDEX ux_policy_in_force ON limit_overrides (dimension) "
+            "WHERE revoked_at IS NULL AND dimension LIKE 'policy:%'"
+        )
+    )
+
+
 @dataclass
 class UsageRecord:
     """What one turn asked for, got and cost (plain values; JSON-ready)."""

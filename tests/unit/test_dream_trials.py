@@ -39,3 +39,26 @@ def test_a_trial_goes_on_then_is_kept_when_nothing_got_worse() -> None:
     assert judge(CHANGE, rows, 2048, APPROVED + timedelta(days=3)).action == "continue"
     kept = judge(CHANGE, rows, 2048, APPROVED + timedelta(days=8))
     assert kept.action == "keep" and kept.reason.startswith("Kept #3") and "10 turns, peak 500 MB" in kept.reason
+
+
+ASK_MORE = LimitOverrideRow(id=4, dimension="policy:personal", default_value=1, proposal_id=8, created_at=APPROVED,
+                            trial_until=APPROVED + timedelta(days=7))  # fmt: skip
+
+
+def _of(kind: str, days: float, signals: int) -> list[UsageRow]:
+    """20 turns the policy planned for `kind`, `days` from the approval."""
+    rows = _rows(days, 20, signals=signals)
+    for r in rows:
+        r.reason = f"policy:{kind} — why"
+    return rows
+
+
+def test_a_policy_adjustment_is_judged_on_its_own_kind_of_turns() -> None:
+    now = APPROVED + timedelta(days=2)
+    others_worse = _of("general", -1, 0) + _of("ack", 1, 15)
+    mine = _of("personal", -1, 2) + _of("personal", 1, 1)
+    assert judge(CHANGE, others_worse + mine, 2048, now).action == "revert", "all turns: 16 of 40 against 2 of 40"
+    assert judge(ASK_MORE, others_worse + mine, 2048, now).action == "continue", "other kinds' misses are not its doing"
+    verdict = judge(ASK_MORE, _of("personal", -1, 1) + _of("personal", 1, 12), 2048, now)
+    assert verdict.action == "revert"
+    assert verdict.reason.startswith("Reverted #4 (asking for more on questions about you, proposal #8): more answers")

@@ -1,10 +1,15 @@
-"""The model-free context request: different situations get different, in-range requests; it learns."""
+"""The model-free context request: different situations get different, in-range requests; it asks for more
+only for a kind with an approved adjustment in force."""
 
 from __future__ import annotations
 
-from capabilities.request_policy import LEARN_MIN_MISSES, learn, plan_request
+from datetime import UTC, datetime, timedelta
+
+from capabilities.limits import apply_overrides
+from capabilities.request_policy import adjustments, kind_of, plan_request
 from capabilities.resources import Dimension, Limits, clamp
 from capabilities.situation import read
+from memory.models import LimitOverrideRow
 
 LIMITS = Limits.from_values()
 
@@ -34,17 +39,34 @@ def test_plan_request_is_never_clamped() -> None:
         assert not provision.clamped and not provision.defaulted, message
 
 
-def test_plan_request_learns_from_followup_signals() -> None:
-    rows = [("policy:personal — x", "explicit_reference")] * LEARN_MIN_MISSES + [("policy:personal — x", None)]
-    learned = learn(rows)
+APPROVED = datetime(2026, 3, 1, tzinfo=UTC)
+ADJUSTED = LimitOverrideRow(id=4, dimension="policy:personal", default_value=1, proposal_id=9, created_at=APPROVED,
+                            trial_until=APPROVED + timedelta(days=7))  # fmt: skip
+WIDER = LimitOverrideRow(id=5, dimension="CONTEXT_TURNS", max_value=30, created_at=APPROVED)
+
+
+def test_plan_request_asks_for_more_only_with_an_approved_adjustment() -> None:
+    adjusted = adjustments([ADJUSTED, WIDER])
+    assert adjusted == {"personal": "change #4 approved 2026-03-01, on trial until 2026-03-08"}
     before = plan_request("Where does my sister live?", [], LIMITS)
-    after = plan_request("Where does my sister live?", [], LIMITS, learned)
-    assert (after.vector_limit or 0) > (before.vector_limit or 0)
-    assert "learned" in after.reason and "learned" not in before.reason
+    after = plan_request("Where does my sister live?", [], LIMITS, adjusted)
+    assert (before.context_turns, before.vector_limit, after.context_turns, after.vector_limit) == (3, 10, 7, 14)
+    assert after.similarity_threshold == 0.5 < (before.similarity_threshold or 0), "0.55 - 0.1, fitted into 0.5..0.9"
+    assert after.reason.endswith("; asking for more (change #4 approved 2026-03-01, on trial until 2026-03-08)")
+    assert "asking for more" not in before.reason
+    other = plan_request("How do I boil an egg?", [], LIMITS, adjusted)
+    assert other == plan_request("How do I boil an egg?", [], LIMITS), "other kinds ask as before"
 
 
-def test_plan_request_ignores_reasons_it_did_not_write() -> None:
-    assert learn([("a few words on why", "explicit_reference")] * 5) == {}
+def test_a_policy_adjustment_changes_no_limit() -> None:
+    assert apply_overrides(LIMITS, [ADJUSTED]) == LIMITS
+    assert apply_overrides(LIMITS, [ADJUSTED, WIDER])[Dimension.CONTEXT_TURNS].max == 30
+
+
+def test_kind_of_reads_reasons_and_change_names_it_wrote() -> None:
+    assert kind_of("policy:personal — a question about you") == "personal"
+    assert kind_of("policy:personal") == "personal"
+    assert [kind_of(s) for s in ("a few words on why", "policy:nonsense", "CONTEXT_TURNS")] == [None, None, None]
 
 
 def test_situation_reads_kinds() -> None:

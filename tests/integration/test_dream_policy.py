@@ -1,0 +1,197 @@
+"""Proposals about the request policy on real stores: a kind of message that asks too little → the
+dream proposes asking for more → approved, the policy asks for more for that kind → its trial reverts it.
+
+The usage rows are written the way app/chat.py writes them on the policy path (the policy's own
+request and reason; a re-ask marks the turn before); the last steps go through `chat_turn` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from app.chat import ContextPlanned, chat_turn
+from app.cli import build_parser
+from app.llm import Backend
+from app.runtime import Runtime, Storage, effective_limits
+from app.settings import Settings
+from capabilities.request_policy import adjustments, plan_request
+from capabilities.resources import clamp
+from dreaming import proposals
+from dreaming.dream import DreamConfig, DreamReport, run_dream
+from memory.dreams import DreamStore, ProposalError, loads
+from memory.models import ProposalRow
+from memory.usage import UsageRecord
+
+pytestmark = pytest.mark.anyio
+PERSONAL = "Where does my sister live now ({i})?"
+GENERAL = "How do I boil an egg ({i})?"
+
+
+def log_turns(settings: Settings, storage: Storage, turns: list[tuple[str, bool]], rss_mb: float = 420.0) -> int:
+    """One usage row per (message, re-asked) as the policy planned it; a re-ask is the next message
+    of the thread and marks the turn before. Threads of twelve turns."""
+    account = next(iter(storage.accounts.list()), None) or storage.accounts.create("ana", "correct-horse")
+    uid = account.id or 0
+    limits = effective_limits(settings, storage)
+    reasked: dict[str, bool] = {}
+    for i, (text, reask) in enumerate(turns):
+        thread = f"t{i // 12}"
+        message = text.format(i=i)
+        row = storage.turns.add(uid, thread, "user", message)
+        request = plan_request(message, [], limits, adjustments(storage.overrides.active()))
+        provision = clamp(request, limits)
+        storage.usage.record(
+            UsageRecord(uid, thread, row.id, message, provision.as_dict(), [], [], request.reason, {},
+                        request_ms=1.0, retrieval_ms=3.0, generation_ms=800.0, rss_mb=rss_mb,
+                        followup_signal="explicit_reference" if reasked.get(thread) else None)
+        )  # fmt: skip
+        reasked[thread] = reask
+    return uid
+
+
+def under_asking() -> list[tuple[str, bool]]:
+    """Questions about the person re-asked after 9 of 12; general chat after 2 of 36."""
+    return [(PERSONAL, i % 16 != 12) if i % 4 == 0 else (GENERAL, i in (5, 21)) for i in range(48)]
+
+
+def dream(settings: Settings, storage: Storage) -> DreamReport:
+    return run_dream(storage, DreamConfig(limits=effective_limits(settings, storage)))
+
+
+def cli(settings: Settings, *argv: str) -> int:
+    args = build_parser().parse_args(list(argv))
+    return args.func(settings, args)
+
+
+def policy_runtime(settings: Settings, storage: Storage) -> Runtime:
+    async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart("noted.")])
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        yield "noted."
+
+    backend = Backend("embedded", "scripted", "", FunctionModel(respond, stream_function=stream))
+    return Runtime(settings=settings, store=storage, backend=backend, path="policy")
+
+
+async def planned(rt: Runtime, uid: int, text: str) -> ContextPlanned:
+    events = [e async for e in chat_turn(rt, uid, "t0", text)]
+    return next(e for e in events if isinstance(e, ContextPlanned))
+
+
+def test_dream_proposes_asking_more_for_a_kind_that_under_asks(settings: Settings, storage: Storage) -> None:
+    log_turns(settings, storage, under_asking())
+    report = dream(settings, storage)
+    assert [(p.dimension, p.bound, p.status) for p in report.proposals] == [("policy:personal", "default", "pending")]
+    p = report.proposals[0]
+    assert p.rationale.startswith(
+        "Questions about you got too little context: 9 of 12 such turns were followed by a sign of missing "
+        "context, against 2 of 36 turns of other kinds (Fisher one-sided p = 0.000)."
+    )
+    assert "Turns followed by one: “Where does my sister live now (0)?”; “Where does my sister" in p.rationale
+    assert p.rationale.endswith("ask for more on questions about you (+4 recent messages, +4 memories, match "
+                                "threshold 0.1 lower).")  # fmt: skip
+    evidence = loads(p.evidence)
+    assert (evidence["turns"], evidence["signals"], p.evidence_count) == (12, 9, 9) and evidence["p"] < 0.05
+    assert len(evidence["links"]) == 9 and evidence["retrieval_p95_ms"] == 3.0
+    assert proposals.headline(p).startswith(f"#{p.id} request policy, questions about you: ask for more (+4")
+    md = proposals.proposal_markdown(p)
+    assert "policy:personal" not in md and "↩ follow-up" in md and "**Proposed trial**: Apply for 7 days" in md
+    assert report.findings[0] == "No turn of 48 asked past a limit, so there is nothing to change."
+    assert any(f.startswith("General chat: 2 of 36 such turns") for f in report.findings)
+    assert report.findings[-1].startswith("Asking for too much is not measured")
+    assert report.analysis["policy"]["personal"]["signals"] == 9
+
+
+def test_dream_proposes_no_policy_change_without_evidence(settings: Settings, storage: Storage) -> None:
+    even = [(PERSONAL, i == 0) if i % 4 == 0 else (GENERAL, i in (5, 9, 13)) for i in range(48)]
+    log_turns(settings, storage, even)
+    report = dream(settings, storage)
+    assert report.proposals == []
+    assert (
+        "Questions about you: 1 of 12 such turns were followed by a sign of missing context, against 3 of 36 turns "
+        "of other kinds (Fisher one-sided p = 0.697). No evidence that the policy asks too little, so no change."
+    ) in report.findings
+    assert "not measured" in report.findings[-1] and "cited sources are not logged" in report.findings[-1]
+
+
+async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
+    settings: Settings, storage: Storage
+) -> None:
+    uid = log_turns(settings, storage, under_asking())
+    p = dream(settings, storage).proposals[0]
+    dreams = DreamStore(storage.engine)
+    limits = effective_limits(settings, storage)
+    _, change = proposals.decide(dreams, limits, p.id or 0, "approved", "it keeps forgetting", "ana")
+    assert change is not None and change.trial_until is not None
+    assert effective_limits(settings, storage) == limits, "an adjustment changes no range"
+    rt = policy_runtime(settings, storage)
+    asked = await planned(rt, uid, "Where does my sister live?")
+    assert (asked.provision.context_turns, asked.provision.vector_limit) == (7, 14)
+    assert f"asking for more (change #{change.id} approved" in asked.provision.request.reason
+    log_turns(settings, storage, [(PERSONAL, False)] * 8, rss_mb=0.95 * settings.memory_limit_mb)
+    report = dream(settings, storage)
+    assert report.findings[0].startswith(
+        f"Reverted #{change.id} (asking for more on questions about you, proposal #{p.id}): the peak memory"
+    )
+    assert report.proposals == [], "not proposed again the night it was reverted"
+    assert adjustments(storage.overrides.active()) == {}
+    assert storage.overrides.history()[0].trial_outcome == "reverted"
+    back = await planned(rt, uid, "Where does my sister live?")
+    assert (back.provision.context_turns, back.provision.vector_limit) == (3, 10)
+    assert "asking for more" not in back.provision.request.reason
+    assert f"POLICY_ENDED: change #{change.id}, asking for more on questions about you, ended by dream: Reverted" in (
+        back.limits_notice
+    )
+
+
+async def test_rejected_adjustment_changes_nothing(settings: Settings, storage: Storage) -> None:
+    uid = log_turns(settings, storage, under_asking())
+    p = dream(settings, storage).proposals[0]
+    dreams = DreamStore(storage.engine)
+    proposals.decide(dreams, effective_limits(settings, storage), p.id or 0, "rejected", "fast is fine", "ana")
+    assert storage.overrides.history() == [] and adjustments(storage.overrides.active()) == {}
+    asked = await planned(policy_runtime(settings, storage), uid, "Where does my sister live?")
+    assert (asked.provision.context_turns, asked.provision.vector_limit) == (3, 10)
+    log_turns(settings, storage, [(PERSONAL, False)] * 4)
+    again = dream(settings, storage)
+    assert again.proposals == [] and any(f.startswith("Questions about you: ") for f in again.findings)
+
+
+def test_policy_adjustment_through_the_cli(
+    settings: Settings, storage: Storage, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log_turns(settings, storage, under_asking())
+    p = dream(settings, storage).proposals[0]
+    assert cli(settings, "dream", "proposals") == 0
+    out = capsys.readouterr().out
+    assert f"#{p.id} request policy, questions about you: ask for more" in out and "trial: Apply for 7 days" in out
+    assert cli(settings, "dream", "approve", str(p.id), "--reason", "try it") == 0
+    assert "is active from the next turn (see `reverie limits history`)" in capsys.readouterr().out
+    assert cli(settings, "limits") == 0 and "CONTEXT_TURNS" in capsys.readouterr().out
+    assert cli(settings, "limits", "history") == 0
+    change = storage.overrides.history()[0]
+    assert f"change #{change.id} request policy, questions about you: ask for more (+4" in capsys.readouterr().out
+    assert cli(settings, "limits", "revert", str(change.id), "--reason", "too slow") == 0
+    out = capsys.readouterr().out
+    assert "ended" in out and "by cli: too slow" in out and "The request policy asks as before" in out
+    assert adjustments(storage.overrides.active()) == {}
+
+
+def test_a_second_adjustment_of_a_kind_in_force_is_refused(settings: Settings, storage: Storage) -> None:
+    log_turns(settings, storage, under_asking())
+    first = dream(settings, storage).proposals[0]
+    dreams = DreamStore(storage.engine)
+    limits = effective_limits(settings, storage)
+    proposals.decide(dreams, limits, first.id or 0, "approved", "try it", "ana")
+    second = ProposalRow.model_validate(first.model_dump(exclude={"id", "run_id", "status", "decided_at"}))
+    run = dreams.start_run("test")
+    dreams.commit(run.id or 0, [second], [])
+    with pytest.raises(ProposalError, match="already in force"):
+        proposals.decide(dreams, limits, second.id or 0, "approved", "again", "ana")
+    assert dreams.proposal(second.id or 0).status == "pending"  # pyright: ignore[reportOptionalMemberAccess]
+    assert len(storage.overrides.history()) == 1, "the failed approval wrote nothing"
