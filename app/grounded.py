@@ -51,10 +51,13 @@ from capabilities.evidence import (
     Evidence,
     Note,
     aliases,
+    asks_a_name,
     candidates,
     cased,
+    cased_question,
     choose,
     covers,
+    denied,
     is_question,
     kin_hops,
     kin_words,
@@ -398,10 +401,22 @@ async def _grounded(
     )
     ask = read_ask(sit)
     kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
-    if kind is None and len(evidence.notes) > 1:  # "what preventer am I on?": a name, perhaps changed since
+    # "what preventer am I on?": a name, perhaps changed since; "which contractor is doing…": Hanley &
+    # Sons (not "what position do I play?": what "I play" is said of, below)
+    if kind is None and (len(evidence.notes) > 1 or (asks_a_name(question) and not ask.verb)):
         kind = "thing"
     stale = superseded(evidence.notes, kind, question)
     named = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - stale
+    # of several notes' names, those said beside what is asked: "Dr. Anita Raman" beside "surgeon",
+    # not the physio "Marcus" of a note joined for the knee; "my team", not the night out
+    # (and none a note says is not so: "didn't go the Hilux in the end")
+    # (nor, when a note corrects another, the one both say, which only links the change: "Greta's gone on
+    # mat leave so I'm seeing Ben now")
+    gone = stale | set().union(*(denied(n.text) for n in evidence.notes))
+    links = _bridges(evidence.notes) if stale else set()
+    beside = set().union(*(candidates(n.text, kind, question, near_only=True) for n in evidence.notes)) if (
+        kind != "place") else set()  # (a place beside "works" may be a partner's: "bistro in Stockbridge")
+    named = (beside - gone - links) or (named - gone) or named
     if kind == "person" and not ask.answer_type:  # a name asked: the one said as "called the Sally Ann"
         named = {m.casefold() for n in evidence.notes for m in _CALLED.findall(n.text)} or named
     if not kind and set(ask.attributes) & ROLE_STEMS:  # a job asked: the reply says it ("instructor")
@@ -514,6 +529,7 @@ def _known_after_a_look(
 def _known(sit: Situation, notes: Sequence[Note]) -> bool:
     """Whether memory knows what the question is about (a name or a hard term it asks about):
     then not knowing the answer is "I don't know", never the model's free guess."""
+    sit = cased_question(sit, notes)  # "the registration plate on the navara?": the Navara they told of
     ask = read_ask(sit)
     notes = cased(notes, sit.text)  # as the evidence reads them ("dev's bday": Dev's birthday)
     names = [n.casefold() for n in sit.names]

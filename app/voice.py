@@ -127,6 +127,8 @@ def clean(raw: str, message: str) -> tuple[str, str]:
     text = _TODAY_IS.sub("", cut_loop(text)).strip()  # the system prompt's date said back ("Today is 2026-11-24, I'm…")
     text = text[:1].upper() + text[1:]
     text = " ".join(sentences(text)[:2]).strip()
+    while _DANGLING.search(text):  # cut off by the token limit mid-clause: "…in Mahikeng, so"
+        text = _DANGLING.sub("", text)
     if not text or sum(c.isalnum() for c in text) < 2:
         return "", "empty reply"
     if _LEAKS.search(text):
@@ -138,6 +140,10 @@ def clean(raw: str, message: str) -> tuple[str, str]:
     return text, ""
 
 
+_DANGLING = re.compile(
+    r"[,;:]?\s+(?:so|and|but|or|because|with|to|the|a|an|of|for|in|at|on|from|which|that|who|my|your|their|his|her)$",
+    re.IGNORECASE,
+)
 _SWAPS = (
     (r"\bthe user's\b", "your"), (r"\bthe user is\b", "you are"), (r"\bthe user has\b", "you have"),
     (r"\bthe user\b", "you"), (r"\bI'm\b", "you're"), (r"(?-i:\bim\b)", "you're"), (r"\bI am\b", "you are"),
@@ -171,6 +177,14 @@ def answer_words(notes: Sequence[Note], question: str) -> set[str]:
     return said - asked - {stem(w) for w in STOP}
 
 
+def said_tokens(text: str) -> set[str]:
+    """A text's words, lower-cased, and its clock times whole ("8:15", "7.30am"), as answers are found."""
+    return {w.casefold() for w in words(text)} | {t.casefold() for t in _CLOCK_TIME.findall(text)}
+
+
+_CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}(?:am|pm)?", re.IGNORECASE)
+
+
 def grounded_reply(
     raw: str,
     notes: Sequence[Note],
@@ -187,7 +201,7 @@ def grounded_reply(
     text, problem = clean(_ANSWER_PREFIX.sub("", raw.strip()), question)
     if problem:
         return "", problem
-    said_words = {w.casefold() for w in words(text)}
+    said_words = said_tokens(text)
     if needed and not needed & said_words:
         return "", "the reply does not give what was asked"
     if stale & said_words:
@@ -262,7 +276,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     picked: list[tuple[list[str], list[str], list[str]]] = []
     for note in notes:
         said = sentences(without_opener(" ".join(note.text.split()))) or [note.text.strip()]
-        giving = [t for t in said if wanted & {w.casefold() for w in words(t)}]
+        giving = [t for t in said if wanted & said_tokens(t)]
         # "He just turned twelve" keeps the sentence before it that says who he is
         giving = [p for i, t in enumerate(said) if t in giving
                   for p in ([said[i - 1]] if i and _LEADING_PRONOUN.match(t) else []) + [t]]  # fmt: skip

@@ -106,7 +106,7 @@ _KIND_SHAPE = re.compile(
 )
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
-_NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?")
+_NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?")
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
@@ -128,7 +128,12 @@ _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
     r"sold|bought|replaced|left|renamed|quit|ended up|cancelled|called off|given up|gave up|"
     r"new \w+ (?:is|was)|(?:saw|met|see|meet|got|have) (?:the|a|my|our) new \w+|retired|found a (?:new )?place|"
-    r"(?:get|got) the keys)\b",
+    r"(?:get|got) the keys|headhunted|got the job|(?:offered|took) (?:me )?(?:the|a) (?:new )?(?:job|role|position)|"
+    r"(?:a|my) new (?:job|role|position)|(?:i|we) start(?:ed)? (?:on|at|in|next|there))\b"
+    # a value changed: "raised the amlodipine to 10 mg", "went up to 40 lei" (not "went up to Leeds");
+    # news said as a heading: "NEW TRUCK. Scania R 450"
+    r"|\b(?:raised|increased|upped|lowered|reduced|bumped|put up|went up|gone up|came down|dropped) (?:\w+ ){0,3}?"
+    r"to\s+[$€£]?\d|^\W*new \w+\s*[.!:]",  # (a heading opens the message: not "Party at the new flat.")
     re.IGNORECASE,
 )
 _MONTHS = word_set(
@@ -142,10 +147,12 @@ _NUMBER_WORDS = word_set(
 )
 _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't isn't aren't wasn't")
 _LOCATIVE = word_set("at in from to near on into")
+_AT_TIME = word_set("at by from until till around about half quarter")
 _TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
 _ROLE_SHAPE = re.compile(
     r"\b(?:(?:works?|worked|working|job)\s+(?:\w+\s+)?as(?:\s+an?)?|(?:years?|decades?|career|retired|trained|qualified)\s+as\s+an?"
-    r"|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?(?:been\s+)?an?)"
+    r"|(?:is|she's|he's|i'm|was|am)\s+(?:now\s+|still\s+|actually\s+)?(?:been\s+)?an?"
+    r"|(?:['’]s|\bis|\bwas)\s+\d{1,3}(?:\s*,|\s+and)\s+an?)"  # "Tessa's 25 and a vet nurse"
     r"\s+((?:senior\s+|junior\s+|head\s+|chief\s+)?\w+)",
     re.IGNORECASE,
 )
@@ -177,6 +184,12 @@ _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 # "the name of the (animal) clinic"; not "of my band": its own name
+# The noun a which/what question asks about, the last before its verb ("which basketball team do…").
+_WH_HEAD = re.compile(
+    r"\b(?:which|what)\s+(?!(?:do|does|did|is|are|was|were|have|has|had|will|would|can|could|should)\b)"
+    r"(?:[a-zà-ÿ'’-]+\s+){0,2}?([a-zà-ÿ'’-]+)\s+(?:do|does|did|is|are|was|were|have|has|had)\b",
+    re.IGNORECASE,
+)
 _NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)
 _SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
@@ -350,6 +363,7 @@ class Ask:
     earlier: bool = False  # "where did I work before?": a note that says what came before is preferred
     now: bool = False  # "where do I live these days?": the newest of the person's complete notes is preferred
     verb: str = ""  # "which university did I study at?": what the person did, which a note must say
+    things: tuple[str, ...] = ()  # the hard terms that are no name: "the ship Manolis works on" → ship
 
 
 @dataclass(frozen=True)
@@ -390,13 +404,18 @@ def answer_type(question: str) -> AnswerType | None:
         return "place"
     if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
         return "time"
-    if re.search(r"\bhow (?:old|many|much|long|often)\b", q):
+    if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q):
         return "number"
     if re.search(r"^\W*(?:who|whom)\b", q):
         return "person"
     return None
 
 
+# "what's my mom's room number at…", "what number do I ring…": a number, not "the dining room"
+_NUMBER_ASKED = re.compile(r"^\W*(?:what|which)\b(?:['’]s|\s+is|\s+was)?(?:\s+[\w'’-]+){0,4}?\s+number\b")
+_NUMBER_OF = re.compile(
+    r"\b(?!what\b|which\b)([a-z]+)\s+number\b|\bnumber of (?:the|my|our|his|her)\s+(?:\w+\s+)?([a-z]+)", re.I
+)  # the thing numbered: "room number", "the number of the parking bay"
 _WHAT_THE = re.compile(r"^\W*what(?:['’]s|\s+is|\s+was|\s+were|\s+are)\s+the\s+([a-z]+)\b", re.IGNORECASE)
 _ORDINARY = word_set(
     "latest news deal story plan point matter thing best first last next new old usual current date time"
@@ -435,6 +454,14 @@ def read_ask(sit: Situation) -> Ask:
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
     attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
     hard = [t for t in dict.fromkeys(hard) if not any(_attribute(a) for a in t.split("|"))]
+    # "my blood type": the type is what a note must say, not "blood pressure 160/95"
+    described = {stem(w) for w in _DESCRIPTIVE}
+    hard = [t.split("|")[-1] if "|" in t and t.split("|")[-1] in described else t for t in hard]
+    # "which contractor is doing our bathroom?": the category of the answer, seldom said beside it
+    # ("went with Hanley & Sons"), is a key word, not a must, when nothing else asked is one
+    # ("which dealership did we buy the RAV4 from?" still needs a note that says a dealership)
+    if noun and hard == [stem(noun)] and not re.search(r"(?<!^)\b[A-Z0-9]", text.strip()):
+        hard = []  # (a question that names something, a RAV4, an Arbor Glen, keeps it a must)
     # not "the clinic's name"; but "the name of that Ethiopian restaurant" must be said as a name
     attributes += [stem(w) for w in words(text) if w in NAMING and not _named_noun(text, direct=True)]
     attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []
@@ -454,7 +481,10 @@ def read_ask(sit: Situation) -> Ask:
     now = bool(_NOW.search(text) or _PRESENT.search(text))
     did = _DID.search(text)
     verb = stem(did.group(1)) if did and did.group(1).casefold() not in STOP | _LIGHT_VERBS else ""
-    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb)
+    named = {stem(n.split()[0]) for n in sit.names}
+    things = tuple(t for t in hard if t not in named)
+    return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb,
+               things)  # fmt: skip
 
 
 def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
@@ -504,13 +534,20 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         said = note.text
         if note.source != "chunk":  # (a document's line is about its title)
             asked = [t for t in key_terms(question) if t not in _TIME_STEMS]
-            clauses = re.split(r"[,;.!?]", note.text)
-            said = " ".join(c for c in clauses if not asked or any(covers(_said(c), t) for t in asked)) or note.text
+            kept, going = [], False
+            for c in _CLAUSE_END.split(note.text):
+                # and the clauses that go on about a kept one: "the Soweto Marathon half, 21km, on Sunday 2 November"
+                # (a short aside between them does not end it, nor is it kept: "birthday was yesterday, 11 May"
+                # says no date of the birthday)
+                says = not asked or any(covers(_said(c), t) for t in asked)
+                going = says or (going and (_PREPOSITION_LED.match(c) is not None or len(words(c)) <= 2))
+                kept += [c] if says or (going and len(words(c)) > 2) else []
+            said = " ".join(kept) or note.text
             # "…changed the wedding date. The venue … only had one Saturday free so it's 7 March 2026 now"
-            going_on = [c for c in re.split(r"[,;.!?]", said_of(note.text, question)) if _IT_IS.search(c)]
+            going_on = [c for c in _CLAUSE_END.split(said_of(note.text, question)) if _IT_IS.search(c)]
             said = " ".join([said, *going_on])
-        if re.search(r"\bwhat time\b", q):
-            return 2 if _CLOCK.search(said) else 1
+        if re.search(r"\bwhat time\b", q):  # (also as the person writes it: "thurs 8th may 5.30", "at 6")
+            return 2 if _CLOCK.search(said) or candidates(said, kind, question, near_only=True) else 1
         if re.search(r"\b(?:what|which) date\b", q):
             return 2 if _DATE.search(said) else 1
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
@@ -526,6 +563,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     return 1
 
 
+_CLAUSE_END = re.compile(r"[,;!?]|\.(?!\d)")  # not the dot of "5.30"
+_PREPOSITION_LED = re.compile(r"\s*(?:on|in|at|from|until|till|by|around|about)\b", re.IGNORECASE)
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))
 _PARTS = re.compile(r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\s*\n\s*")
 
@@ -582,8 +621,11 @@ def _named_noun(question: str, direct: bool = False) -> str:
     return next((noun for noun in asked if noun in _NAMED_NOUNS), "")  # "the animal hospital": hospital
 
 
-def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
-    """The words of a text that could be the answer's type (lower-cased), none the question says."""
+def candidates(text: str, kind: AnswerType | None, question: str, near_only: bool = False) -> set[str]:
+    """The words of a text that could be the answer's type (lower-cased), none the question says.
+
+    Of a person, a place or a thing, those said beside what is asked about when there are any (see
+    `_near`, `headed`), else all; with `near_only`, only those beside it (none when none is)."""
     if kind is None:
         return set()
     asked = {w.casefold() for w in words(question)}
@@ -597,6 +639,11 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
         }  # fmt: skip
         if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
             found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
+        elif re.search(r"\bwhat time\b", question, re.IGNORECASE):  # "what time…": 8:15, "at 6", not "March 27th"
+            clock = {w for i, w in enumerate(plain) if re.fullmatch(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm)", w)
+                     or re.fullmatch(r"\d{1,2}[:.]\d{2}", w) or w in ("noon", "midday", "midnight")
+                     or (re.fullmatch(r"\d{1,2}", w) and i and plain[i - 1] in _AT_TIME)}  # fmt: skip
+            found = clock if clock or near_only else found  # ("half seven": the day it is said with, at least)
         elif re.search(r"\b(?:what|which) month\b", question, re.IGNORECASE):
             found &= _MONTHS
     elif kind == "number":  # "$1,850"; a year is no amount ("how much did we pay?" is not "2019")
@@ -605,7 +652,7 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
         clauses = _clause_numbers(text)
         found = {
             w.lstrip("$€£").removeprefix("r").rstrip(".,") for i, w in enumerate(plain)  # "R37,000" (rand)
-            if (re.fullmatch(r"(?:[$€£]|r(?=\d))?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k)?", w)
+            if (re.fullmatch(r"(?:[$€£]|r(?=\d))?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k|[a-z](?=$))?", w)
                 and w.rstrip(".") not in clauses
                 and not (amount and re.fullmatch(r"(?:19|20)\d\d", w))
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
@@ -613,6 +660,10 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
                                     or any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w))))
             or (not money and (w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
+        numbered = _NUMBER_OF.search(question)  # "my mom's room number": beside "room", not her age
+        noun = stem(numbered.group(1) or numbered.group(2)) if numbered else ""
+        if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
+            found = _near(plain, found, {noun})
     elif kind == "person":
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
@@ -633,8 +684,40 @@ def candidates(text: str, kind: AnswerType | None, question: str) -> set[str]:
                  or (i and plain[i - 1] in ("called", "named") and locative & set(plain[max(0, i - 8) : i])))
         }  # fmt: skip
     found = {w for w in found if w and w not in asked}
+    if kind in ("place", "person"):  # a sentence's "We send…" after "in Leicester." is no place
+        found -= STOP
     near = _near(plain, found, {stem(w) for w in asked if w not in STOP}) if kind in ("person", "place") else found
-    return near or found
+    if kind == "thing":  # (all of a note's names stay: "didn't go the Hilux… picked up a Ford Ranger")
+        return headed(text, question, found) if near_only else found
+    return near if near_only and kind in ("person", "place") else near or found
+
+
+def asks_a_name(question: str) -> bool:
+    """Whether a which/what question asks for one of a kind the policy has no word list for ("which
+    contractor is doing our bathroom?"): not a description ("what colour…") or a vague "which one"."""
+    head = _WH_HEAD.search(question)
+    return head is not None and head.group(1).casefold() not in STOP | _DESCRIPTIVE | _VAGUE
+
+
+def headed(text: str, question: str, found: set[str]) -> set[str]:
+    """Of the candidates found, those in a sentence that says the noun asked about: "which basketball
+    team do I follow?" is "The Nelson Giants have been my team", not the night's "June" and "Tank"."""
+    head = _WH_HEAD.search(question)
+    if not head:
+        return set()
+    said = [p for p in sentences(text) if stem(head.group(1)) in {stem(w) for w in words(p)} and not is_question(p)]
+    # (not a question the person asked, "what's the best way from Porto airport…"; not a sentence's
+    # first word: "Update on the ute: …" names no ute)
+    return {w for p in said for w in words(p.casefold())[1:]} & found
+
+
+def denied(text: str) -> set[str]:
+    """The words a text says are not so, lower-cased: "didn't go the Hilux in the end", "not Pickles"."""
+    plain = [t.strip(".,!?;:()\"'*").casefold() for t in text.replace("’", "'").split()]
+    return {w for i, w in enumerate(plain) if _DENIED & set(plain[max(0, i - 3) : i])}
+
+
+_DENIED = _NEGATED | word_set("not never")
 
 
 _MONEY = re.compile(
@@ -711,7 +794,13 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         return True
     if attribute in ROLE_STEMS:
         return bool(_ROLE_SHAPE.search(note.text) or _ROLE_VERB.search(note.text))
-    return any(w.isdigit() or w in _NUMBER_WORDS for w in words(note.text))  # age
+    # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
+    # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
+    plain = words(note.text.casefold())
+    return any((w.isdigit() or w in _NUMBER_WORDS) and not (len(w) == 4 and w.isdigit())
+               and not any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w)
+               and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"})
+               for i, w in enumerate(plain))  # fmt: skip
 
 
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-zà-ÿ]+")
@@ -722,9 +811,14 @@ def _names_it(note: Note, ask: Ask) -> bool:
     (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
     if ask.own_name:  # "what's my name?": only the person naming themselves
         return bool(introduced(note.text) or _USER_NAMED.search(note.text.replace("’", "'")))
-    if _NAMING_SHAPE.search(note.text):
-        return True
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
+    thing = frozenset().union(*(related_stems(t) for t in ask.things)) or wanted
+    # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
+    # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
+    said = [{stem(w) for w in words(p)} for p in sentences(note.text)]
+    for i, part in enumerate(sentences(note.text)):
+        if _NAMING_SHAPE.search(part) and (not thing or thing & said[i] or (i and thing & said[i - 1])):
+            return True
     for part in sentences(note.text):  # "Surgeon's office rang, Mr Boyd is off…": a titled name beside it
         if _TITLED.search(part) and any(stem(w) in wanted for w in words(part)):
             return True
@@ -899,7 +993,13 @@ def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) ->
         return set()
     newest = candidates(typed[-1].text, kind, question)
     older = set().union(*(candidates(n.text, kind, question) for n in typed[:-1]))
-    return (older - newest) | _replaced(typed[-1].text, newest)
+    # a bare "now" corrects only what it names: "Greta's gone on mat leave so I'm seeing Ben now", not
+    # "…Marcus gave me a printout, and my knee bends to 120 degrees now" for the surgeon Dr Raman
+    gone = _replaced(typed[-1].text, newest)
+    cues = {c.casefold() for c in _CORRECTS.findall(typed[-1].text)}
+    if cues <= {"now"} and not {stem(o) for o in older} & _said(typed[-1].text):
+        return gone
+    return (older - newest) | gone
 
 
 def _replaced(text: str, found: set[str]) -> set[str]:
@@ -1000,8 +1100,11 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
     said: dict[str, list[str]] = {}
     befores: dict[str, str] = {}  # what each message's first sentence leaned on
     called = _called(known)
+    initials = _initials(notes)
     out = []
     for n in notes:
+        if initials:
+            n = replace(n, text=_INITIAL.sub(lambda m: initials.get(m.group(1), m.group(1)), n.text))
         earlier = said.setdefault(n.ref, [])
         before = " ".join(earlier or said.get(n.after, []))
         if not earlier and not _people(before):  # "She's deputy head at…" names no one: the turn before it does
@@ -1010,6 +1113,25 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         out.append(reading(n, before, called, pick))
         earlier.append(n.text)
     return out
+
+
+# A person called by their initial: "K's birthday is 3rd nov", "K and I", "K wants me to try bouldering"
+# (not "I", not the article "A", not "T-shirt").
+_INITIAL = re.compile(r"(?<![\w.'’-])([B-HJ-Z])(?=['’]s\b|\s+(?:and|&)\s|\s+[a-z]+s\b)")
+
+
+def _initials(notes: Sequence[Note]) -> dict[str, str]:
+    """Each initial the notes use for a person → the one name it can be: the only name with that
+    initial among the people the notes name ("boyfriend is Kieran" and "K's birthday…": K is Kieran)."""
+    if not any(_INITIAL.search(n.text) for n in notes):
+        return {}
+    named: dict[str, set[str]] = {}
+    for n in notes:
+        for name in _people(n.text):
+            first = name.split()[0]
+            if len(first) > 2 and not _calendar(first):
+                named.setdefault(first[0], set()).add(first)
+    return {letter: next(iter(names)) for letter, names in named.items() if len(names) == 1}
 
 
 def _score(
@@ -1277,12 +1399,35 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
     return chosen
 
 
+def _unowned(note: Note, ask: Ask) -> bool:
+    """Whether a sentence of the note says all that is asked and gives it to no one: "Rent on the
+    workshop is going up to $3,450 a month" is the person's rent, "Nia got a job at…" is Nia's."""
+    wanted = [t for t in ask.terms if t != ask.verb]
+    for part in sentences(note.text):
+        said = frozenset(stem(w) for w in words(part))
+        named = [n for n in names_in(part) if not _calendar(n) and stem(n.split()[0]) not in wanted]  # not "Rent…"
+        if wanted and all(covers(said, t) for t in wanted) and not named and not _THIRD.search(part):
+            return True
+    return False
+
+
+_THIRD = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.IGNORECASE)
+
+
+def _of_it(c: _Scored, chosen: Sequence[_Scored], asked: set[str]) -> bool:
+    """Whether a chosen note is about what is asked: it says a word asked (or a hard term), or is
+    linked to a chosen note that does (a sentence of the same message, a turn it leans on, someone both
+    name: "He's nineteen" after "Cian rang…" for "Aoife's eldest", Cian)."""
+    return bool(c.terms & asked or c.hard) or any(_linked(c, o) for o in chosen if o is not c and o.terms & asked)
+
+
 def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
     """Whether the chosen notes already say everything asked: more would only be read into the answer
     ("Priya is a pharmacist" and "Priya's mother… was a dentist" became "She's a dentist")."""
     said = frozenset().union(*(c.terms for c in chosen)) | frozenset().union(*(c.hard for c in chosen))
     met = frozenset().union(*(c.attributes for c in chosen))
-    typed = ask.answer_type is None or any(c.typed for c in chosen)
+    # (a time in the very form asked: "the ceremony yesterday" is no date for "when was the wedding?")
+    typed = ask.answer_type is None or any(c.typed >= (2 if ask.answer_type == "time" else 1) for c in chosen)
     return set(ask.hard) | set(ask.terms) <= said and set(ask.attributes) <= met and typed
 
 
@@ -1385,7 +1530,7 @@ def _when(note: Note) -> float:
     return note.created_at.timestamp() if note.created_at else 0.0
 
 
-def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, int, int, int, bool]:
+def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, int, int, int, bool]:
     """What a note adds to the chosen ones: hard terms, a newer answer of the asked type that says
     it corrects ("now", "moved", "anymore"), the type (or its very form asked), attributes, key words;
     and last, the turn a chosen one leans on or that leans on it ("We're moving! … Dartmouth" and
@@ -1394,7 +1539,10 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
     attributes = frozenset().union(*(c.attributes for c in chosen))
     terms = frozenset().union(*(c.terms for c in chosen))
     typed = max(c.typed for c in chosen)
-    corrects = (
+    # (of two that correct, one about the very one answered first: "NEW TRUCK. Scania… Bunica goes to Paul"
+    # for "my truck is a Volvo… I call her Bunica", not "the ferry for 2 cars… Sozopol instead")
+    shared = bool(s.about & _answer_names(chosen, ask))
+    corrects = 1 + shared if (
         s.typed > 0  # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"
         and (ask.now or (ask.answer_type is not None and typed > 0))
         and _CORRECTS.search(s.note.text) is not None
@@ -1404,10 +1552,10 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, bool, i
         # words (not "he runs the program" read as work, for "who do I work for?") and, of what the person
         # does, the doing or the kind of answer asked ("hockey moved, we're Thursdays now" for "which
         # night…"): not "band's moved rehearsals" for "what do I play in the band?"
-        and (bool(s.about & _answer_names(chosen, ask))
+        and (shared
              or (any(covers(s.note.said, t) for t in s.terms | s.hard)
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)))
-    )
+    ) else 0
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
     return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), leans)  # fmt: skip
@@ -1451,7 +1599,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     notes = tuple(sorted((c.note for c in chosen), key=_said_order))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
-    if chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text) for n in notes):
+    if (chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text) for n in notes)
+            and not any(_unowned(c.note, ask) for c in chosen)):
         return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
     chains = _name_chains(sit.text)
     for name, thing in zip(chains[::2], chains[1::2], strict=True):  # "Hannah's birthday": not "my own birthday"
@@ -1463,6 +1612,11 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
         held = [c for c in chosen if covers(c.note.stems, thing)]
         if held and not any(_mentions(c, name, chosen, thing) and _said_of_name(c, name, thing) for c in held):
+            return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
+    if sit.chain >= 2 and len(sit.heads) >= 2:  # "my dad's birthday": a birthday said of the dad, not Ioana's
+        owner, thing = sit.heads[-2], sit.heads[-1]
+        holders = [c for c in chosen if thing in c.hard]
+        if holders and not any(owner in c.hard and _mentions(c, owner, chosen, thing) for c in holders):
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
@@ -1482,6 +1636,13 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
+    # an amount or a time said of what is asked, not of a note joined for another word ("you paid 2900 lei
+    # for the package" is no ferry to Thassos; "flight at 8:10" no birthday party): the note that gives it
+    # says a word asked, or goes on from one that does
+    asked = set(ask.terms) - {ask.verb} - {stem(u) for u in _UNITS}  # (not "kilos": 1,100 kilos of olives)
+    typed = [c for c in chosen if c.typed]
+    if ask.answer_type in ("number", "time") and asked and typed and not any(_of_it(c, chosen, asked) for c in typed):
+        return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of something else", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")

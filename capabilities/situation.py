@@ -365,11 +365,26 @@ def key_terms(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(stem(w) for w in words(text) if w not in STOP and len(w) > 1 and stem(w) not in STOP))
 
 
+_S_APOSTROPHE = re.compile(r"\b([A-Z][a-zà-ÿ]*s)['’](?=\s)")  # a name ending in s, possessive
+# A parent said with no one's before it: "when is dad's birthday?", "where does mum live?" (not "Hemi's
+# mum", "her dad", "the mum of…").
+_BARE_PARENT = re.compile(
+    r"(^|(?<!\bmy)(?<!\byour)(?<!\bhis)(?<!\bher)(?<!\bour)(?<!\btheir)(?<!\bthe)(?<!\ba)(?<!['’]s)\s)"
+    r"(mum|mom|mam|mama|mummy|dad|daddy|papa|nan|nana|gran|granny|grandma|grandpa)\b",
+    re.IGNORECASE,
+)
+
+
 def read(message: str, history: Sequence[str] = ()) -> Situation:
     """Read a message (and whether its thread has history) into a `Situation`."""
     text = spelled_out(message.strip()).replace("for a living", "for work")
     tokens = words(text)
     question = text.endswith("?") or bool(_QUESTION_START.match(text))
+    text = _S_APOSTROPHE.sub(r"\1's", text)  # "Kostas' daughter" is said as "Kostas's daughter"
+    tokens = words(text)
+    if question:  # "when is dad's birthday?" asks about the person's own dad, as "my dad" would
+        text = _BARE_PARENT.sub(lambda m: f"{m.group(1)}my {m.group(2).casefold()}", text)
+        tokens = words(text)
     # "me" after an imperative ("tell me a story") asks something of the assistant; elsewhere
     # ("the friend who got me into pottery") it is the person.
     about_me = bool((_FIRST_PERSON - {"me"}) & set(tokens)) or (

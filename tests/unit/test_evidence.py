@@ -846,3 +846,173 @@ def test_a_female_relative_s_spouse_is_her_husband() -> None:
     from capabilities.evidence import aliases
 
     assert aliases([_note("m1", "My cousin Jo is married to Sam.")])["cousin's husband"] == "sam"
+
+
+def test_an_age_before_the_job_still_says_the_job() -> None:
+    from capabilities.evidence import roles
+
+    assert roles("Tessa's 25 and a vet nurse in Wellington") == {"vet"}
+    told = ("Two kids, both grown-ish. Tessa's 25 and a vet nurse in Wellington.", "Her fiancé Josh is a firefighter.")
+    assert _answer("What does Tessa do for work?", *told)[:1] == ["m1"]
+
+
+def test_a_thing_said_without_an_owner_is_the_person_s() -> None:
+    # no "I" or "my", and no one else's: the person's workshop rent; "Nia got a job…" stays Nia's
+    told = ("Gary rang. Rent on the workshop is going up to $3,450 a month from 1 July.",
+            "Nia got a job at the hospital.")  # fmt: skip
+    assert _answer("How much rent do I pay for the workshop now?", *told) == ["m1"]
+    assert _answer("Which hospital do I work at?", *told) == []
+
+
+def test_a_which_question_is_answered_by_the_name_said_with_its_noun() -> None:
+    from capabilities.evidence import candidates, headed
+
+    note = "Went to the basketball on 7 June with Tank. The Nelson Giants have been my team since the 90s. Good night"
+    found = candidates(note, "thing", "Which basketball team do I follow?", near_only=True)
+    assert found == {"nelson"}
+    assert headed("Tank sold Second Wind.", "Which basketball team do I follow?", {"tank", "second"}) == set()
+
+
+def test_a_day_said_relative_to_the_telling_looks_further_for_the_date() -> None:
+    told = ("The wedding is Saturday 16 August in Mahikeng, so it'll be a road trip.",
+            "Back from Mahikeng! Thabo and Zodwa's wedding was lovely, the ceremony yesterday was best")  # fmt: skip
+    assert "m1" in _answer("When was Thabo's wedding?", *told)
+    goal = ("New goal: the Soweto Marathon half, 21km, on Sunday 2 November. Busi's doing it too",
+            "Finished the Soweto Marathon half last Sunday in 2:24")  # fmt: skip
+    assert _answer("What date was the Soweto Marathon half?", *goal)[:1] == ["m1"]  # the date goes on from "half"
+
+
+def test_an_initial_is_the_one_person_named_with_it() -> None:
+    told = ("boyfriend is Kieran, teaches geography at a secondary in Gateshead.",
+            "K's birthday is 3rd nov, he'll be 31.")  # fmt: skip
+    assert "m2" in _answer("When's Kieran's birthday?", *told)
+    both = (*told, "Kayla's my apprentice.")  # two K names: the initial is no one's
+    assert "m2" not in _answer("When's Kieran's birthday?", *both)
+
+
+def test_a_sentence_opening_after_a_place_is_no_place() -> None:
+    from capabilities.evidence import candidates
+
+    text = "She still lives in Leicester. We send each other Christmas cards every year."
+    assert candidates(text, "place", "Where does Priya's mother live?") == {"leicester"}
+
+
+def test_what_time_asks_a_clock_time_and_a_name_is_the_one_beside_what_is_asked() -> None:
+    from capabilities.evidence import asks_a_name, candidates, superseded
+
+    physio = "I go three mornings a week, Monday, Wednesday, and Friday at 8:15."
+    discharged = ("I was officially discharged from PT on March 27th — Marcus gave me a printout of home exercises "
+                  "and a high five, and my knee bends to 120 degrees now.")
+    assert candidates(physio, "time", "What time were my PT appointments?") == {"8:15"}
+    assert candidates(discharged, "time", "What time were my PT appointments?", near_only=True) == set()
+    assert candidates("dinner's sunday at 6 at hers", "time", "what time is dinner at my mom's?") == {"6"}
+    surgeon = "Well, I finally saw the orthopedic surgeon yesterday, Dr. Anita Raman, about my right knee."
+    question = "Who is the surgeon who did my knee?"
+    assert candidates(surgeon, "person", question, near_only=True) == {"anita"}
+    assert candidates(discharged, "person", question, near_only=True) == set()
+    # the newer note's "now" corrects no surgeon: it names no one beside "surgeon"
+    notes = [_note("m1", surgeon), _note("m2", discharged, 30)]
+    assert superseded(notes, "person", question) == set()
+    assert asks_a_name("Which contractor is doing our bathroom?")
+    assert not asks_a_name("What colour is the new car?")
+
+
+def test_the_category_asked_need_not_be_said_beside_the_name() -> None:
+    told = ("In the meantime we're redoing the upstairs bathroom — we got three quotes and went with Hanley & Sons.",
+            "Bathroom tiles are sage green.")  # fmt: skip
+    assert _answer("Which contractor is doing our bathroom?", *told)[:1] == ["m1"]
+    car = ("Traded the Subaru in for a 2023 Toyota RAV4 Hybrid in Blueprint blue.",)
+    assert _answer("Which dealership did we buy the RAV4 from?", *car) == []  # a question naming one keeps the must
+
+
+def test_a_name_said_not_to_be_so_is_no_answer() -> None:
+    from capabilities.evidence import candidates, denied
+
+    note = "Update on the ute: didn't go the Hilux in the end. Picked up a 2022 Ford Ranger XLT in grey"
+    assert candidates(note, "thing", "What ute did I end up buying?", near_only=True) == {"hilux"}  # not "Update"
+    assert "hilux" in denied(note) and "ford" not in denied(note)
+
+
+def test_a_date_beside_an_aside_is_not_said_of_the_birthday_asked() -> None:
+    told = ("Oh and Finn's birthday is 19 January, just gone. My birthday is 11 May.",
+            "And birthday was yesterday, 11 May. Best present since Finn stopped leaving his washing out")  # fmt: skip
+    assert _answer("When is Finn's birthday?", *told)[:1] == ["m1"]
+
+
+def test_a_number_asked_of_a_thing_is_the_one_said_beside_it() -> None:
+    from capabilities.evidence import answer_type, candidates
+
+    assert answer_type("What's my mom's room number at Arbor Glen?") == "number"
+    party = "Mom turned 87 on Sunday, and we had a party in the Arbor Glen dining room"
+    assert candidates(party, "number", "What's my mom's room number at Arbor Glen?") == set()  # her age is no room
+    assert _answer("What's my mom's room number at Arbor Glen?", party) == []
+    assert candidates("the covered bay 14A is yours", "number", "What is the number of the parking bay?") == {"14a"}
+    assert candidates("my mobile is 021 555 1234", "number", "What's my phone number?") == {"021", "555", "1234"}
+
+
+def test_a_bare_parent_is_the_person_s_own_and_their_birthday_is_said_of_them() -> None:
+    assert read("When is dad's birthday?").text == "When is my dad's birthday?"
+    assert read("Where does Hemi's mum live?").text == "Where does Hemi's mum live?"
+    told = ("Ioana's birthday is 29 March, she turns 10!!", "Easter at dad's was lovely, 14 people at the table.")
+    assert _answer("When is dad's birthday?", *told) == []  # Ioana's birthday, joined through "dad's"
+    assert _answer("When is Ioana's birthday?", *told)[:1] == ["m1"]
+
+
+def test_what_a_question_describes_must_be_said_and_an_age_is_no_date() -> None:
+    assert _answer("What's my blood type?", "blood pressure 160/95. she put me on Amlodipine 5 mg") == []
+    assert _answer("What's my shoe size?", "My shoe size is a 9, wide fit.") == ["m1"]
+    assert _answer("How old is Lili?", "Lili's wedding is 6 September in Oradea and i'm her maid of honour!") == []
+    assert _answer("How old is Tessa?", "Tessa's 25 and a vet nurse in Wellington.") == ["m1"]
+
+
+def test_a_name_before_an_age_and_my_kin_names_them() -> None:
+    told = ("they have a girl, Ioana, 9, my only niece. crazy about horses",)
+    assert _answer("whats my nieces name again", *told) == ["m1"]
+
+
+def test_a_name_ending_in_s_owns_with_a_bare_apostrophe() -> None:
+    assert read("what's the name of Kostas' daughter?").text == "what's the name of Kostas's daughter?"
+    told = ("Crew for harvest: my neighbour Kostas Papadakis and his son Giorgos.",)
+    assert _answer("what's the name of Kostas' daughter?", *told) == []  # his son is no daughter
+
+
+def test_a_name_given_is_the_name_of_what_its_sentence_says() -> None:
+    told = ("BIG news. Manolis is engaged!! her name is Sofia, she is dental hygienist. they met on the ship",)
+    assert _answer("what's the name of the ship Manolis works on?", *told) == []
+    assert _answer("what's the kitten called?", "Adopted a kitten. We named her Luna.") == ["m1"]
+
+
+def test_a_bare_now_corrects_only_what_it_names() -> None:
+    from capabilities.evidence import superseded
+
+    question = "Who is the surgeon who did my knee?"
+    surgeon = _note("m1", "Well, I finally saw the orthopedic surgeon yesterday, Dr. Anita Raman.")
+    physio = _note("m2", "Discharged from PT on March 27th — Marcus gave me a printout, my knee bends to 120 now.", 30)
+    assert superseded([surgeon, physio], "person", question) == set()
+    greta = _note("m1", "Been seeing Greta at Northside Physio every second Wednesday for the shoulder.")
+    ben = _note("m2", "Greta's gone on mat leave so I'm seeing Ben now. He's big on dry needling.", 30)
+    assert "northside" in superseded([greta, ben], "person", "Who's my physio at the moment?")
+
+
+def test_an_amount_or_age_said_of_something_else_is_no_answer() -> None:
+    told = ("Andrei started driving lessons, 30 lessons, I paid 2900 lei for the package.",
+            "Maybe Thassos in Greece, 10 days in August, drive down together with Daniela's family.",
+            "Thassos is off, the ferry for 2 cars was crazy expensive.")  # fmt: skip
+    assert _answer("How much was the ferry to Thassos going to cost?", *told) == []
+    assert _answer("How old is Lili?", "Lili laughed at me for 10 minutes.") == []
+    assert _answer("How old is Bosun?", "Bosun, our dog, 11 years old now.") == ["m1"]
+
+
+def test_a_time_or_amount_must_be_said_of_what_is_asked() -> None:
+    olives = ("harvest started 11th finally. first day 1,100 kilos olives, not bad",
+              "bought the Navara! the dealer gave it for €8,700.")  # fmt: skip
+    assert _answer("how many kilos of honey did i get this year?", *olives) == []
+
+
+def test_a_clock_time_with_a_dot_is_one_time_and_a_sentence_goes_on_from_its_message() -> None:
+    told = ("booked physio thurs 8th may 5.30, place off Heaton Park Road with a physio called Hannah",)
+    assert _answer("What time is my first physio appointment?", *told) == ["m1"]
+    anster = [_note("m1", "I'm Isobel, I'm sixty-eight and I live in Anstruther in Fife."),
+              Note("m3", "Douglas and I got married in 1979 and we moved here to Anster in 1983 when he got the job.",
+                   T0 + timedelta(minutes=1), 0.6, after="m1")]  # fmt: skip
+    assert "m3" in [n.ref for n in choose(read("When did we move to Anstruther?"), anster).notes]

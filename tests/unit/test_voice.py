@@ -38,6 +38,9 @@ def test_clean_cuts_loops_and_rejects_language_switches_and_echoes() -> None:
     assert clean("Le Grand Paris, la femme de la France.", "What's the capital of France?")[1]
     assert clean("thanks!", "thanks!")[1]
     assert clean("You're welcome! Have a good day. See you. Bye.", "thanks!")[0] == "You're welcome! Have a good day."
+    # a reply cut off by the token limit ends where its clause did, not on "so"
+    assert clean("The wedding is Saturday 16 August in Mahikeng, so", "When was the wedding?")[0] == (
+        "The wedding is Saturday 16 August in Mahikeng")
 
 
 def test_second_person_and_acknowledgement() -> None:
@@ -193,3 +196,12 @@ def test_the_prompts_date_said_back_is_dropped() -> None:
     assert clean(raw, "what's a good vegetarian dinner idea?")[0] == "I'm glad you asked. Lentil curry is a good one."
     heard = acknowledgement("hey! im priya, just moved to Leeds")  # the greeting is not what was said
     assert heard == "Got it — you're priya, just moved to Leeds. I'll remember that."
+
+
+def test_a_clock_time_asked_is_found_whole_in_the_notes() -> None:
+    from app.voice import said_tokens
+
+    assert "8:15" in said_tokens("Friday at 8:15.")
+    notes = [Note("m1", "Gary drives me. I go three mornings a week at 8:15.", datetime(2026, 1, 5), 0.8),
+             Note("m2", "Discharged from PT on March 27th.", datetime(2026, 3, 27), 0.8)]  # fmt: skip
+    assert extractive(notes, "What time were my PT appointments?", {"8:15"}).startswith("You go three mornings")
