@@ -78,7 +78,7 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
         page.get_by_role("button", name="End this change").first.click()
         expect(page.get_by_text("Why end change").first).to_be_visible(timeout=30_000)
         submit(page, "replies feel slower")
-        expect(page.get_by_text("The .env range applies from your next message").first).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("It no longer applies from your next message").first).to_be_visible(timeout=30_000)
         page.screenshot(path=str(tmp_path / "ended.png"), full_page=True)
     with sqlite3.connect(data_dir / "reverie.db") as db:
         override = db.execute("SELECT dimension, max_value, proposal_id, reason FROM limit_overrides").fetchall()
@@ -92,3 +92,51 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
     assert limits.returncode == 0, limits.stderr
     line = next(x for x in limits.stdout.splitlines() if x.startswith("CONTEXT_TURNS"))
     assert line.split()[1:4] == ["1", "20", "10"], "ended: the .env range again"
+
+
+def _seed_policy_proposal(data_dir: Path) -> int:
+    """A proposal the dream's request-policy evidence writes (`dreaming.policy`), committed before the server starts."""
+    from capabilities.request_policy import MORE_WORDS
+    from memory.dreams import DreamStore
+    from memory.models import ProposalRow, utcnow
+
+    with stored(data_dir) as store:
+        dreams = DreamStore(store.engine)
+        run = dreams.start_run("e2e")
+        assert run.id is not None
+        row = ProposalRow.model_validate(
+            {"created_at": utcnow(), "dimension": "policy:personal", "bound": "default", "current_value": 0.0,
+             "proposed_value": 1.0, "evidence_count": 11, "risk": "unmeasured", "trial": "Apply for 7 days.",
+             "rationale": f"Questions about you got too little context: 11 of 12 such turns were followed by a sign "
+             f"of missing context, against 1 of 36 turns of other kinds. Proposed: ask for more ({MORE_WORDS}).",
+             "evidence": '{"kind": "personal", "label": "questions about you", "turns": 12, "signals": 11, '
+             '"retrieval_p95_ms": 31.0, "context_tokens_mean": 412.0, "links": []}'}
+        )  # fmt: skip
+        dreams.commit(run.id, [row], [])
+        dreams.update_run(run.id, status="completed")
+        assert row.id is not None
+        return row.id
+
+
+@pytest.mark.skipif(
+    "ui_dreams" not in (REPO / "app" / "ui.py").read_text(), reason="app/ui.py does not import app.ui_dreams yet"
+)
+def test_dream_browser_approves_a_request_policy_adjustment(tmp_path: Path) -> None:
+    """A policy proposal reads in plain words (no raw kind name), and approving it starts its trial."""
+    data_dir = tmp_path / "data"
+    assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
+    pid = _seed_policy_proposal(data_dir)
+    with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
+        login(page, url)
+        _run_dreams_command(page)
+        expect(page.get_by_text(f"#{pid} request policy, questions about you: ask for more").first).to_be_visible(
+            timeout=60_000
+        )
+        page.screenshot(path=str(tmp_path / "policy.png"), full_page=True)
+        page.get_by_role("button", name="Approve").first.click()
+        expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
+        submit(page, "it keeps forgetting what I told it")
+        expect(page.get_by_text("It applies from your next message").first).to_be_visible(timeout=30_000)
+    with sqlite3.connect(data_dir / "reverie.db") as db:
+        changes = db.execute("SELECT dimension, proposal_id, trial_until IS NOT NULL FROM limit_overrides").fetchall()
+    assert changes == [("policy:personal", pid, 1)]
