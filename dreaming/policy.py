@@ -148,9 +148,9 @@ def markdown(row: ProposalRow) -> str:
     evidence = loads(row.evidence)
     p95, tokens = evidence.get("retrieval_p95_ms"), evidence.get("context_tokens_mean")
     cost = (
-        f"**Cost now**: these turns' p95 retrieval {p95 if p95 is not None else '?'} ms, "
-        f"{tokens if tokens is not None else '?'} context tokens on average. Not simulated at the new request: "
-        "the trial watches memory and time and reverts on a breach."
+        f"**Cost now**: these turns' p95 retrieval {f'{p95:.0f}' if p95 is not None else '?'} ms, "
+        f"{f'{tokens:.0f}' if tokens is not None else '?'} context tokens on average. "
+        "Not simulated at the new request: the trial watches memory and time and reverts on a breach."
     )
     lines = [f"### {headline(row)}", f"**Rationale**: {row.rationale}", cost, f"**Proposed trial**: {row.trial}"]
     links = [
