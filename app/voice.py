@@ -26,7 +26,7 @@ from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
 from app.metrics import rss_mb
-from capabilities.evidence import Note, covers, day_months
+from capabilities.evidence import CLOCK_TIME, Note, covers, day_months
 from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
 from dreaming.simulation import ModelCost, ModelMeter
 from memory.assembly import escape_delimiters
@@ -182,7 +182,7 @@ def said_tokens(text: str) -> set[str]:
     return {w.casefold() for w in words(text)} | {t.casefold() for t in _CLOCK_TIME.findall(text)}
 
 
-_CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}(?:am|pm)?", re.IGNORECASE)
+_CLOCK_TIME = re.compile(rf"\b{CLOCK_TIME.pattern}", re.IGNORECASE)  # as `candidates` finds one
 
 
 def grounded_reply(

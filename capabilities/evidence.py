@@ -147,6 +147,8 @@ _NUMBER_WORDS = word_set(
 )
 _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't isn't aren't wasn't")
 _LOCATIVE = word_set("at in from to near on into")
+# A clock time as one token ("8:15", "7.30am"); the voice finds it whole in a reply the same way.
+CLOCK_TIME = re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?", re.IGNORECASE)
 _AT_TIME = word_set("at by from until till around about half quarter")
 _TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
 _ROLE_SHAPE = re.compile(
@@ -630,18 +632,18 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         return set()
     asked = {w.casefold() for w in words(question)}
     tokens = re.sub(r"\bout of\b", "out from", text.replace("’", "'")).split()  # "fishes out of Lunenburg"
-    plain = [t.strip(".,!?;:()\"'*").casefold() for t in tokens]
+    plain = [_bare(t) for t in tokens]
     if kind == "time":
         found = {
             w for w in plain
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
-            or re.fullmatch(r"\d{1,2}[:.]\d{2}(?:am|pm)?", w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
+            or CLOCK_TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
         }  # fmt: skip
         if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
             found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
         elif re.search(r"\bwhat time\b", question, re.IGNORECASE):  # "what time…": 8:15, "at 6", not "March 27th"
-            clock = {w for i, w in enumerate(plain) if re.fullmatch(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm)", w)
-                     or re.fullmatch(r"\d{1,2}[:.]\d{2}", w) or w in ("noon", "midday", "midnight")
+            clock = {w for i, w in enumerate(plain) if CLOCK_TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:am|pm)", w)
+                     or w in ("noon", "midday", "midnight")
                      or (re.fullmatch(r"\d{1,2}", w) and i and plain[i - 1] in _AT_TIME)}  # fmt: skip
             found = clock if clock or near_only else found  # ("half seven": the day it is said with, at least)
         elif re.search(r"\b(?:what|which) month\b", question, re.IGNORECASE):
@@ -692,6 +694,15 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
     return near if near_only and kind in ("person", "place") else near or found
 
 
+def _bare(token: str) -> str:
+    return token.strip(".,!?;:()\"'*").casefold()
+
+
+def _plain(text: str) -> list[str]:
+    """A text's tokens as the answer's words are found: punctuation off, lower-cased ("Hilux." → hilux)."""
+    return [_bare(t) for t in text.replace("’", "'").split()]
+
+
 def asks_a_name(question: str) -> bool:
     """Whether a which/what question asks for one of a kind the policy has no word list for ("which
     contractor is doing our bathroom?"): not a description ("what colour…") or a vague "which one"."""
@@ -713,7 +724,7 @@ def headed(text: str, question: str, found: set[str]) -> set[str]:
 
 def denied(text: str) -> set[str]:
     """The words a text says are not so, lower-cased: "didn't go the Hilux in the end", "not Pickles"."""
-    plain = [t.strip(".,!?;:()\"'*").casefold() for t in text.replace("’", "'").split()]
+    plain = _plain(text)
     return {w for i, w in enumerate(plain) if _DENIED & set(plain[max(0, i - 3) : i])}
 
 
@@ -815,8 +826,9 @@ def _names_it(note: Note, ask: Ask) -> bool:
     thing = frozenset().union(*(related_stems(t) for t in ask.things)) or wanted
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
-    said = [{stem(w) for w in words(p)} for p in sentences(note.text)]
-    for i, part in enumerate(sentences(note.text)):
+    parts_said = sentences(note.text)
+    said = [{stem(w) for w in words(p)} for p in parts_said]
+    for i, part in enumerate(parts_said):
         if _NAMING_SHAPE.search(part) and (not thing or thing & said[i] or (i and thing & said[i - 1])):
             return True
     for part in sentences(note.text):  # "Surgeon's office rang, Mr Boyd is off…": a titled name beside it
@@ -1012,7 +1024,7 @@ def _replaced(text: str, found: set[str]) -> set[str]:
 
 
 def _stale(text: str, found: set[str]) -> set[str]:
-    plain = [t.strip(".,!?;:()\"'*").casefold() for t in text.replace("’", "'").split()]
+    plain = _plain(text)
     mentions: list[list[str]] = []
     for i, w in enumerate(plain):
         if w in found:

@@ -378,13 +378,11 @@ _BARE_PARENT = re.compile(
 def read(message: str, history: Sequence[str] = ()) -> Situation:
     """Read a message (and whether its thread has history) into a `Situation`."""
     text = spelled_out(message.strip()).replace("for a living", "for work")
-    tokens = words(text)
     question = text.endswith("?") or bool(_QUESTION_START.match(text))
     text = _S_APOSTROPHE.sub(r"\1's", text)  # "Kostas' daughter" is said as "Kostas's daughter"
-    tokens = words(text)
     if question:  # "when is dad's birthday?" asks about the person's own dad, as "my dad" would
         text = _BARE_PARENT.sub(lambda m: f"{m.group(1)}my {m.group(2).casefold()}", text)
-        tokens = words(text)
+    tokens = words(text)
     # "me" after an imperative ("tell me a story") asks something of the assistant; elsewhere
     # ("the friend who got me into pottery") it is the person.
     about_me = bool((_FIRST_PERSON - {"me"}) & set(tokens)) or (
