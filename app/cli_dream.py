@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from app.settings import Settings
 from capabilities.limits import apply_overrides
-from capabilities.request_policy import LABEL, MORE_WORDS, kind_of
+from capabilities.request_policy import adjustment_words, kind_of
 from capabilities.resources import Limits
 from dreaming import policy, proposals
 from dreaming.consolidation import aware
@@ -172,7 +172,7 @@ def change_line(o: LimitOverrideRow) -> str:
     values = ", ".join(f"{b} {v:g}" for b, v in (("min", o.min_value), ("max", o.max_value),
                                                  ("default", o.default_value)) if v is not None)  # fmt: skip
     if (kind := kind_of(o.dimension)) is not None:  # an adjustment of the request policy
-        what = f"change #{o.id} request policy, {LABEL[kind]}: ask for more ({MORE_WORDS})"
+        what = f"change #{o.id} {adjustment_words(kind)}"
     else:
         what = f"override #{o.id} {o.dimension} {values}"
     made = f"proposal #{o.proposal_id}" if o.proposal_id else "by hand"

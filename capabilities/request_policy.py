@@ -68,6 +68,11 @@ LABEL: dict[Kind, str] = {
 }
 
 
+def adjustment_words(kind: Kind) -> str:
+    """An adjustment as the person reads it: "request policy, questions about you: ask for more (+4 …)"."""
+    return f"request policy, {LABEL[kind]}: ask for more ({MORE_WORDS})"
+
+
 def adjustments(changes: Iterable[LimitOverrideRow]) -> dict[Kind, str]:
     """The kinds with an approved adjustment in force, each with a note for the request's reason.
 

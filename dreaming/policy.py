@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from capabilities.request_policy import LABEL, MORE_WORDS, REASON_PREFIX, kind_of
+from capabilities.request_policy import LABEL, MORE_WORDS, REASON_PREFIX, adjustment_words, kind_of
 from capabilities.situation import Kind
 from dreaming.analysis import Harm, percentile
 from memory.dreams import DreamStore, loads
@@ -139,8 +139,8 @@ def is_policy(row: ProposalRow) -> bool:
 def headline(row: ProposalRow) -> str:
     """One line: `#4 request policy, questions about you: ask for more (+4 recent messages, …) (pending)`."""
     kind = kind_of(row.dimension)
-    label = LABEL[kind] if kind is not None else row.dimension
-    return f"#{row.id} request policy, {label}: ask for more ({MORE_WORDS}) ({row.status})"
+    what = adjustment_words(kind) if kind is not None else row.dimension
+    return f"#{row.id} {what} ({row.status})"
 
 
 def markdown(row: ProposalRow) -> str:

@@ -24,8 +24,8 @@ pytestmark = [pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _seed_pending_proposal(data_dir: Path) -> int:
-    """Written before the server starts, the way a dream commits one (the graph is free then)."""
+def _seed_proposal(data_dir: Path, fields: dict[str, object]) -> int:
+    """A pending proposal written before the server starts, the way a dream commits one (the graph is free then)."""
     from memory.dreams import DreamStore
     from memory.models import ProposalRow, utcnow
 
@@ -33,17 +33,22 @@ def _seed_pending_proposal(data_dir: Path) -> int:
         dreams = DreamStore(store.engine)
         run = dreams.start_run("e2e")
         assert run.id is not None
-        row = ProposalRow.model_validate(
-            {"created_at": utcnow(), "dimension": "CONTEXT_TURNS", "bound": "max", "current_value": 20,
-             "proposed_value": 25, "rationale": "3 of 9 conversations hit the MAX_EPISODIC_CONTEXT_TURNS=20 limit",
-             "evidence_count": 3, "evidence": '{"requested": {"10": 6, "20": 1, "25": 3}}',
-             "simulation": '{"replays": 3, "extra_memory_mb": 0.4, "projected_peak_mb": 420, '
-             '"memory_limit_mb": 2048, "risk": "LOW"}', "trial": "Apply for 7 days."}
-        )  # fmt: skip
+        row = ProposalRow.model_validate({"created_at": utcnow(), **fields})
         dreams.commit(run.id, [row], [])
         dreams.update_run(run.id, status="completed")
         assert row.id is not None
         return row.id
+
+
+def _seed_pending_proposal(data_dir: Path) -> int:
+    return _seed_proposal(
+        data_dir,
+        {"dimension": "CONTEXT_TURNS", "bound": "max", "current_value": 20,
+         "proposed_value": 25, "rationale": "3 of 9 conversations hit the MAX_EPISODIC_CONTEXT_TURNS=20 limit",
+         "evidence_count": 3, "evidence": '{"requested": {"10": 6, "20": 1, "25": 3}}',
+         "simulation": '{"replays": 3, "extra_memory_mb": 0.4, "projected_peak_mb": 420, '
+         '"memory_limit_mb": 2048, "risk": "LOW"}', "trial": "Apply for 7 days."},
+    )  # fmt: skip
 
 
 def _run_dreams_command(page: Page) -> None:
@@ -95,27 +100,18 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
 
 
 def _seed_policy_proposal(data_dir: Path) -> int:
-    """A proposal the dream's request-policy evidence writes (`dreaming.policy`), committed before the server starts."""
+    """A proposal the dream's request-policy evidence writes (`dreaming.policy`)."""
     from capabilities.request_policy import MORE_WORDS
-    from memory.dreams import DreamStore
-    from memory.models import ProposalRow, utcnow
 
-    with stored(data_dir) as store:
-        dreams = DreamStore(store.engine)
-        run = dreams.start_run("e2e")
-        assert run.id is not None
-        row = ProposalRow.model_validate(
-            {"created_at": utcnow(), "dimension": "policy:personal", "bound": "default", "current_value": 0.0,
-             "proposed_value": 1.0, "evidence_count": 11, "risk": "unmeasured", "trial": "Apply for 7 days.",
-             "rationale": f"Questions about you got too little context: 11 of 12 such turns were followed by a sign "
-             f"of missing context, against 1 of 36 turns of other kinds. Proposed: ask for more ({MORE_WORDS}).",
-             "evidence": '{"kind": "personal", "label": "questions about you", "turns": 12, "signals": 11, '
-             '"retrieval_p95_ms": 31.0, "context_tokens_mean": 412.0, "links": []}'}
-        )  # fmt: skip
-        dreams.commit(run.id, [row], [])
-        dreams.update_run(run.id, status="completed")
-        assert row.id is not None
-        return row.id
+    return _seed_proposal(
+        data_dir,
+        {"dimension": "policy:personal", "bound": "default", "current_value": 0.0,
+         "proposed_value": 1.0, "evidence_count": 11, "risk": "unmeasured", "trial": "Apply for 7 days.",
+         "rationale": f"Questions about you got too little context: 11 of 12 such turns were followed by a sign "
+         f"of missing context, against 1 of 36 turns of other kinds. Proposed: ask for more ({MORE_WORDS}).",
+         "evidence": '{"kind": "personal", "label": "questions about you", "turns": 12, "signals": 11, '
+         '"retrieval_p95_ms": 31.0, "context_tokens_mean": 412.0, "links": []}'},
+    )  # fmt: skip
 
 
 @pytest.mark.skipif(
