@@ -127,8 +127,9 @@ def clean(raw: str, message: str) -> tuple[str, str]:
     text = _TODAY_IS.sub("", cut_loop(text)).strip()  # the system prompt's date said back ("Today is 2026-11-24, I'm…")
     text = text[:1].upper() + text[1:]
     text = " ".join(sentences(text)[:2]).strip()
-    while _DANGLING.search(text):  # cut off by the token limit mid-clause: "…in Mahikeng, so"
-        text = _DANGLING.sub("", text)
+    if _DANGLING.search(text):  # cut off mid-clause: it ends where its last whole clause did
+        cut = max((m.start() for m in re.finditer(r"[,;:]\s", text)), default=0)  # not "$3,450" nor "8:15"
+        text = text[:cut] if cut > 0 else _DANGLING.sub("", text)  # "…Otago Hospital, and you work as"
     if not text or sum(c.isalnum() for c in text) < 2:
         return "", "empty reply"
     if _LEAKS.search(text):
@@ -141,7 +142,7 @@ def clean(raw: str, message: str) -> tuple[str, str]:
 
 
 _DANGLING = re.compile(
-    r"[,;:]?\s+(?:so|and|but|or|because|with|to|the|a|an|of|for|in|at|on|from|which|that|who|my|your|their|his|her)$",
+    r"[,;:]?\s+(?:so|and|but|or|because|with|as|to|the|a|an|of|for|in|at|on|from|which|that|who|my|your|their|his|her)$",
     re.IGNORECASE,
 )
 _SWAPS = (

@@ -41,6 +41,10 @@ def test_clean_cuts_loops_and_rejects_language_switches_and_echoes() -> None:
     # a reply cut off by the token limit ends where its clause did, not on "so"
     assert clean("The wedding is Saturday 16 August in Mahikeng, so", "When was the wedding?")[0] == (
         "The wedding is Saturday 16 August in Mahikeng")
+    assert clean("You're Mara, a physio at Otago Hospital, and you work as", "what do I do for work?")[0] == (
+        "You're Mara, a physio at Otago Hospital")
+    rent = "Rent is going up to $3,450 a month"  # (a figure's comma ends no clause)
+    assert clean(f"{rent} from", "what's my rent?")[0] == rent
 
 
 def test_second_person_and_acknowledgement() -> None:
