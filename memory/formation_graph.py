@@ -13,6 +13,8 @@ its relation is recorded as history that ended when the newer one began.
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +24,7 @@ from sqlmodel import Session, col, select
 from memory.entity_names import name_key
 from memory.extraction import USER, USER_ALIASES, Triple, is_functional
 from memory.models import EntityRow, MemoryRow, RelationRow
+from memory.tokens import query_terms
 
 if TYPE_CHECKING:
     from memory.formation import Stores
@@ -110,11 +113,11 @@ def _supersede(stores: Stores, user_id: int, when: datetime, relation_id: int, m
         other_from = _utc(other.valid_from or other.created_at)
         if other_from <= _utc(when):  # said later than the old one: it wins
             stores.entities.supersede_relation(user_id, other.id, valid_to=when)
-            retired += _retire_facts(stores.engine, user_id, other.id, memory_id, when)
+            retired += _retire_facts(stores, user_id, other.id, memory_id, when)
         else:  # a newer statement was formed first (out-of-order retry): ours is history already
             stores.entities.supersede_relation(user_id, relation_id, valid_to=other_from)
             if other.source_memory_id:
-                retired += _retire_facts(stores.engine, user_id, relation_id, other.source_memory_id, other_from)
+                retired += _retire_facts(stores, user_id, relation_id, other.source_memory_id, other_from)
     return retired
 
 
@@ -130,32 +133,103 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _retire_facts(engine: Engine, user_id: int, relation_id: int, by_memory: int, when: datetime) -> list[int]:
+def _retire_facts(stores: Stores, user_id: int, relation_id: int, by_memory: int, when: datetime) -> list[int]:
     """Mark the active facts behind a superseded relation, and the turns that said them, superseded.
 
     The turn goes too: "my sister moved to Porto" recalled verbatim would contradict the
     current view. It stays in the episodic log and in the history (status superseded).
+    What else the turn said stays in recall as a new fact, its remainder: "my sister Jules lives in
+    Hamilton, her birthday is 14 March" after "Jules moved to Tauranga" leaves "Jules — her birthday is
+    14 March." (retiring the whole turn lost the birthday; keeping it active made "where does she
+    live?" weigh the old place against the new).
     """
     sql = "SELECT memory_id FROM relation_sources WHERE relation_id = :r AND memory_id NOT IN (0, :m)"
-    with engine.connect() as conn:
+    ends = (
+        "SELECT s.name, s.aliases, r.predicate, o.name FROM relations r JOIN entities s ON s.id = r.subject_id "
+        "JOIN entities o ON o.id = r.object_id WHERE r.id = :r"
+    )
+    with stores.engine.connect() as conn:
         sources = [int(r[0]) for r in conn.execute(text(sql), {"r": relation_id, "m": by_memory})]
-    with Session(engine) as s:
+        subject, aliases, predicate, obj = conn.execute(text(ends), {"r": relation_id}).one()
+    said = " ".join([str(subject), *json.loads(aliases or "[]"), str(predicate).replace("_", " ")])
+    with Session(stores.engine) as s:
         query = select(MemoryRow).where(
             MemoryRow.user_id == user_id, col(MemoryRow.id).in_(sources),
             MemoryRow.kind == "fact", MemoryRow.status == "active",
         )  # fmt: skip
         rows = list(s.exec(query))
         turns = [r.source_turn_id for r in rows if r.source_turn_id is not None]
-        said = select(MemoryRow).where(
+        saying = select(MemoryRow).where(
             MemoryRow.user_id == user_id, col(MemoryRow.source_turn_id).in_(turns),
             MemoryRow.kind == "turn", MemoryRow.status == "active",
         )  # fmt: skip
-        rows += list(s.exec(said))
+        rows += list(s.exec(saying))
         for row in rows:
             row.status, row.superseded_by, row.valid_to = "superseded", by_memory, when
             s.add(row)
         s.commit()
-        return [r.id for r in rows if r.id is not None]
+        told = [r for r in rows if r.kind == "turn"] or rows  # the person's own words when there are some
+        rests = [(r.model_copy(), rest) for r in told
+                 if (rest := remainder(r.content, said, str(obj), str(subject), str(predicate)))]  # fmt: skip
+        retired = [r.id for r in rows if r.id is not None]
+    for row, rest in rests:
+        _keep(stores, user_id, row, rest)
+    return retired
+
+
+def _keep(stores: Stores, user_id: int, row: MemoryRow, rest: str) -> None:
+    """Store a retired memory's remainder once (a rerun after a crash finds it and stops)."""
+    with Session(stores.engine) as s:
+        known = s.exec(select(MemoryRow.id).where(
+            MemoryRow.user_id == user_id, MemoryRow.source_turn_id == row.source_turn_id,
+            MemoryRow.content == rest, MemoryRow.status == "active",
+        )).first()  # fmt: skip
+    if known is None:
+        stores.memories.add(
+            user_id, "fact", rest, created_at=row.created_at, thread_id=row.thread_id,
+            source_turn_id=row.source_turn_id, meta={"remainder_of": row.id},
+        )  # fmt: skip
+
+
+_CLAUSE = re.compile(r"[.!?;:]+\s+|,\s+|\s+(?:and|but|so|while|because)\s+|\s+[-–—]+\s+", re.IGNORECASE)
+_CHANGE_WORDS = frozenset(query_terms("actually now back moved move moving anymore longer user"))
+_PRONOUN_LEAD = re.compile(r"^(?:she|he|they|her|his|their|its|it|who|whose)\b", re.IGNORECASE)
+_PLACED = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?\w", re.IGNORECASE)
+_WHERE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "BORN_IN"})
+
+
+def remainder(content: str, known: str, ended: str, subject: str = USER, predicate: str = "") -> str:
+    """What `content` says besides the relation that ended, in its own words; "" when nothing is left.
+
+    A clause is kept when it says something (not only `known`: the subject's names, the predicate's
+    words, words of change; two words or a number) and nothing that could be the old value: not the
+    old object, and for a where-predicate no "in/at/to …" at all (the extracted object may be the
+    wrong one: "I live in Leipzig, in a flat in the Südvorstadt" ended as Leipzig). A remainder that
+    says "her" leads with who she is.
+
+    "My sister Ana moved to Porto last spring" leaves nothing; "My sister Jules lives in Hamilton, her
+    birthday is 14 March" leaves "Jules — her birthday is 14 March."
+    """
+    def plain(text: str) -> set[str]:
+        return {w.removesuffix("s") for w in query_terms(text)}
+
+    gone, said = plain(ended), plain(known) | {w.removesuffix("s") for w in _CHANGE_WORDS}
+
+    def telling(clause: str) -> bool:  # "who is 34", "her birthday is 14 March"; not "love it"
+        new = plain(clause) - said
+        return len(new) >= 2 or any(w.isdigit() for w in new)
+
+    def stale(clause: str) -> bool:
+        return bool(plain(clause) & gone or (predicate in _WHERE and _PLACED.search(clause)))
+
+    kept = [c.strip(" .!?,;:") for c in _CLAUSE.split(content.strip())]
+    kept = [c for c in kept if c and telling(c) and not stale(c)]
+    if not kept:
+        return ""
+    rest = ", ".join(kept) + "."
+    if subject != USER and _PRONOUN_LEAD.match(rest) and not plain(subject) & plain(rest):
+        rest = f"{subject} — {rest[0].lower()}{rest[1:]}"
+    return rest
 
 
 def user_roles(engine: Engine, user_id: int) -> dict[str, str]:

@@ -103,6 +103,29 @@ def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage:
     assert "Lisbon" in block and "Porto" not in block
 
 
+def test_formation_supersede_keeps_what_else_the_old_turn_said(storage: Storage) -> None:
+    """A correction of where Jules lives must not take her birthday, said in the same message, with it."""
+    uid = user(storage, "ada")
+    say(storage, uid, "t1", "My sister Jules lives in Hamilton, her birthday is 14 March.", T0)
+    say(storage, uid, "t2", "Actually Jules moved to Tauranga last month.", T0 + timedelta(days=30))
+    form(storage)
+    jules = storage.entities.find_by_name(uid, "Jules", fuzzy=False)[0]
+    assert jules.id is not None
+    current = storage.entities.current_relations(uid, jules.id, "LIVES_IN")
+    assert [storage.entities.get(uid, r.object_id).name for r in current] == ["Tauranga"]  # type: ignore[union-attr]
+    active = [m.content for m in storage.memories.list(uid, ["turn", "fact"], "active")]
+    assert "Jules — her birthday is 14 March." in active  # the birthday is still recalled,
+    assert not any("Hamilton" in c for c in active)  # the old town is not
+    hits = storage.memories.search(uid, "When is Jules's birthday?", 5, 0.5)
+    assert any("14 March" in h.memory.content for h in hits)
+    form(storage)  # a rerun adds nothing
+    assert len(storage.memories.list(uid, ["turn", "fact"], "active")) == len(active)
+    told = next(m for m in storage.memories.list(uid, ["turn"], None) if "Hamilton" in m.content)
+    assert told.status == "superseded" and told.id is not None
+    forget_memory(storage, uid, told.id)  # forgetting what was said takes its remainder too
+    assert "Jules — her birthday is 14 March." not in [m.content for m in storage.memories.list(uid, None, None)]
+
+
 def test_formation_out_of_order_retry_cannot_undo_a_newer_fact(storage: Storage) -> None:
     uid = user(storage, "ada")
     june = say(storage, uid, "t2", "Ana lives in Lisbon.", T0 + timedelta(days=100))
