@@ -179,8 +179,10 @@ def answer_words(notes: Sequence[Note], question: str) -> set[str]:
 
 
 def said_tokens(text: str) -> set[str]:
-    """A text's words, lower-cased, and its clock times whole ("8:15", "7.30am"), as answers are found."""
-    return {w.casefold() for w in words(text)} | {t.casefold() for t in _CLOCK_TIME.findall(text)}
+    """A text's words, lower-cased, and its clock times and figures whole ("8:15", "7.30am", "8,700",
+    "4.60"), as answers are found."""
+    whole = [*_CLOCK_TIME.findall(text), *_NUMBER.findall(text)]
+    return {w.casefold() for w in words(text)} | {t.casefold() for t in whole}
 
 
 _CLOCK_TIME = re.compile(rf"\b{CLOCK_TIME.pattern}", re.IGNORECASE)  # as `candidates` finds one

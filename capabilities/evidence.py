@@ -115,7 +115,11 @@ _DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IG
 _LIGHT_VERBS = word_set(
     "go get have make take keep need want like tell say mention talk speak write ask remember know think see"
 )  # said in too many ways to require ("do I see the physio": "physio is Thurs at 4:30"), or about the telling
-_NOW = re.compile(r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present)\b", re.I)
+_NOW = re.compile(
+    r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present|finally|eventually"
+    r"|in the end|this (?:year|summer|winter|spring|autumn|fall|season|term))\b",
+    re.I,
+)
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
 _PRESENT = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)  # "what preventer am I on?": what is so now
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
@@ -159,6 +163,18 @@ _ROLE_SHAPE = re.compile(
     re.IGNORECASE,
 )
 
+# A job said with no article, as people writing a second language often do ("she is pharmacist", "her
+# husband Stavros is accountant", "Dimitris is taxi driver"): only words shaped as jobs (a doer's ending,
+# not a comparative: "is older"), or a few common jobs that have none. (With an article, `_ROLE_SHAPE`.)
+_ROLE_BARE = re.compile(
+    r"\b(?:is|was|she's|he's|i'm|am)\s+(?:now\s+|still\s+)?(?!an?\s|the\s)((?:\w+\s+)?(?:"
+    r"\w+(?:ist|ician|arian|itian|ountant|sultant|sistant|tendant|geant)"
+    r"|(?!(?:bett|bigg|long|old|young|fast|high|larg|small|low|lat|oth|eith|neith|nev|rath|wheth|togeth|anoth"
+    r"|prop|clev|und|ov|aft|ev|eag|bitt|sob|sup|tend|tough|clos|furth|quiet|easi|hard|smart|sick|thinn|fatt|tall"
+    r"|near|clean|strong|weak|happi|busi|earli|cheap|rich|poor|warm|cold|cool|dark|light|short)er\b)\w{4,}er"
+    r"|\w{4,}or|nurse|cook|chef|vet|pilot|judge|midwife|medic|barista|waitress|(?:post|police|fisher|fire|sales|handy|business|delivery|camera)(?:wo)?man|soldier))\b",
+    re.IGNORECASE,
+)
 # A job said as what someone does: "He fishes lobster out of Lunenburg", "she teaches maths".
 _ROLE_VERB = re.compile(
     r"\b(?:he|she|they|i|[A-Z][a-zà-ÿ]+)\s+(?:now\s+|still\s+|also\s+)?"
@@ -318,7 +334,7 @@ class Note:
 
 def roles(text: str) -> set[str]:
     """The role words a text gives ("I'm now an instructor": instructor), lower-cased."""
-    found = [*_ROLE_SHAPE.finditer(text), *_ROLE_VERB.finditer(text)]
+    found = [*_ROLE_SHAPE.finditer(text), *_ROLE_VERB.finditer(text), *_ROLE_BARE.finditer(text)]
     return {w.casefold() for m in found for w in m.group(1).split() if w.casefold() not in STOP}
 
 
@@ -406,13 +422,18 @@ def answer_type(question: str) -> AnswerType | None:
         return "place"
     if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
         return "time"
-    if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q):
+    if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
         return "number"
     if re.search(r"^\W*(?:who|whom)\b", q):
         return "person"
     return None
 
 
+# "what did I pay for the Navara?", "what am I charging for…", "what did I get for the Duster?": an amount
+_PRICE_ASKED = re.compile(
+    r"^\W*what\s+(?:did|do|does|will|would|am|are|is|was)\s+(?:\w+\s+){1,2}?(?:\w+ly\s+)?"
+    r"(?:pay|paid|charg(?:e|es|ed|ing)|cost|spen[dt]|spending|(?:get|got|getting)\s+for\s+the)\b"
+)
 # "what's my mom's room number at…", "what number do I ring…": a number, not "the dining room"
 _NUMBER_ASKED = re.compile(r"^\W*(?:what|which)\b(?:['’]s|\s+is|\s+was)?(?:\s+[\w'’-]+){0,4}?\s+number\b")
 _NUMBER_OF = re.compile(
@@ -451,7 +472,9 @@ def read_ask(sit: Situation) -> Ask:
     if who and who.group(1).casefold() not in STOP:
         hard.append(stem(who.group(1)))
     hard += [n for n in _NUMBER.findall(text)]
-    hard += [stem(w) for w in _OF_THING.findall(text) if w.casefold() not in STOP]
+    compounds = {part for h in hard if "|" in h for part in h.split("|")}  # "the name of my blood pressure
+    hard += [stem(w) for w in _OF_THING.findall(text) if w.casefold() not in STOP and stem(w) not in compounds]
+    # doctor": the compound is asked, either of its words may be said ("pressure was 150/95"), not "blood"
     # Attributes: those in a possessive chain ("my sister's profession"), any naming word, an age,
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
     attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
@@ -599,6 +622,9 @@ _OPENS = word_set(
 )
 
 
+_INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
+
+
 def said_of(text: str, question: str) -> str:
     """The parts of a person's message that say something the question asks about, where its answer
     must be: "we got married on June 13th, 1987" for "which city did we get married in?", not the
@@ -610,7 +636,7 @@ def said_of(text: str, question: str) -> str:
         thing = pronoun is not None and pronoun[0].casefold() in ("it", "its", "there")
         going_on = any(covers(_said(p), t) for t in asked) or (
             going_on and pronoun is not None and (thing or not _people(p[: pronoun.start()]))
-        )
+        ) or (going_on and _INSTEAD.search(p) is not None)  # "Thassos is off… we're going to Sozopol instead"
         said += [p] if going_on else []
     return " ".join(said) or text
 
@@ -804,7 +830,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if covers(note.stems, attribute):
         return True
     if attribute in ROLE_STEMS:
-        return bool(_ROLE_SHAPE.search(note.text) or _ROLE_VERB.search(note.text))
+        return bool(_ROLE_SHAPE.search(note.text) or _ROLE_VERB.search(note.text) or _ROLE_BARE.search(note.text))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())
@@ -1426,6 +1452,15 @@ def _unowned(note: Note, ask: Ask) -> bool:
 _THIRD = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.IGNORECASE)
 
 
+def _of_no_one(note: Note, ask: Ask) -> bool:
+    """Whether the note says something asked and names no one at all, so it can be no one else's: "money
+    goes from 4800 lei net to 5300 lei net" for "how much do I make now?" (not "Nia's pay went up")."""
+    wanted = [t for t in ask.terms if t != ask.verb]
+    said = frozenset(stem(w) for w in words(note.text))
+    named = [n for n in names_in(note.text) if not _calendar(n)]
+    return any(covers(said, t) for t in wanted) and not named and not _THIRD.search(note.text)
+
+
 def _of_it(c: _Scored, chosen: Sequence[_Scored], asked: set[str]) -> bool:
     """Whether a chosen note is about what is asked: it says a word asked (or a hard term), or is
     linked to a chosen note that does (a sentence of the same message, a turn it leans on, someone both
@@ -1565,7 +1600,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
         # does, the doing or the kind of answer asked ("hockey moved, we're Thursdays now" for "which
         # night…"): not "band's moved rehearsals" for "what do I play in the band?"
         and (shared
-             or (any(covers(s.note.said, t) for t in s.terms | s.hard)
+             or (any(covers(s.note.said, t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)))
     ) else 0
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
@@ -1602,6 +1637,9 @@ def _names_one(note: Note, question: str) -> bool:
     return bool(said) or (note.source == "chunk" and bool(note.title))
 
 
+# A deed asked that a note tells as another: paying for a thing is said as buying it.
+_BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased"))  # (not "sold")
+_SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
 _WITH_ME = re.compile(r"\b([A-Z][a-zà-ÿ]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-Z][a-zà-ÿ]+)")
 
 
@@ -1611,8 +1649,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     notes = tuple(sorted((c.note for c in chosen), key=_said_order))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
-    if (chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text) for n in notes)
-            and not any(_unowned(c.note, ask) for c in chosen)):
+    if (chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text, unsaid=True)
+                                                                          for n in notes)
+            and not any(_unowned(c.note, ask) or _of_no_one(c.note, ask) for c in chosen)):
         return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
     chains = _name_chains(sit.text)
     for name, thing in zip(chains[::2], chains[1::2], strict=True):  # "Hannah's birthday": not "my own birthday"
@@ -1642,7 +1681,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "the notes say it of someone else", ())
     others = [t for t in ask.terms if t != ask.verb]
     said_all = len(others) >= 2 and any(all(t in c.terms for t in others) for c in chosen)  # "took first prize"
-    if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) for c in chosen):
+    told_as = _SAID_AS.get(ask.verb or "", frozenset())  # "what did I pay for the Navara?": "bought it for…"
+    if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) or c.note.stems & told_as for c in chosen):
         return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
     if ask.earlier and not any(c.earlier for c in chosen):
         return Evidence("unknown", (), "low", "no note says what came before", ())

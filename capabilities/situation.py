@@ -50,7 +50,7 @@ STOP = word_set(
     am i'm i've i'd i'll you're it's that's what's who's where's how's there's let's im ive dont didnt doesnt
     where when why how whats please tell remind remember recall know knew again name named called call
     something anything thing things really also still yet ever one ok okay yes yeah hey hi hello thanks thank
-    moment currently nowadays until till
+    moment currently nowadays until till finally eventually ultimately
     get got go going want like according document documents uploaded question quick just much many"""
 )
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
@@ -160,7 +160,7 @@ _SYNONYMS_TEXT = (
     "study studied degree graduated graduate student",
     "university college campus",
     "adopt adopted adoption rescue rescued",
-    "pay paid payment cost costs price fee",
+    "pay paid payment cost costs price fee spend spent charge charging",
     "buy buying bought purchase purchased sell selling sold",  # "who bought my car?": "Sold the Micra to Kyle"
     "film movie cinema",
     "book novel read reading",
@@ -286,9 +286,20 @@ class Situation:
 
 
 
-def is_first_person(text: str) -> bool:
-    """Whether a text speaks as the person (or of "the user", as formed facts do)."""
-    return bool(_FIRST_PERSON & set(words(text))) or "the user" in text.casefold()
+# A clause that opens with a past deed and no subject is the person's own, diary-style ("Bobos had an ear
+# infection, took him to the vet…", "bought the nets today"); not a passive ("taken by").
+_DROPPED_I = re.compile(
+    r"(?:^|[.!?;,]\s+)(?:also\s+|then\s+|just\s+|finally\s+)?(?:took|went|bought|got|saw|made|paid|sold|gave|met|drove"
+    r"|flew|brought|sent|spent|told|left|found|started|finished|booked|called|visited|picked)\b(?!\s+by\b)",
+    re.IGNORECASE,
+)
+
+
+def is_first_person(text: str, *, unsaid: bool = False) -> bool:
+    """Whether a text speaks as the person (or of "the user", as formed facts do); with `unsaid`, also
+    when it tells a deed with no subject, diary-style (`_DROPPED_I`)."""
+    said = bool(_FIRST_PERSON & set(words(text))) or "the user" in text.casefold()
+    return said or (unsaid and _DROPPED_I.search(text) is not None)
 
 
 def names_in(text: str) -> list[str]:

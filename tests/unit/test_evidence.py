@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, choose, covers
+from capabilities.evidence import Note, answer_type, choose, covers
 from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
@@ -1016,3 +1016,48 @@ def test_a_clock_time_with_a_dot_is_one_time_and_a_sentence_goes_on_from_its_mes
               Note("m3", "Douglas and I got married in 1979 and we moved here to Anster in 1983 when he got the job.",
                    T0 + timedelta(minutes=1), 0.6, after="m1")]  # fmt: skip
     assert "m3" in [n.ref for n in choose(read("When did we move to Anstruther?"), anster).notes]
+
+
+def test_a_deed_told_as_another_and_a_subject_left_unsaid() -> None:
+    # paying for a thing is told as buying it ("what did I finally pay…": "finally" asks the last word)
+    van = [_note("m1", "the Transit needs new tyres before winter.", 2)]
+    van += [_note("m2", "bought the Transit from a dealer in Leeds! he let it go for £7,900.", 3)]
+    assert _answer_refs("what did i finally pay for the transit?", van) == ["m2"]
+    assert answer_type("what did I pay for the Transit?") == "number"
+    assert _answers("what did I pay for the caravan?", van) == []
+    # a diary-style clause with no subject is the person's own doing
+    cat = [_note("m1", "Pickle had a sore paw, took her to the vet Dr Oyelaran in Hebden, cream twice a day.")]
+    assert _answer_refs("which vet did i take Pickle to for her paw?", cat) == ["m1"]
+    # "the name of my blood pressure doctor": either word of the compound may be said, not "blood" alone
+    gp = [_note("m1", "saw Dr Haddad at the surgery, pressure was 160/100 so he upped the ramipril.")]
+    assert _answer_refs("whats the name of my blood pressure doctor?", gp) == ["m1"]
+    assert _answers("what's my blood type?", gp) == []
+
+
+def test_a_job_said_without_an_article() -> None:
+    from capabilities.evidence import roles
+
+    assert roles("my son Tomasz lives in Gdansk, he is electrician. his wife Ola is accountant") == {
+        "electrician", "accountant"}  # fmt: skip
+    assert roles("her dad Piotr is bus driver there") >= {"driver"}
+    assert roles("he is older than me and she is German, Ola is pregnant") == set()
+    notes = [_note("m1", "my son Tomasz lives in Gdansk, he is electrician.", 1)]
+    assert _answer_refs("what does Tomasz do for work?", notes) == ["m1"]
+
+
+def test_a_note_that_names_no_one_is_the_persons_own() -> None:
+    pay = [_note("m1", "wages go from 2100 net to 2400 net from june, overtime stays the same", 3)]
+    assert _answer_refs("how much do i make net per month now?", pay) == ["m1"]
+    theirs = [_note("m1", "Nia's wages go from 2100 net to 2400 net from june", 3)]
+    assert _answers("how much do i make net per month now?", theirs) == []
+
+
+def test_this_year_asks_what_is_so_now_and_instead_goes_on() -> None:
+    jam = [_note("m1", "made 40 jars of plum jam, I sell it for 4 pounds a jar at the market", 1),
+           _note("m2", "jam: people keep asking. I'm putting the price up to 5 pounds a jar this year", 60)]
+    assert _answer_refs("what am i charging for a jar of jam this year?", jam) == ["m2"]
+    trip = [_note("m1", "thinking about an autumn trip with Ben. maybe Porto, a week in October", 1),
+            _note("m2", "change of plans for autumn: Porto is off, too dear. we're going to Galway instead", 30)]
+    assert "m2" in _answer_refs("where are we going on our trip this autumn?", trip)
+    assert answer_type("what did I actually get for the Corsa?") == "number"
+    assert answer_type("what did I get for my birthday?") is None  # a gift, not a price

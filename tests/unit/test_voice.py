@@ -209,3 +209,9 @@ def test_a_clock_time_asked_is_found_whole_in_the_notes() -> None:
     notes = [Note("m1", "Gary drives me. I go three mornings a week at 8:15.", datetime(2026, 1, 5), 0.8),
              Note("m2", "Discharged from PT on March 27th.", datetime(2026, 3, 27), 0.8)]  # fmt: skip
     assert extractive(notes, "What time were my PT appointments?", {"8:15"}).startswith("You go three mornings")
+
+
+def test_a_figure_is_said_whole() -> None:
+    from app.voice import said_tokens
+
+    assert {"8,700", "4.60"} <= said_tokens("He let it go for €8,700, and oil was 4.60 a kilo.")
