@@ -179,10 +179,7 @@ def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id:
     domains = get_focus(rt.store.engine, user_id, thread_id)  # set with /focus; None = everything
     docs = [int(d[4:]) for d in domains or [] if d.startswith("doc:")]
     return ContextRequest(
-        context_turns=provision.context_turns,
-        vector_limit=provision.vector_limit,
-        similarity_threshold=provision.similarity_threshold,
-        triple_depth=provision.triple_depth,
+        **provision.fields(),
         budget_tokens=rt.settings.context_budget_tokens,
         document_ids=docs if domains and "personal" not in domains else None,
         domains=domains,

@@ -64,7 +64,7 @@ async def probe(backend: Backend) -> Probe:
     broad, notes_b, _ = await request_resources(backend, limits, "probe", "What are all my hobbies and interests?", "")
     request_ok = (
         not notes_a and not notes_b and _meaningful(thanks, limits) and _meaningful(broad, limits)
-        and (broad.vector_limit or 0) > (thanks.vector_limit or 0)
+        and (broad.value(Dimension.VECTOR_LIMIT) or 0) > (thanks.value(Dimension.VECTOR_LIMIT) or 0)
     )  # fmt: skip
     cat = await say(backend, GROUNDED_SYSTEM, _NOTES + "What is my cat called?", 40)
     brother = await say(backend, GROUNDED_SYSTEM, _NOTES + "What is my brother's name?", 40)

@@ -10,7 +10,7 @@ import asyncio
 import fcntl
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -25,7 +25,7 @@ from app.scheduler import start_scheduler, stop_scheduler
 from app.settings import Settings
 from app.voice import model_meter
 from capabilities.limits import apply_overrides
-from capabilities.resources import Limits
+from capabilities.resources import BOUNDS, Dimension, Limits, Range
 from dreaming.dream import DreamConfig, run_dream
 from dreaming.reminders import ReminderStore
 from memory.accounts import AccountStore
@@ -212,15 +212,10 @@ def open_storage(settings: Settings) -> Storage:
     )
 
 
-def base_limits(settings: Settings) -> Limits:
-    """The `.env` ranges, validated (raises LimitsError naming the variable)."""
-    values = {
-        name.upper(): getattr(settings, name)
-        for name in type(settings).model_fields
-        if name.startswith(("min_", "max_", "default_"))
-        and name.endswith(("context_turns", "search_limit", "threshold", "triple_depth"))
-    }
-    return Limits.from_values(values, source=".env")
+def base_limits(settings: Settings, dims: Iterable[Dimension] = Dimension) -> Limits:
+    """The `.env` ranges of the declared dimensions, validated (raises LimitsError naming the variable)."""
+    ranges = {d: Range(*(getattr(settings, d.env_name(b).lower()) for b in BOUNDS), source=".env") for d in dims}
+    return Limits(ranges)
 
 
 def effective_limits(settings: Settings, store: Storage | Records) -> Limits:

@@ -7,11 +7,20 @@ receive plain values from here, never this object.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, create_model
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from capabilities.resources import BOUNDS, Dimension
+
+_BOUND_WORDS = {
+    "min": "Least {} the agent may ask for",
+    "max": "Most {} the agent may ask for",
+    "default": "{} when the agent does not say",
+}
 
 
 def _seed(name: str) -> AliasChoices:
@@ -19,7 +28,25 @@ def _seed(name: str) -> AliasChoices:
     return AliasChoices(name, name.lower())
 
 
-class Settings(BaseSettings):
+def limit_fields(dims: Iterable[Dimension]) -> dict[str, Any]:
+    """The min, max and default of each declared dimension as settings fields, for `create_model`:
+    read under the seed's names (`MAX_TRIPLE_DEPTH`), each defaulting to the seed's value."""
+    return {
+        d.env_name(b).lower(): (
+            d.value.kind,
+            Field(
+                default=d.value.seed.value_of(b),
+                validation_alias=_seed(d.env_name(b)),
+                description=f"{_BOUND_WORDS[b].format(d.name)}; assembly {d.value.assembly}.",
+            ),
+        )
+        for d in dims
+        for b in BOUNDS
+    }
+
+
+# The resource ranges are fields derived from the dimensions' one declaration (`capabilities.resources`).
+class Settings(create_model("_ResourceRanges", __base__=BaseSettings, **limit_fields(Dimension))):
     """Every knob of a Reverie installation, each with a default."""
 
     model_config = SettingsConfigDict(
@@ -58,34 +85,6 @@ class Settings(BaseSettings):
     llm_timeout_s: float = 120.0
     """Longest wait for one model call before the turn fails with a clear message."""
 
-    min_episodic_context_turns: int = Field(default=1, validation_alias=_seed("MIN_EPISODIC_CONTEXT_TURNS"))
-    """Fewest recent turns the agent may ask for."""
-    max_episodic_context_turns: int = Field(default=20, validation_alias=_seed("MAX_EPISODIC_CONTEXT_TURNS"))
-    """Most recent turns the agent may ask for."""
-    default_episodic_context_turns: int = Field(
-        default=10, validation_alias=_seed("DEFAULT_EPISODIC_CONTEXT_TURNS")
-    )
-    """Recent turns when the agent does not say."""
-    min_vector_search_limit: int = Field(default=0, validation_alias=_seed("MIN_VECTOR_SEARCH_LIMIT"))
-    """Fewest semantic memories the agent may ask for."""
-    max_vector_search_limit: int = Field(default=15, validation_alias=_seed("MAX_VECTOR_SEARCH_LIMIT"))
-    """Most semantic memories the agent may ask for."""
-    default_vector_search_limit: int = Field(default=5, validation_alias=_seed("DEFAULT_VECTOR_SEARCH_LIMIT"))
-    """Semantic memories when the agent does not say."""
-    min_similarity_threshold: float = Field(default=0.5, validation_alias=_seed("MIN_SIMILARITY_THRESHOLD"))
-    """Loosest semantic match the agent may ask for."""
-    max_similarity_threshold: float = Field(default=0.9, validation_alias=_seed("MAX_SIMILARITY_THRESHOLD"))
-    """Strictest semantic match the agent may ask for."""
-    default_similarity_threshold: float = Field(
-        default=0.7, validation_alias=_seed("DEFAULT_SIMILARITY_THRESHOLD")
-    )
-    """Semantic match strictness when the agent does not say."""
-    min_triple_depth: int = Field(default=0, validation_alias=_seed("MIN_TRIPLE_DEPTH"))
-    """Fewest knowledge-graph hops the agent may ask for."""
-    max_triple_depth: int = Field(default=3, validation_alias=_seed("MAX_TRIPLE_DEPTH"))
-    """Most knowledge-graph hops the agent may ask for."""
-    default_triple_depth: int = Field(default=1, validation_alias=_seed("DEFAULT_TRIPLE_DEPTH"))
-    """Knowledge-graph hops when the agent does not say."""
     report_constraint_violations: bool = Field(
         default=True, validation_alias=_seed("REPORT_CONSTRAINT_VIOLATIONS")
     )

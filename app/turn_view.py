@@ -18,15 +18,6 @@ _MARKS = {
 }
 
 
-_PLAIN = {
-    "CONTEXT_TURNS": "recent turns of this chat",
-    "VECTOR_LIMIT": "memories found by meaning",
-    "SIMILARITY_THRESHOLD": "least relevance",
-    "TRIPLE_DEPTH": "steps along links",
-}
-"""Each dimension in words, shown before its seed name."""
-
-
 def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, Any], request_ms: float) -> str:
     """In one line what Reverie looked at and why; then what was asked for and got per dimension
     (plain words, the seed names beside them, clamp marks), and what was loaded or left out."""
@@ -42,7 +33,7 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
     ]
     for g in provision.grants:
         requested = "—" if g.requested is None else format_number(g.requested)
-        label = f"{_PLAIN.get(g.dimension.name, g.dimension.name)} ({g.dimension.name})"
+        label = f"{g.dimension.value.words} ({g.dimension.name})"
         lines.append(f"| {label} | {requested} | {format_number(g.provided)} | {_MARKS[g.status]} |")
     if reason.startswith(REASON_PREFIX):  # the model-free policy asked (app/judgement.py)
         lines.append("\nAsked by the context policy.")

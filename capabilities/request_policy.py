@@ -31,6 +31,9 @@ REASON_PREFIX = "policy:"  # also names an approved adjustment's change: `policy
 MORE = (4, 4, -0.1)  # what an adjustment adds to a kind's request: turns, memories, threshold
 MORE_WORDS = f"+{MORE[0]} recent messages, +{MORE[1]} memories, match threshold {-MORE[2]:g} lower"
 
+# What the policy decides, in the order of each kind's NEEDS; a dimension it does not decide is left
+# to its default.
+DECIDES = (Dimension.CONTEXT_TURNS, Dimension.VECTOR_LIMIT, Dimension.SIMILARITY_THRESHOLD, Dimension.TRIPLE_DEPTH)
 # (turns, memories, threshold, depth) per kind; None = the range's max. Why each: module docstring.
 NEEDS: dict[Kind, tuple[Number | None, Number | None, float, Number | None]] = {
     "ack": (2, 0, 0.8, 0),
@@ -133,6 +136,6 @@ def plan_request(
         memories = None if memories is None else memories + more_memories
         threshold = threshold + lower
         reason += f"; asking for more ({note})"
-    values = dict(zip(Dimension, (turns, memories, threshold, depth), strict=True))
+    values = dict(zip(DECIDES, (turns, memories, threshold, depth), strict=True))
     fitted = {dim.value.field: _fit(limits, dim, want) for dim, want in values.items()}
     return ResourceRequest.model_validate({**fitted, "reason": reason[:200]})

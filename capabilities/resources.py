@@ -1,17 +1,17 @@
-"""The four resource dimensions, their limits, the agent's request for them and its clamping."""
+"""The resource dimensions, declared once, their limits, the agent's request for them and its clamping."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 Number = int | float
 Bound = Literal["min", "max", "default"]
@@ -27,81 +27,6 @@ TRIPLE_DEPTH_CEILING = 5
 
 class LimitsError(ValueError):
     """A configured or overridden limit is invalid; the message names the exact variable."""
-
-
-@dataclass(frozen=True)
-class DimensionSpec:
-    """Metadata of one dimension: its names, value type, sanity bounds and model-facing description."""
-
-    field: str
-    env_stem: str
-    kind: type[int] | type[float]
-    floor: Number
-    ceiling: Number | None
-    description: str
-
-
-class Dimension(Enum):
-    """A resource the agent can ask for before answering."""
-
-    _value_: DimensionSpec
-    CONTEXT_TURNS = DimensionSpec(
-        "context_turns", "EPISODIC_CONTEXT_TURNS", int, 1, None, "recent turns of this chat to include"
-    )
-    VECTOR_LIMIT = DimensionSpec(
-        "vector_limit", "VECTOR_SEARCH_LIMIT", int, 0, None, "long-term memories to retrieve by meaning"
-    )
-    SIMILARITY_THRESHOLD = DimensionSpec(
-        "similarity_threshold", "SIMILARITY_THRESHOLD", float, 0, 1, "minimum match score; lower finds more"
-    )
-    TRIPLE_DEPTH = DimensionSpec(
-        "triple_depth", "TRIPLE_DEPTH", int, 0, TRIPLE_DEPTH_CEILING, "hops to follow between related facts"
-    )
-
-    def __repr__(self) -> str:
-        return f"<Dimension.{self.name}>"
-
-    @property
-    def spec(self) -> DimensionSpec:
-        """The metadata of this dimension."""
-        return self.value
-
-    @property
-    def label(self) -> str:
-        """The dimension in plain words, for a person reading a dream report."""
-        return _LABELS[self.name]
-
-    def meaningful(self, value: float) -> bool:
-        """Whether a requested value is a request at all: a threshold of 0 or 1 (everything or nothing
-        matches), a negative count or depth past the ceiling is a model failure, not a need."""
-        spec = self.value
-        if spec.kind is float and spec.ceiling is not None:
-            return spec.floor < value < spec.ceiling
-        return value >= spec.floor and (spec.ceiling is None or value <= spec.ceiling)
-
-    def env_name(self, bound: Bound) -> str:
-        """The configuration variable of one bound, e.g. ``MAX_EPISODIC_CONTEXT_TURNS``."""
-        return f"{bound.upper()}_{self.value.env_stem}"
-
-
-_LABELS = {
-    "CONTEXT_TURNS": "recent messages read",
-    "VECTOR_LIMIT": "memories recalled",
-    "SIMILARITY_THRESHOLD": "how close a memory must match",
-    "TRIPLE_DEPTH": "steps between related facts",
-}
-# The seed's .env values; the public contract when nothing is configured.
-_SEED_VALUES = (1, 20, 10, 0, 15, 5, 0.5, 0.9, 0.7, 0, 3, 1)
-PRODUCT_DEFAULTS: Mapping[str, Number] = MappingProxyType(
-    dict(zip((d.env_name(b) for d in Dimension for b in BOUNDS), _SEED_VALUES, strict=True))
-)
-# Every spelling a model or a config is likely to use for a dimension, lower-cased.
-_KEYS = {alias.lower(): d for d in Dimension for alias in (d.name, d.value.field, d.value.env_stem)}
-
-
-def format_number(value: Number) -> str:
-    """Render a value the way reports and prompts show it: ``20``, ``0.85``."""
-    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -125,6 +50,129 @@ class Range:
     def value_of(self, bound: Bound) -> Number:
         """The value of one bound by name."""
         return {"min": self.min, "max": self.max, "default": self.default}[bound]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DimensionSpec:
+    """The declaration of one dimension; everything else about it is derived from this.
+
+    Settings (``MIN_``/``MAX_``/``DEFAULT_`` + ``env_stem``, seeded with ``seed``), validation and
+    clamping, the request schema the model fills in, the request prompt and its examples, the
+    execution report, the context step, the dream's analysis and its simulation all read it.
+    Adding a fifth dimension means declaring it in `Dimension` and making memory/ retrieve it (a
+    field named ``field`` on `memory.assembly.ContextRequest` and the assembly step that uses it),
+    nothing else: `tests/unit/test_dimension_declaration.py` derives all of the above for a
+    declaration with an extra dimension.
+    """
+
+    field: str
+    """The request key and the `ContextRequest` field, e.g. ``triple_depth``."""
+    env_stem: str
+    """``MIN_``/``MAX_``/``DEFAULT_`` + this names its `.env` variables, e.g. ``MAX_TRIPLE_DEPTH``."""
+    kind: type[int] | type[float]
+    """The type of its values: a count or depth is an int, a threshold a float."""
+    floor: Number
+    """The meaningful domain starts here: a request or limit below it is a failure, not a need."""
+    ceiling: Number | None
+    """The meaningful domain ends here (None: no end); a float's floor and ceiling are exclusive."""
+    seed: Range
+    """The seed's `.env` values: min, max and default when nothing is configured."""
+    description: str
+    """To the model, in the request prompt and schema."""
+    label: str
+    """To the person, in a dream report."""
+    words: str
+    """To the person, in each reply's context step, beside the name."""
+    assembly: str
+    """What assembly does with the granted value, in plain words."""
+
+
+class DeclaredDimension(Enum):
+    """What any declared dimension can say about itself. It has no members, so that a test can
+    declare a list of its own beside the real one, `Dimension`."""
+
+    _value_: DimensionSpec
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}.{self.name}>"
+
+    @property
+    def spec(self) -> DimensionSpec:
+        """The metadata of this dimension."""
+        return self.value
+
+    @property
+    def label(self) -> str:
+        """The dimension in plain words, for a person reading a dream report."""
+        return self.value.label
+
+    def meaningful(self, value: float) -> bool:
+        """Whether a requested value is a request at all: a threshold of 0 or 1 (everything or nothing
+        matches), a negative count or depth past the ceiling is a model failure, not a need."""
+        spec = self.value
+        if spec.kind is float and spec.ceiling is not None:
+            return spec.floor < value < spec.ceiling
+        return value >= spec.floor and (spec.ceiling is None or value <= spec.ceiling)
+
+    def env_name(self, bound: Bound) -> str:
+        """The configuration variable of one bound, e.g. ``MAX_EPISODIC_CONTEXT_TURNS``."""
+        return f"{bound.upper()}_{self.value.env_stem}"
+
+
+class Dimension(DeclaredDimension):
+    """A resource the agent can ask for before answering: the one declaration of each."""
+
+    CONTEXT_TURNS = DimensionSpec(
+        field="context_turns", env_stem="EPISODIC_CONTEXT_TURNS", kind=int, floor=1, ceiling=None,
+        seed=Range(1, 20, 10),
+        description="recent turns of this chat to include",
+        label="recent messages read",
+        words="recent turns of this chat",
+        assembly="loads the last N turns of this chat",
+    )  # fmt: skip
+    VECTOR_LIMIT = DimensionSpec(
+        field="vector_limit", env_stem="VECTOR_SEARCH_LIMIT", kind=int, floor=0, ceiling=None,
+        seed=Range(0, 15, 5),
+        description="long-term memories to retrieve by meaning",
+        label="memories recalled",
+        words="memories found by meaning",
+        assembly="recalls at most this many long-term memories, the closest to the message first",
+    )  # fmt: skip
+    SIMILARITY_THRESHOLD = DimensionSpec(
+        field="similarity_threshold", env_stem="SIMILARITY_THRESHOLD", kind=float, floor=0, ceiling=1,
+        seed=Range(0.5, 0.9, 0.7),
+        description="minimum match score; lower finds more",
+        label="how close a memory must match",
+        words="least relevance",
+        assembly="leaves out recalled memories whose calibrated relevance is below this",
+    )  # fmt: skip
+    TRIPLE_DEPTH = DimensionSpec(
+        field="triple_depth", env_stem="TRIPLE_DEPTH", kind=int, floor=0, ceiling=TRIPLE_DEPTH_CEILING,
+        seed=Range(0, 3, 1),
+        description="hops to follow between related facts",
+        label="steps between related facts",
+        words="steps along links",
+        assembly="follows the graph this many hops from the entities named in the message and in the "
+        "recalled memories (0: no graph at all)",
+    )  # fmt: skip
+
+
+def _declared(dims: Iterable[Dimension]) -> type[Dimension]:
+    """The declaration these dimensions belong to: `Dimension`, or the list a test declared."""
+    return next((type(d) for d in dims), Dimension)
+
+
+# The seed's .env values; the public contract when nothing is configured.
+PRODUCT_DEFAULTS: Mapping[str, Number] = MappingProxyType(
+    {d.env_name(b): d.value.seed.value_of(b) for d in Dimension for b in BOUNDS}
+)
+# Every spelling a model or a config is likely to use for a dimension, lower-cased.
+_KEYS = {alias.lower(): d for d in Dimension for alias in (d.name, d.value.field, d.value.env_stem)}
+
+
+def format_number(value: Number) -> str:
+    """Render a value the way reports and prompts show it: ``20``, ``0.85``."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 def _checked_bound(dim: Dimension, bound: Bound, value: object) -> Number:
@@ -163,10 +211,11 @@ class Limits(Mapping[Dimension, Range]):
     ranges: Mapping[Dimension, Range]
 
     def __post_init__(self) -> None:
-        missing = [dim.name for dim in Dimension if dim not in self.ranges]
+        declared = _declared(self.ranges)
+        missing = [dim.name for dim in declared if dim not in self.ranges]
         if missing:
             raise LimitsError(f"no limits given for {', '.join(missing)}")
-        checked = {dim: _checked_range(dim, self.ranges[dim]) for dim in Dimension}
+        checked = {dim: _checked_range(dim, self.ranges[dim]) for dim in declared}
         object.__setattr__(self, "ranges", MappingProxyType(checked))
 
     def __getitem__(self, dim: Dimension) -> Range:
@@ -240,22 +289,27 @@ class Limits(Mapping[Dimension, Range]):
         return {dim.env_name(b): rng.value_of(b) for dim, rng in self.ranges.items() for b in BOUNDS}
 
 
-class ResourceRequest(BaseModel):
-    """What the model asks for before answering; a missing dimension gets its default."""
+def request_fields(dims: Iterable[Dimension]) -> dict[str, Any]:
+    """One optional field per declared dimension, for `create_model`: what the model may ask for."""
+    return {
+        d.value.field: (d.value.kind | None, Field(default=None, allow_inf_nan=False, description=d.value.description))
+        for d in dims
+    }
 
+
+class _Request(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
-
-    context_turns: int | None = Field(default=None, description=Dimension.CONTEXT_TURNS.value.description)
-    vector_limit: int | None = Field(default=None, description=Dimension.VECTOR_LIMIT.value.description)
-    similarity_threshold: float | None = Field(
-        default=None, allow_inf_nan=False, description=Dimension.SIMILARITY_THRESHOLD.value.description
-    )
-    triple_depth: int | None = Field(default=None, description=Dimension.TRIPLE_DEPTH.value.description)
-    reason: str = Field(default="", max_length=REASON_MAX_CHARS, description="a few words on why")
 
     def value(self, dim: Dimension) -> Number | None:
         """The requested value of one dimension, or None when not given."""
         return getattr(self, dim.value.field)
+
+
+# The dimensions' fields come first, in declaration order, then the reason: the order the model writes them.
+class ResourceRequest(create_model("_Requested", __base__=_Request, **request_fields(Dimension))):
+    """What the model asks for before answering; a missing dimension gets its default."""
+
+    reason: str = Field(default="", max_length=REASON_MAX_CHARS, description="a few words on why")
 
 
 # Small models sometimes spell numbers out; the ranges never need more than fifteen in words.
@@ -397,26 +451,10 @@ class Provision:
         """The provided value of one dimension (an int for every dimension but the threshold)."""
         return self.grant(dim).provided
 
-    # Typed shortcuts for memory/, whose queries need an int LIMIT and a float threshold.
-    @property
-    def context_turns(self) -> int:
-        """Provided CONTEXT_TURNS."""
-        return int(self.value(Dimension.CONTEXT_TURNS))
-
-    @property
-    def vector_limit(self) -> int:
-        """Provided VECTOR_LIMIT."""
-        return int(self.value(Dimension.VECTOR_LIMIT))
-
-    @property
-    def similarity_threshold(self) -> float:
-        """Provided SIMILARITY_THRESHOLD."""
-        return float(self.value(Dimension.SIMILARITY_THRESHOLD))
-
-    @property
-    def triple_depth(self) -> int:
-        """Provided TRIPLE_DEPTH."""
-        return int(self.value(Dimension.TRIPLE_DEPTH))
+    def fields(self) -> dict[str, Any]:
+        """The provided values by request field, each of its dimension's type: the keyword arguments
+        of `memory.assembly.ContextRequest`, whose queries need an int LIMIT and a float threshold."""
+        return {g.dimension.value.field: g.dimension.value.kind(g.provided) for g in self.grants}
 
     @property
     def clamped(self) -> list[Grant]:
@@ -438,21 +476,31 @@ class Provision:
 
 def clamp(request: ResourceRequest, limits: Limits) -> Provision:
     """Decide each dimension on its own: as asked when in range, else clamped, or the default if missing."""
-    return Provision(request, limits, tuple(_grant(d, request.value(d), limits[d]) for d in Dimension))
+    return Provision(request, limits, tuple(_grant(d, request.value(d), limits[d]) for d in limits))
 
 
-# (situation, reason, wanted values in Dimension order); None stands for the range's max, and every
-# value is fitted into the current ranges so the model never learns to ask for what it cannot get.
-_EXAMPLES: tuple[tuple[str, str, tuple[Number | None, ...]], ...] = (
-    ("long debugging thread", "need the earlier steps", (None, 3, 0.75, 0)),
-    ('"what do I like?"', "recall many preferences", (2, None, 0.55, 1)),
-    ('"thanks!"', "nothing to recall", (1, 0, 0.9, 0)),
-    ('"how is Anna connected to Berlin?"', "follow relations", (2, 5, 0.7, None)),
-)
+# (situation, reason, wanted values by request field); None stands for the range's max, a dimension
+# not named gets its default, and every value is fitted into the current ranges so the model never
+# learns to ask for what it cannot get.
+_EXAMPLES: tuple[tuple[str, str, Mapping[str, Number | None]], ...] = (
+    ("long debugging thread", "need the earlier steps",
+     {"context_turns": None, "vector_limit": 3, "similarity_threshold": 0.75, "triple_depth": 0}),
+    ('"what do I like?"', "recall many preferences",
+     {"context_turns": 2, "vector_limit": None, "similarity_threshold": 0.55, "triple_depth": 1}),
+    ('"thanks!"', "nothing to recall",
+     {"context_turns": 1, "vector_limit": 0, "similarity_threshold": 0.9, "triple_depth": 0}),
+    ('"how is Anna connected to Berlin?"', "follow relations",
+     {"context_turns": 2, "vector_limit": 5, "similarity_threshold": 0.7, "triple_depth": None}),
+)  # fmt: skip
 
 
 def _fit(rng: Range, want: Number | None) -> Number:
     return rng.max if want is None or want > rng.max else rng.min if want < rng.min else want
+
+
+def _example(limits: Limits, wanted: Mapping[str, Number | None]) -> dict[str, Number]:
+    fields = ((d.value.field, r) for d, r in limits.items())
+    return {f: _fit(r, wanted[f]) if f in wanted else r.default for f, r in fields}
 
 
 def request_prompt(limits: Limits, hardware_label: str) -> str:
@@ -471,7 +519,6 @@ def request_prompt(limits: Limits, hardware_label: str) -> str:
     ]
     lines += ["- reason: a few words on why", "Examples:"]
     for situation, reason, wanted in _EXAMPLES:
-        values = {d.value.field: _fit(limits[d], w) for d, w in zip(Dimension, wanted, strict=True)}
-        lines.append(f"- {situation}: {json.dumps({**values, 'reason': reason})}")
+        lines.append(f"- {situation}: {json.dumps({**_example(limits, wanted), 'reason': reason})}")
     lines.append("Values outside a range are clamped, and you are told what you got.")
     return "\n".join(lines)

@@ -122,17 +122,10 @@ def _provided(row: UsageRow | None) -> dict[str, Number]:
 
 
 def _request(base: dict[str, Number], dim: Dimension, value: Number, budget_tokens: int) -> ContextRequest:
-    values: dict[str, Any] = {
-        "context_turns": 10, "vector_limit": 5, "similarity_threshold": 0.7, "triple_depth": 1,
-        **base, dim.value.field: value,
-    }  # fmt: skip
-    return ContextRequest(
-        context_turns=int(values["context_turns"]),
-        vector_limit=int(values["vector_limit"]),
-        similarity_threshold=float(values["similarity_threshold"]),
-        triple_depth=int(values["triple_depth"]),
-        budget_tokens=budget_tokens,
-    )
+    # A usage row older than a dimension lacks it: the seed's default stands in.
+    values = {d.value.field: d.value.seed.default for d in Dimension} | base | {dim.value.field: value}
+    fields: dict[str, Any] = {d.value.field: d.value.kind(values[d.value.field]) for d in Dimension}
+    return ContextRequest(**fields, budget_tokens=budget_tokens)
 
 
 def _replay(

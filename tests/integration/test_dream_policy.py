@@ -19,7 +19,7 @@ from app.llm import Backend
 from app.runtime import Runtime, Storage, effective_limits
 from app.settings import Settings
 from capabilities.request_policy import adjustments, plan_request
-from capabilities.resources import clamp
+from capabilities.resources import Dimension, clamp
 from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, run_dream
 from memory.dreams import DreamStore, ProposalError, loads
@@ -131,7 +131,7 @@ async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
     assert effective_limits(settings, storage) == limits, "an adjustment changes no range"
     rt = policy_runtime(settings, storage)
     asked = await planned(rt, uid, "Where does my sister live?")
-    assert (asked.provision.context_turns, asked.provision.vector_limit) == (7, 14)
+    assert (asked.provision.value(Dimension.CONTEXT_TURNS), asked.provision.value(Dimension.VECTOR_LIMIT)) == (7, 14)
     assert f"asking for more (change #{change.id} approved" in asked.provision.request.reason
     log_turns(settings, storage, [(PERSONAL, False)] * 8, rss_mb=0.95 * settings.memory_limit_mb)
     report = dream(settings, storage)
@@ -142,7 +142,7 @@ async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
     assert adjustments(storage.overrides.active()) == {}
     assert storage.overrides.history()[0].trial_outcome == "reverted"
     back = await planned(rt, uid, "Where does my sister live?")
-    assert (back.provision.context_turns, back.provision.vector_limit) == (3, 10)
+    assert (back.provision.value(Dimension.CONTEXT_TURNS), back.provision.value(Dimension.VECTOR_LIMIT)) == (3, 10)
     assert "asking for more" not in back.provision.request.reason
     assert f"POLICY_ENDED: change #{change.id}, asking for more on questions about you, ended by dream: Reverted" in (
         back.limits_notice
@@ -156,7 +156,7 @@ async def test_rejected_adjustment_changes_nothing(settings: Settings, storage: 
     proposals.decide(dreams, effective_limits(settings, storage), p.id or 0, "rejected", "fast is fine", "ana")
     assert storage.overrides.history() == [] and adjustments(storage.overrides.active()) == {}
     asked = await planned(policy_runtime(settings, storage), uid, "Where does my sister live?")
-    assert (asked.provision.context_turns, asked.provision.vector_limit) == (3, 10)
+    assert (asked.provision.value(Dimension.CONTEXT_TURNS), asked.provision.value(Dimension.VECTOR_LIMIT)) == (3, 10)
     log_turns(settings, storage, [(PERSONAL, False)] * 4)
     again = dream(settings, storage)
     assert again.proposals == [] and any(f.startswith("Questions about you: ") for f in again.findings)

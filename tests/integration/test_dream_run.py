@@ -155,7 +155,7 @@ async def test_dream_approval_changes_limits_for_the_next_turn(settings: Setting
     events = (await turns(Scripted(GREEDY).runtime(settings, storage), uid, "long", ["bed 3 again?"]))[0]
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     assert planned.provision.grant(Dimension.CONTEXT_TURNS).status is GrantStatus.AS_REQUESTED
-    assert planned.provision.context_turns == 30
+    assert planned.provision.value(Dimension.CONTEXT_TURNS) == 30
     assert "MAX_EPISODIC_CONTEXT_TURNS 20 → 30" in planned.limits_notice
     history = dreams.decisions(p.id)
     assert [(d.decision, d.reason, d.override_id) for d in history] == [

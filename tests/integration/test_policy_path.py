@@ -231,7 +231,7 @@ async def test_policy_path_request_varies_with_the_message(settings: Settings, s
         replies.append(_reply(events).reply)
     thanks, hobbies = planned
     assert replies[0] == "You're welcome!"  # in kind, with no model asked
-    assert thanks.vector_limit == 0 and hobbies.vector_limit > 5
+    assert thanks.value(Dimension.VECTOR_LIMIT) == 0 and hobbies.value(Dimension.VECTOR_LIMIT) > 5
     assert thanks.request.reason.startswith("policy:ack") and not thanks.clamped and not hobbies.clamped
 
 

@@ -17,6 +17,7 @@ from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.llm import Backend
 from app.runtime import Runtime, Storage
 from app.settings import Settings
+from capabilities.resources import Dimension
 from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
@@ -61,7 +62,7 @@ async def test_resource_turn_clamps_logs_and_reports_in_next_context(settings: S
     rt = script.runtime(settings, storage)
     events = await _turn(rt, uid, "Let's debug the parser again")
     planned = next(e for e in events if isinstance(e, ContextPlanned))
-    assert planned.provision.context_turns == 20
+    assert planned.provision.value(Dimension.CONTEXT_TURNS) == 20
     assert [g.dimension.name for g in planned.provision.clamped] == ["CONTEXT_TURNS"]
     assert [g.dimension.name for g in planned.provision.defaulted] == ["TRIPLE_DEPTH"]
     finished = events[-1]
@@ -96,7 +97,7 @@ async def test_resource_turn_garbled_request_falls_back_to_defaults(settings: Se
     events = await _turn(rt, uid, "hello")
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     assert len(planned.provision.defaulted) == 4
-    assert planned.provision.context_turns == settings.default_episodic_context_turns
+    assert planned.provision.value(Dimension.CONTEXT_TURNS) == settings.default_episodic_context_turns
     assert planned.notes, "the fallback must be recorded"
     row = storage.usage.last(uid, "t")
     assert row is not None and len(json.loads(row.defaulted)) == 4
@@ -129,7 +130,7 @@ async def test_resource_turn_approved_override_takes_effect_next_turn(settings: 
     storage.overrides.add("CONTEXT_TURNS", max_value=25, proposal_id=7, reason="long threads lost context")
     events = await _turn(rt, uid, "second")
     planned = next(e for e in events if isinstance(e, ContextPlanned))
-    assert planned.provision.context_turns == 25 and not planned.provision.clamped
+    assert planned.provision.value(Dimension.CONTEXT_TURNS) == 25 and not planned.provision.clamped
     assert "LIMITS_CHANGED" in planned.limits_notice and "25" in planned.limits_notice
     assert "proposal #7" in planned.limits_notice and "long threads lost context" in planned.limits_notice
     assert "LIMITS_CHANGED" in script.prompts[1]

@@ -142,9 +142,9 @@ async def test_model_invalid_request_output_falls_back(garbage: str, settings: S
     events = await _turn(rt, uid)
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     limits = settings.max_episodic_context_turns, settings.max_vector_search_limit, settings.max_triple_depth
-    p = planned.provision
-    assert 1 <= p.context_turns <= limits[0] and 0 <= p.vector_limit <= limits[1] and 0 <= p.triple_depth <= limits[2]
-    assert 0.5 <= p.similarity_threshold <= 0.9
+    p = planned.provision.fields()
+    assert 1 <= p["context_turns"] <= limits[0] and 0 <= p["vector_limit"] <= limits[1]
+    assert 0 <= p["triple_depth"] <= limits[2] and 0.5 <= p["similarity_threshold"] <= 0.9
     _assert_completed(events, storage, uid, "What is my dog called?")
 
 

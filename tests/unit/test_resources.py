@@ -332,8 +332,9 @@ def test_clamp_provision_exposes_values_clamps_and_a_log_form() -> None:
     assert [g.dimension for g in provision.clamped] == [Dimension.CONTEXT_TURNS]
     assert [g.dimension for g in provision.defaulted] == [Dimension.TRIPLE_DEPTH]
     assert provision.value(Dimension.CONTEXT_TURNS) == 20
-    shortcuts = (provision.context_turns, provision.vector_limit, provision.similarity_threshold)
-    assert (*shortcuts, provision.triple_depth) == (20, 5, 0.85, 1)
+    fields = provision.fields()  # what memory/ is asked to load
+    assert fields == {"context_turns": 20, "vector_limit": 5, "similarity_threshold": 0.85, "triple_depth": 1}
+    assert [type(v) for v in fields.values()] == [int, int, float, int]
     assert provision.as_dict() == {
         "reason": "long thread",
         "CONTEXT_TURNS": {"requested": 25, "provided": 20, "status": "clamped_to_max"},
