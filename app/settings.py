@@ -98,8 +98,6 @@ class Settings(create_model("_ResourceRanges", __base__=BaseSettings, **limit_fi
     """How the hardware is named to the agent in its prompt and reports."""
     context_budget_tokens: int = 1200
     """Token budget for recalled context (memories, graph) packed into one turn."""
-    answer_max_tokens: int = 384
-    """Longest reply in tokens: bounds a turn's time on one core (a 135M model may ramble)."""
     max_info_requests: int = 3
     """Hard cap on mid-answer rounds of asking for more information."""
 

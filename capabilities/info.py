@@ -206,11 +206,6 @@ def _request_model(args_models: dict[str, type[BaseModel]]) -> type[BaseModel]:
     )
 
 
-def _problem(error: Any) -> str:
-    where = ".".join(map(str, error["loc"]))
-    return f"{where}: {error['msg']}" if where else str(error["msg"]).removeprefix("Value error, ")
-
-
 @dataclass(frozen=True)
 class Round:
     """One round's offer: the capabilities, their argument models, and the reply schema."""
@@ -241,21 +236,6 @@ class Round:
                 example = example.replace(f'"{placeholder}"', f'"{value}"')
             lines.append(f"- {name} {example}: {BY_NAME[name].description}")
         return "\n".join(lines)
-
-    def parse(self, raw: Mapping[str, Any]) -> NeedsMoreInfo:
-        """Validate a raw request (`{"capability", "args", "reason"}`) against this round's offer.
-
-        Raises:
-            InfoRequestInvalid: unknown or absent capability, an id not in context, a wrong enum
-                value, a missing or extra argument.
-        """
-        if self.request is None:
-            raise InfoRequestInvalid("no more information can be requested: answer now")
-        try:
-            return self.validated(self.request.model_validate(dict(raw)))
-        except ValidationError as exc:
-            problems = "; ".join(_problem(e) for e in exc.errors())
-            raise InfoRequestInvalid(f"invalid request: {problems[:300]}") from exc
 
     def validated(self, output: BaseModel) -> NeedsMoreInfo:
         """The canonical request for this round's parsed `NeedsMoreInfo` output."""

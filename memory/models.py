@@ -38,14 +38,6 @@ class TurnRow(SQLModel, table=True):
     tokens: int
 
 
-class MetaRow(SQLModel, table=True):
-    """Installation facts checked at start-up (embedding model name and dimension, …)."""
-
-    __tablename__ = "meta"  # pyright: ignore[reportAssignmentType]
-    key: str = Field(primary_key=True)
-    value: str
-
-
 class MemoryRow(SQLModel, table=True):
     """One semantic memory (a turn, fact, document chunk or summary) with its vector elsewhere.
 

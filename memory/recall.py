@@ -37,8 +37,6 @@ from memory.sketches import SketchIndex
 from memory.tokens import estimate_tokens, query_terms
 
 DEFAULT_SIMILARITY_THRESHOLD = 0.7
-MIN_SIMILARITY_THRESHOLD = 0.5
-MAX_SIMILARITY_THRESHOLD = 0.9
 DEFAULT_VECTOR_LIMIT = 5
 # 100 candidates per retriever is plenty for a limit of 15, and cheap.
 CANDIDATES = 100
@@ -79,11 +77,6 @@ def relevance(cosine: float, lexical: float) -> float:
     """Calibrated relevance in 0..1 from a raw cosine and a (non-negative) BM25 score."""
     z = W_COS * cosine + W_LEX * math.log1p(max(lexical, 0.0)) + BIAS
     return 1.0 / (1.0 + math.exp(-z))
-
-
-def clamp_threshold(threshold: float) -> float:
-    """Keep a requested threshold inside the supported 0.5-0.9 range."""
-    return min(MAX_SIMILARITY_THRESHOLD, max(MIN_SIMILARITY_THRESHOLD, threshold))
 
 
 def fts_terms(terms: Sequence[str]) -> str | None:

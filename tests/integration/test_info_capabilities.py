@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from pydantic import ValidationError
 
 from app.runtime import Storage
+from capabilities.answer import NeedsMoreInfo
 from capabilities.context import TwoLevelContext
-from capabilities.info import InfoRequestInvalid, InfoStores, Round, build_round, fulfil
+from capabilities.info import InfoStores, Round, build_round, fulfil
 from memory.assembly import ContextRequest
 
 
@@ -68,8 +70,14 @@ def _round(storage: Storage, world: World, ctx: TwoLevelContext) -> Round:
     return build_round(ctx, storage.entities.types(world.uid))
 
 
+def _validated(rnd: Round, raw: dict[str, object]) -> NeedsMoreInfo:
+    """What the answer loop does with the model's reply: the round's request model, then `validated`."""
+    assert rnd.request is not None
+    return rnd.validated(rnd.request.model_validate(raw))
+
+
 def _run(storage: Storage, world: World, ctx: TwoLevelContext, raw: dict[str, object]) -> str:
-    request = _round(storage, world, ctx).parse(raw)
+    request = _validated(_round(storage, world, ctx), raw)
     result = fulfil(request, InfoStores(storage.entities, storage.memories), world.uid, ctx)
     ctx.merge(result.delta)
     return result.summary
@@ -111,8 +119,8 @@ def test_info_expand_entity_brings_full_detail(storage: Storage, world: World) -
     assert f"source memory [m{world.sister_memory}]" in ctx.block()
     # Expanded once: the next round no longer offers it.
     again = _round(storage, world, ctx)
-    with pytest.raises(InfoRequestInvalid):
-        again.parse({"capability": "EXPAND_ENTITY", "args": {"entity_id": ref}, "reason": ""})
+    with pytest.raises(ValidationError):
+        _validated(again, {"capability": "EXPAND_ENTITY", "args": {"entity_id": ref}, "reason": ""})
 
 
 def test_info_expand_entities_expands_several(storage: Storage, world: World) -> None:
@@ -174,19 +182,18 @@ def test_info_invalid_arguments_are_rejected_before_any_store_call(
 ) -> None:
     ctx = initial_context(storage, world, "Where does Ana live?")
     assert world.sister in ctx.entity_ids and 999 not in ctx.entity_ids
-    rnd = _round(storage, world, ctx)  # a Round holds no store: parse cannot touch the database
-    with pytest.raises(InfoRequestInvalid):
-        rnd.parse(raw)
+    rnd = _round(storage, world, ctx)  # a Round holds no store: validation cannot touch the database
+    with pytest.raises(ValidationError):
+        _validated(rnd, raw)
 
 
 def test_info_entity_of_another_user_is_not_in_the_allowed_set(storage: Storage, world: World) -> None:
     other = storage.accounts.create("stranger", "password-456").id or 0
     theirs = storage.entities.upsert_entity(other, "Ana", "Person", summary="someone else's Ana").id
     ctx = initial_context(storage, world, "Where does Ana live?")
-    with pytest.raises(InfoRequestInvalid):
-        _round(storage, world, ctx).parse(
-            {"capability": "EXPAND_ENTITY", "args": {"entity_id": f"e{theirs}"}, "reason": ""}
-        )
+    raw = {"capability": "EXPAND_ENTITY", "args": {"entity_id": f"e{theirs}"}, "reason": ""}
+    with pytest.raises(ValidationError):
+        _validated(_round(storage, world, ctx), raw)
 
 
 def test_info_capabilities_absent_when_nothing_to_offer(storage: Storage, world: World) -> None:

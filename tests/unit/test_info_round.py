@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from app.llm import grammar_schema
 from capabilities.context import ContextDelta, EntityDetail, EntitySummary, MemoryNote, RelationFact, TwoLevelContext
-from capabilities.info import CAPABILITIES, InfoRequestInvalid, build_round
+from capabilities.info import CAPABILITIES, build_round
 
 TYPES = {"Person": 2, "Location": 1}
 
@@ -77,18 +78,18 @@ def test_info_round_absent_capabilities_when_nothing_to_offer() -> None:
 def test_info_round_answer_only_when_requests_are_spent() -> None:
     rnd = build_round(context(), TYPES, allow_requests=False)
     assert rnd.request is None and rnd.offered == () and rnd.output is rnd.answer
-    with pytest.raises(InfoRequestInvalid, match="answer now"):
-        rnd.parse({"capability": "SEARCH_MEMORIES", "args": {"query": "x"}, "reason": ""})
 
 
-def test_info_round_parse_gives_a_readable_validation_message() -> None:
+def test_info_round_request_model_accepts_only_ids_in_context() -> None:
     rnd = build_round(context(), TYPES)
-    ok = rnd.parse({"capability": "FIND_PATH", "args": {"from_id": "e4", "to_id": "e9", "max_hops": 2}, "reason": "r"})
+    assert rnd.request is not None
+    raw = {"capability": "FIND_PATH", "args": {"from_id": "e4", "to_id": "e9", "max_hops": 2}, "reason": "r"}
+    ok = rnd.validated(rnd.request.model_validate(raw))
     assert ok.args == {"from_id": "e4", "to_id": "e9", "max_hops": 2}
-    with pytest.raises(InfoRequestInvalid, match=r"entity_id: Input should be 'e4', 'e7' or 'e9'"):
-        rnd.parse({"capability": "EXPAND_ENTITY", "args": {"entity_id": "e5"}, "reason": ""})
-    with pytest.raises(InfoRequestInvalid, match="reason"):
-        rnd.parse({"capability": "LIST_ENTITY_TYPES", "args": {}, "reason": "x" * 101})
+    with pytest.raises(ValidationError, match=r"entity_id: Input should be 'e4', 'e7' or 'e9'"):
+        rnd.request.model_validate({"capability": "EXPAND_ENTITY", "args": {"entity_id": "e5"}, "reason": ""})
+    with pytest.raises(ValidationError, match="reason"):
+        rnd.request.model_validate({"capability": "LIST_ENTITY_TYPES", "args": {}, "reason": "x" * 101})
 
 
 def test_info_context_block_stats_and_ambiguity() -> None:

@@ -18,7 +18,6 @@ from memory.models import MemoryRow
 from memory.recall import (
     MemoryHit,
     affordable,
-    clamp_threshold,
     fts_terms,
     fuse,
     pack,
@@ -50,12 +49,6 @@ def test_relevance_is_monotonic_and_bounded() -> None:
 def test_relevance_unrelated_text_stays_below_range() -> None:
     # MiniLM gives unrelated sentences a cosine of about 0.0-0.15.
     assert relevance(0.1, 0.0) < 0.5
-
-
-def test_clamp_threshold_keeps_range() -> None:
-    assert clamp_threshold(0.1) == 0.5
-    assert clamp_threshold(0.95) == 0.9
-    assert clamp_threshold(0.7) == 0.7
 
 
 def test_query_terms_drop_stopwords_and_duplicates() -> None:
