@@ -142,7 +142,7 @@ async def bare_ttft(model: object, messages: list[str]) -> list[float]:
     return out
 
 
-async def form(rt: Any, uid: int, usage_id: int) -> float:
+async def form(rt: Any, uid: int) -> float:
     """Memory formation of the turn just answered (the app's queue and extractor), timed and logged."""
     from app.extractor import form_memories
     from memory.formation_queue import FormationQueue
@@ -153,7 +153,7 @@ async def form(rt: Any, uid: int, usage_id: int) -> float:
     while queue.status(turn_id) in ("pending", "running") and time.perf_counter() - start < 300:
         await asyncio.sleep(0.2)  # the app's background worker took it first
     ms = (time.perf_counter() - start) * 1000
-    rt.store.usage.set_formation_ms(usage_id, ms)
+    rt.store.usage.set_formation_ms(turn_id, ms)  # the wait in the queue included
     return ms
 
 
@@ -194,7 +194,7 @@ async def chat(data_dir: Path, turns: int, max_seconds: float, res: Results, sam
             if first is not None:
                 res.ttft_ms.append(first)
             if finished is not None:
-                res.formation_ms.append(await form(rt, uid, finished.usage_id))
+                res.formation_ms.append(await form(rt, uid))
             print(f"turn {i + 1}: ttft {first or 0:.0f} ms, total {res.turn_ms[-1]:.0f} ms", flush=True)
         res.bare_ttft_ms = await bare_ttft(rt.backend.model, conversation(turns)[:5])
         for row in rt.store.usage.recent(uid, limit=1000):

@@ -16,6 +16,7 @@ Crash safety comes from three things together:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -26,6 +27,7 @@ from memory.extraction import Extractor
 from memory.formation import FormationResult, Plan, Stores, apply_plan, plan_turn
 from memory.formation_graph import user_roles
 from memory.models import utcnow
+from memory.usage import UsageLog
 
 MAX_ATTEMPTS = 3
 STALE_AFTER = timedelta(minutes=10)
@@ -164,17 +166,19 @@ def run_pending(stores: Stores, extractor: Extractor | None, limit: int = 10) ->
     A job that fails with a storage or data error goes back to the queue (see `fail`); a crash
     leaves it `running` for `requeue_stale`.
     """
-    queue = FormationQueue(stores.engine)
+    queue, usage = FormationQueue(stores.engine), UsageLog(stores.engine)
     results: list[FormationResult] = []
     for _ in range(limit):
         job = queue.claim_next()
         if job is None:
             break
+        started = time.perf_counter()
         try:
             result = process(stores, queue, job, extractor)
         except (SQLAlchemyError, LookupError, ValueError, RuntimeError) as exc:
             queue.fail(job.turn_id, f"{type(exc).__name__}: {exc}")
             continue
+        usage.set_formation_ms(job.turn_id, (time.perf_counter() - started) * 1000)  # before `done`: a waiter reads it
         queue.complete(job.turn_id)
         if result is not None:
             results.append(result)

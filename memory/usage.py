@@ -139,14 +139,13 @@ class UsageLog:
             session.refresh(row)
         return row
 
-    def set_formation_ms(self, row_id: int, ms: float) -> None:
-        """Record how long memory formation took after the reply."""
-        with Session(self._engine) as session:
-            row = session.get(UsageRow, row_id)
-            if row is not None:
-                row.formation_ms = ms
-                session.add(row)
-                session.commit()
+    def set_formation_ms(self, turn_id: int, ms: float) -> None:
+        """Record how long memory formation of a user turn took, on the newest usage row of that turn."""
+        # Newest first by rowid, so the scan stops at once: a turn is formed seconds after its reply.
+        newest = "SELECT id FROM usage_log WHERE turn_id = :t ORDER BY id DESC LIMIT 1"
+        sql = text(f"UPDATE usage_log SET formation_ms = :ms WHERE id = ({newest})")
+        with self._engine.begin() as conn:
+            conn.execute(sql, {"t": turn_id, "ms": ms})
 
     @staticmethod
     def _last(session: Session, user_id: int, thread_id: str) -> UsageRow | None:

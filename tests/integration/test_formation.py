@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -25,9 +25,10 @@ from memory.assembly import ContextRequest
 from memory.entities import EntityStore
 from memory.extraction import Extraction
 from memory.formation_queue import FormationQueue, run_pending
-from memory.models import RelationRow
+from memory.models import RelationRow, UsageRow
 from memory.portability import forget_memory
 from memory.turns import TurnStore
+from memory.usage import UsageRecord
 from memory.vectors import MemoryIndex, MemoryNotFound
 
 from .formation_helpers import form, say, snapshot, user
@@ -207,6 +208,20 @@ def test_formation_users_see_only_their_own_memories(storage: Storage) -> None:
     bob_user = storage.entities.find_by_name(bob, "User", fuzzy=False)[0]
     ada_user = storage.entities.find_by_name(ada, "User", fuzzy=False)[0]
     assert bob_user.id != ada_user.id  # each user is their own "User" entity
+
+
+def test_formation_records_its_time_on_the_turns_newest_usage_row(storage: Storage) -> None:
+    uid = user(storage, "ada")
+    turn = say(storage, uid, "t1", "I'm allergic to peanuts.", T0)
+    other = say(storage, uid, "t1", "I work at Acme Robotics.", T0)
+    record = UsageRecord(uid, "t1", turn.id, "", {}, [], [], "", {})
+    failed, retried = storage.usage.record(record), storage.usage.record(record)  # a failed reply, then its retry
+    unformed = storage.usage.record(replace(record, turn_id=other.id))
+    FormationQueue(storage.engine).complete(other.id or 0)  # not formed by this run
+    form(storage)
+    with Session(storage.engine) as s:
+        times = [s.get(UsageRow, r.id).formation_ms for r in (failed, retried, unformed)]  # type: ignore[union-attr]
+    assert times[0] is None and times[1] is not None and times[1] > 0 and times[2] is None
 
 
 def test_formation_is_idempotent_by_turn(storage: Storage) -> None:
