@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AliasChoices, Field, create_model
+import tzlocal
+from pydantic import AliasChoices, Field, create_model, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from capabilities.resources import BOUNDS, Dimension
@@ -107,6 +109,29 @@ class Settings(create_model("_ResourceRanges", __base__=BaseSettings, **limit_fi
         default=120, validation_alias=_seed("DEFAULT_PROACTIVE_INTERVAL_MINUTES")
     )
     """Failsafe interval for proactive follow-ups when the agent sets none."""
+    timezone: str = ""
+    """The IANA time zone reminders are read and shown in ("tomorrow at 9" is 09:00 there), e.g.
+    `Europe/Lisbon`. Empty: the machine's own zone, the one the nightly dream's REVERIE_DREAM_TIME
+    is read in (APScheduler asks tzlocal too). One zone per installation: Reverie runs on the
+    person's own machine. Due times are stored in UTC, so changing it moves no stored reminder."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        if value.strip():
+            try:
+                ZoneInfo(value.strip())
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise ValueError(
+                    f"REVERIE_TIMEZONE={value!r} is not a time zone: use an IANA name such as Europe/Lisbon, "
+                    "or leave it empty for the machine's zone"
+                ) from exc
+        return value.strip()
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The time zone of REVERIE_TIMEZONE, or the machine's."""
+        return ZoneInfo(self.timezone) if self.timezone else tzlocal.get_localzone()
 
     @property
     def db_path(self) -> Path:

@@ -135,3 +135,17 @@ def test_said_when_words() -> None:
     assert said("2026-11-27 10:00") == "Fri 27 Nov at 10:00"
     assert said("2027-01-01 09:00") == "Fri 1 Jan 2027 at 09:00"
     assert said_when(datetime(2026, 11, 26, 14, 0), NOW, NEW_YORK) == "tomorrow, Thu 26 Nov at 09:00"  # naive: UTC
+
+
+def test_settings_timezone_names_the_zone_or_takes_the_machines(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    monkeypatch.setenv("REVERIE_TIMEZONE", "Europe/Lisbon")
+    assert Settings(_env_file=None).zone == LISBON  # pyright: ignore[reportCallIssue]
+    monkeypatch.delenv("REVERIE_TIMEZONE")
+    machine = Settings(_env_file=None).zone  # pyright: ignore[reportCallIssue]
+    assert isinstance(machine, ZoneInfo)
+    with pytest.raises(ValidationError, match="IANA name"):
+        Settings(_env_file=None, timezone="Mars/Olympus")  # pyright: ignore[reportCallIssue]
