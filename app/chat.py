@@ -24,9 +24,10 @@ from app.answer_loop import AnswerDelta, Answered, InfoRound, answer_question
 from app.extractor import enqueue_formation
 from app.grounded import Search, answer_grounded
 from app.metrics import rss_mb
-from app.proactive import parse_reminder
+from app.proactive import ReminderReply, set_reminder
 from app.request_step import request_resources
 from app.runtime import Runtime, effective_limits
+from capabilities.answer import Answer
 from capabilities.context import TwoLevelContext
 from capabilities.report import ExecutionReport, changed_limits_notice, diff_limits
 from capabilities.request_policy import LABEL, adjustments, kind_of, plan_request
@@ -35,7 +36,7 @@ from capabilities.signals import followup_signal
 from capabilities.situation import Situation, read
 from memory.assembly import AssembledContext, ContextRequest
 from memory.documents import get_focus
-from memory.models import LimitOverrideRow, TurnRow, UsageRow, utcnow
+from memory.models import LimitOverrideRow, QueryRow, TurnRow, UsageRow, utcnow
 from memory.queries import QueryConfig
 from memory.turns import InvalidMessage, storable_text, validate_message
 from memory.usage import UsageRecord
@@ -125,9 +126,8 @@ async def chat_turn(rt: Runtime, user_id: int, thread_id: str, text: str) -> Asy
     earlier = [t.content for t in rt.store.turns.recent(user_id, thread_id, 20) if t.role == "user"]
     signal = followup_signal(text, earlier)
     user_turn = rt.store.turns.add(user_id, thread_id, "user", text)
-    async for event in reply_to(
-        rt, user_id, thread_id, user_turn.id or 0, signal, _reminder(rt, user_id, thread_id, text)
-    ):
+    reminder = set_reminder(rt.reminders, user_id, thread_id, text, utcnow(), rt.settings.zone)
+    async for event in reply_to(rt, user_id, thread_id, user_turn.id or 0, signal, reminder):
         yield event
 
 
@@ -141,16 +141,6 @@ def unanswered_turn(rt: Runtime, user_id: int, thread_id: str) -> int | None:
 UNANSWERED = (
     "Your last message got no reply: Reverie stopped before answering. It is saved; press Retry to answer it now."
 )
-
-
-def _reminder(rt: Runtime, user_id: int, thread_id: str, text: str) -> str:
-    """Store a reminder the user asked for; the notice tells the agent it is set and when."""
-    ask = parse_reminder(text)
-    if ask is None:
-        return ""
-    row = rt.reminders.add(user_id, thread_id, ask.text, interval_minutes=ask.minutes)
-    source = "as you asked" if ask.minutes else "default follow-up interval"
-    return f"REMINDER_SET: “{row.text}” at {row.due_at:%Y-%m-%d %H:%M} UTC ({source}); it will appear in this thread."
 
 
 def limits_notice(last: UsageRow | None, limits: Limits, ended: Sequence[LimitOverrideRow] = ()) -> str:
@@ -192,11 +182,12 @@ async def reply_to(
     thread_id: str,
     user_turn_id: int,
     signal: str | None = None,
-    reminder_notice: str = "",
+    reminder: ReminderReply | None = None,
 ) -> AsyncIterator[TurnEvent]:
     """Plan the context, stream the reply to a stored user turn, and log the turn's usage.
 
-    Also the retry path: the user's turn is never stored twice.
+    Also the retry path: the user's turn is never stored twice. `reminder`: the message asked for
+    one (app/proactive.py); the agent is told, and on the policy path it is the reply.
     """
     user_turn = rt.store.turns.get(user_id, user_turn_id)
     if user_turn is None:
@@ -208,7 +199,8 @@ async def reply_to(
     previous_report = last.report if last is not None and settings.include_execution_report else ""
     previous = rt.store.usage.last_for_user(user_id)
     ended = rt.store.overrides.ended_since(previous.created_at) if previous is not None else []
-    notice = "\n".join(n for n in (limits_notice(previous, limits, ended), reminder_notice) if n)
+    changed = limits_notice(previous, limits, ended)
+    notice = "\n".join(n for n in (changed, reminder.notice if reminder else "") if n)
     started = time.perf_counter()
     situation: Situation | None = None  # read on the policy path only
     if rt.path == "policy":
@@ -231,7 +223,7 @@ async def reply_to(
         before_turn_id=user_turn_id,
     )
     telemetry = ctx.telemetry()
-    yield ContextPlanned(provision, notes, telemetry, request_ms, ctx.retrieval_ms, notice)
+    yield ContextPlanned(provision, notes, telemetry, request_ms, ctx.retrieval_ms, changed)
     record = UsageRecord(
         user_id=user_id,
         thread_id=thread_id,
@@ -258,7 +250,9 @@ async def reply_to(
     preamble = "\n\n".join(p for p in (previous_report, notice) if p)
     two_level = TwoLevelContext.from_assembled(ctx)
     history = history_messages(ctx.history)
-    if situation is not None:
+    if situation is not None and reminder is not None:
+        loop = _reminder_reply(rt, user_id, query, reminder.reply, two_level)
+    elif situation is not None:
         search = Search(int(limits[Dimension.VECTOR_LIMIT].max) or 5, settings.max_info_requests)
         loop = answer_grounded(rt.backend, rt.store, user_id, query, two_level, ctx.hits, situation,
                                user_turn.content, history, search, utcnow().date())  # fmt: skip
@@ -298,6 +292,18 @@ async def reply_to(
         answer.content, turn.id or 0, row.report, row.id or 0, timings,
         answer.confidence, tuple(sources), tuple(answer.follow_ups), answered.rounds, answered.forced,
     )  # fmt: skip
+
+
+async def _reminder_reply(
+    rt: Runtime, user_id: int, query: QueryRow, reply: str, context: TwoLevelContext
+) -> AsyncIterator[AnswerDelta | Answered]:
+    """The policy path's reply to a reminder request: the fixed words of app/proactive.py with the
+    time as stored. The grounded answer would read "remind me … to call the vet" as a question
+    about memory, and the small model must not restate a time it could get wrong."""
+    rt.store.queries.start(user_id, query.id or 0)
+    yield AnswerDelta(reply)
+    rt.store.queries.complete(user_id, query.id or 0, "high")
+    yield Answered(Answer(content=reply, confidence="high"), 0, False, context.stats())
 
 
 def _planned(

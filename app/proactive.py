@@ -1,9 +1,10 @@
-"""Proactive follow-ups: reminders the user asks for, and delivering them into their thread.
+"""Proactive follow-ups: reminders the user asks for, listing them, and delivering them into their thread.
 
-The agent's time comes from the user's own words ("remind me in 2 hours to …"); when no time
-is given the failsafe `DEFAULT_PROACTIVE_INTERVAL_MINUTES` applies (dreaming/reminders.py).
-Parsing the request here, not asking the 135M model for a timestamp, is deliberate: a tiny
-model invents times, a pattern does not.
+The time comes from the person's own words ("remind me tomorrow at 9 to …", app/reminder_time.py)
+in their time zone (REVERIE_TIMEZONE); when no time is given the failsafe
+`DEFAULT_PROACTIVE_INTERVAL_MINUTES` applies (dreaming/reminders.py). Reading the request here,
+not asking the 135M model for a timestamp, is deliberate: a tiny model invents times, a grammar
+does not. For the same reason the reply to a reminder request is written here, not by the model.
 """
 
 from __future__ import annotations
@@ -12,41 +13,84 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Engine, text
 
-from dreaming.reminders import ReminderStore
+from app.reminder_time import read_when, said_when
+from dreaming.reminders import PastDue, ReminderStore
 from memory.models import ReminderRow, utcnow
 from memory.turns import TurnStore
 
 _ASK = re.compile(r"\bremind me\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
-_IN = re.compile(r"\bin\s+(?P<n>\d{1,4}|an?|one)\s+(?P<unit>minute|min|hour|hr|day)s?\b", re.IGNORECASE)
-_UNIT_MINUTES = {"minute": 1, "min": 1, "hour": 60, "hr": 60, "day": 1440}
 
 
 @dataclass(frozen=True)
 class ReminderAsk:
-    """What the user asked to be reminded of, and after how many minutes (None: failsafe)."""
+    """What the user asked to be reminded of, and when (None: no time given, the failsafe applies)."""
 
     text: str
-    minutes: int | None
+    due: datetime | None
 
 
-def parse_reminder(message: str) -> ReminderAsk | None:
-    """A reminder request in the message, if any ("remind me in 2 hours to call Ana")."""
+def parse_reminder(message: str, now: datetime, zone: ZoneInfo) -> ReminderAsk | None:
+    """A reminder request in the message, if any ("remind me tomorrow at 9 to call the vet").
+
+    Only the words after "remind me" are read for the time: what comes before is not part of the ask.
+    """
     found = _ASK.search(message)
     if not found:
         return None
-    rest = found.group("rest")
-    when = _IN.search(rest)
-    minutes = None
-    if when:
-        n = when.group("n").lower()
-        count = 1 if n in ("a", "an", "one") else int(n)
-        minutes = count * _UNIT_MINUTES[when.group("unit").lower()]
-        rest = rest[: when.start()] + rest[when.end() :]
+    rest, due = found.group("rest"), None
+    words = read_when(rest, now, zone)
+    if words is not None:
+        rest, due = words.rest, words.due
     what = re.sub(r"^\s*(to|that|about)\b", "", rest.strip(" .!?,:")).strip(" .!?,:")
-    return ReminderAsk(what or message.strip()[:200], minutes)
+    return ReminderAsk(what or message.strip()[:200], due)
+
+
+@dataclass(frozen=True)
+class ReminderReply:
+    """A reminder request handled: the notice for the agent and the reply for the person."""
+
+    notice: str
+    reply: str
+
+
+def set_reminder(
+    reminders: ReminderStore, user_id: int, thread_id: str, message: str, now: datetime, zone: ZoneInfo
+) -> ReminderReply | None:
+    """Store the reminder the message asks for (None: it asks for none), or say why it was not.
+
+    A time that has passed is not stored and the reply asks for another one: moving it to now,
+    or to tomorrow, would be a time the person did not say.
+    """
+    ask = parse_reminder(message, now, zone)
+    if ask is None:
+        return None
+    try:
+        row = reminders.add(user_id, thread_id, ask.text, due_at=ask.due, now=now)
+    except PastDue:
+        when = said_when(ask.due or now, now, zone)
+        return ReminderReply(
+            f"REMINDER_NOT_SET: “{ask.text}” was asked for {when}, which has already passed.",
+            f"{when[:1].upper()}{when[1:]} has already passed, so I have not set that reminder. "
+            "When should I remind you?",
+        )
+    when, what = said_when(row.due_at, now, zone), _short(row.text)
+    why = "as you asked" if ask.due else f"no time given: the default {reminders.default_minutes} minutes"
+    return ReminderReply(
+        f"REMINDER_SET: “{row.text}” set for {when} ({why}); it will appear in this thread.",
+        f"Reminder set for {when}: {what}."
+        + ("" if ask.due else " You gave no time, so I picked one; say when if you'd like another.")
+        + " Type /reminders to see or cancel it.",
+    )
+
+
+def _short(text: str, limit: int = 200) -> str:
+    """The reminder's text as the reply quotes it (a reply has room for 600 characters in all)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def post_to_thread(engine: Engine, thread_id: str, content: str) -> None:

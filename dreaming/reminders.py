@@ -1,9 +1,11 @@
 """Proactive follow-ups: things the user asked to be reminded of, and when to bring them up.
 
-The agent may say when (an exact time or an interval); if it never does, the failsafe
-`DEFAULT_PROACTIVE_INTERVAL_MINUTES` applies, so a reminder is never silently lost. The app's
-minute job asks `due(now)`, posts each one into its thread, then calls `mark_sent(id)`:
-a crash between the two re-posts rather than drops (at-least-once).
+The person's words say when (an exact time or an interval, read by app/reminder_time.py); when
+they give none, the failsafe `DEFAULT_PROACTIVE_INTERVAL_MINUTES` applies, so a reminder is never
+silently lost. A time that has passed is refused (`PastDue`), never moved to now: the person is
+asked again. The app's minute job asks `due(now)`, posts each one into its thread, then calls
+`mark_sent(id)`: a crash between the two re-posts rather than drops (at-least-once). A cancelled
+reminder keeps its row (status `cancelled`) and is never due again.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ class ReminderError(ValueError):
     """A reminder that cannot be stored (empty text, a time in the past, a non-positive interval)."""
 
 
+class PastDue(ReminderError):
+    """The time asked for has already passed; nothing was stored."""
+
+
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
@@ -32,10 +38,13 @@ def due_time(
     """When to follow up, and who decided: the agent's time, the agent's interval, or the failsafe.
 
     Raises:
+        PastDue: `due_at` is not after `now`.
         ReminderError: the interval is not positive.
     """
     if due_at is not None:
-        return max(_aware(due_at), now), "agent_time"
+        if _aware(due_at) <= now:
+            raise PastDue(f"{_aware(due_at):%Y-%m-%d %H:%M} UTC has already passed")
+        return _aware(due_at), "agent_time"
     if interval_minutes is not None:
         if interval_minutes <= 0:
             raise ReminderError(f"a follow-up interval must be positive, got {interval_minutes} minutes")
@@ -50,6 +59,11 @@ class ReminderStore:
         self._engine = engine
         self._default = default_interval_minutes
 
+    @property
+    def default_minutes(self) -> int:
+        """The failsafe interval of a reminder asked for without a time."""
+        return self._default
+
     def add(
         self,
         user_id: int,
@@ -63,6 +77,7 @@ class ReminderStore:
         """Store a reminder; with neither `due_at` nor `interval_minutes`, the failsafe interval applies.
 
         Raises:
+            PastDue: `due_at` has passed.
             ReminderError: empty text or a non-positive interval.
         """
         clean = " ".join(text.split())[:MAX_TEXT]
@@ -122,6 +137,18 @@ class ReminderStore:
         """Record that the follow-up was posted into its thread."""
         self._set(reminder_id, "sent")
 
-    def cancel(self, reminder_id: int) -> None:
-        """Drop a pending reminder (kept, marked cancelled)."""
-        self._set(reminder_id, "cancelled")
+    def cancel(self, user_id: int, reminder_id: int) -> ReminderRow | None:
+        """Cancel one of this user's pending reminders (kept, marked cancelled; `due` never returns it).
+
+        Returns the cancelled row, or None when the user has no pending reminder of that id
+        (another user's, already sent or cancelled, or none at all: the caller cannot tell which).
+        """
+        with Session(self._engine) as s:
+            row = s.get(ReminderRow, reminder_id)
+            if row is None or row.user_id != user_id or row.status != "pending":
+                return None
+            row.status = "cancelled"
+            s.add(row)
+            s.commit()
+            s.refresh(row)
+            return row

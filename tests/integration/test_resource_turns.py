@@ -146,7 +146,7 @@ async def test_resource_turn_reminder_is_set_and_delivered_into_thread(settings:
     script = Script('{"context_turns": 1, "reason": "x"}')
     rt = script.runtime(settings, storage)
     await _turn(rt, uid, "remind me to water the plants")
-    assert "REMINDER_SET" in script.prompts[0] and "default follow-up interval" in script.prompts[0]
+    assert "REMINDER_SET" in script.prompts[0] and "no time given: the default 120 minutes" in script.prompts[0]
     pending = rt.reminders.pending(uid)
     assert len(pending) == 1
     due = pending[0].due_at - utcnow()

@@ -10,7 +10,7 @@ import pytest
 from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
 from dreaming.analysis import analyze, fisher_greater, percentile
 from dreaming.proposals import candidates
-from dreaming.reminders import ReminderError, due_time
+from dreaming.reminders import PastDue, ReminderError, due_time
 from dreaming.simulation import crash_risk
 from memory.models import UsageRow
 
@@ -88,7 +88,10 @@ def test_dream_reminder_due_time_failsafe_and_agent_choice() -> None:
     assert due_time(NOW, 120, interval_minutes=15) == (NOW + timedelta(minutes=15), "agent_interval")
     at = NOW + timedelta(days=1)
     assert due_time(NOW, 120, due_at=at) == (at, "agent_time")
-    assert due_time(NOW, 120, due_at=NOW - timedelta(hours=1)) == (NOW, "agent_time")
+    with pytest.raises(PastDue):  # never moved to now: the person is asked for another time
+        due_time(NOW, 120, due_at=NOW - timedelta(hours=1))
+    with pytest.raises(PastDue):
+        due_time(NOW, 120, due_at=NOW)
     with pytest.raises(ReminderError):
         due_time(NOW, 120, interval_minutes=0)
 

@@ -1,0 +1,120 @@
+"""Reminders on a real SQLite file: the time a person means, in their zone, stored in UTC; refused when
+passed; listed and cancelled by their owner only; a cancelled one never comes due."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from app.chat import ContextPlanned, Finished, chat_turn
+from app.llm import Backend
+from app.proactive import deliver_due, set_reminder
+from app.runtime import Runtime, Storage
+from app.settings import Settings
+from dreaming.reminders import ReminderStore
+from memory.models import utcnow
+
+LISBON = ZoneInfo("Europe/Lisbon")
+NOW = datetime(2026, 6, 10, 14, 0, tzinfo=UTC)
+"""Wednesday 10 June 2026, 15:00 in Lisbon (summer time, UTC+1)."""
+
+
+def _users(storage: Storage) -> tuple[int, int]:
+    ana, bob = storage.accounts.create("ana", "correct-horse"), storage.accounts.create("bob", "battery-staple")
+    assert ana.id is not None and bob.id is not None
+    return ana.id, bob.id
+
+
+def test_reminders_tomorrow_at_9_lands_at_9_local_stored_in_utc(settings: Settings, storage: Storage) -> None:
+    ana, _ = _users(storage)
+    reminders = ReminderStore(storage.engine)
+    said = set_reminder(reminders, ana, "t", "remind me tomorrow at 9 to call the vet", NOW, LISBON)
+    assert said is not None
+    [row] = reminders.pending(ana)
+    assert row.text == "call the vet"
+    assert row.due_at == datetime(2026, 6, 11, 8, 0, tzinfo=UTC)  # 09:00 WEST is 08:00 UTC
+    assert said.notice == (
+        "REMINDER_SET: “call the vet” set for tomorrow, Thu 11 Jun at 09:00 (as you asked); "
+        "it will appear in this thread."
+    )
+    assert said.reply.startswith("Reminder set for tomorrow, Thu 11 Jun at 09:00: call the vet.")
+
+
+def test_reminders_no_time_takes_the_failsafe(settings: Settings, storage: Storage) -> None:
+    ana, _ = _users(storage)
+    reminders = ReminderStore(storage.engine, 120)
+    said = set_reminder(reminders, ana, "t", "remind me to water the plants", NOW, LISBON)
+    assert said is not None and "no time given: the default 120 minutes" in said.notice
+    assert "today at 17:00" in said.reply and "You gave no time" in said.reply
+    [row] = reminders.pending(ana)
+    assert row.due_at == NOW + timedelta(minutes=120) and row.interval_source == "failsafe"
+
+
+def test_reminders_past_time_is_refused_not_stored(settings: Settings, storage: Storage) -> None:
+    ana, _ = _users(storage)
+    reminders = ReminderStore(storage.engine)
+    said = set_reminder(reminders, ana, "t", "remind me today at 9 to call the vet", NOW, LISBON)
+    assert said is not None and said.notice.startswith("REMINDER_NOT_SET")
+    assert said.reply.startswith("Today at 09:00 has already passed, so I have not set that reminder.")
+    assert reminders.pending(ana) == []
+    # a bare "at 9" names no day: the next 09:00 is meant
+    assert set_reminder(reminders, ana, "t", "remind me at 9 to call the vet", NOW, LISBON) is not None
+    assert [r.due_at for r in reminders.pending(ana)] == [datetime(2026, 6, 11, 8, 0, tzinfo=UTC)]
+
+
+def test_reminders_list_and_cancel_are_the_owners_only(settings: Settings, storage: Storage) -> None:
+    ana, bob = _users(storage)
+    reminders = ReminderStore(storage.engine)
+    vet = reminders.add(ana, "t1", "call the vet", due_at=NOW + timedelta(hours=1), now=NOW)
+    rent = reminders.add(ana, "t1", "pay the rent", due_at=NOW + timedelta(hours=2), now=NOW)
+    gym = reminders.add(bob, "t2", "gym", due_at=NOW + timedelta(hours=1), now=NOW)
+    assert [r.text for r in reminders.pending(ana)] == ["call the vet", "pay the rent"]
+    assert [r.text for r in reminders.pending(bob)] == ["gym"]
+    assert reminders.cancel(bob, vet.id or 0) is None  # not bob's
+    assert [r.id for r in reminders.pending(ana)] == [vet.id, rent.id]
+    cancelled = reminders.cancel(ana, vet.id or 0)
+    assert cancelled is not None and cancelled.status == "cancelled"
+    assert reminders.cancel(ana, vet.id or 0) is None  # once
+    assert [r.id for r in reminders.pending(ana)] == [rent.id]
+    later = NOW + timedelta(days=1)
+    assert [r.id for r in reminders.due(later)] == [gym.id, rent.id]  # the cancelled one never comes due
+    assert [r.id for r in deliver_due(storage.engine, storage.turns, reminders)] == [gym.id, rent.id]  # now is later
+    assert storage.turns.recent(ana, "t1", 5)[0].content == "⏰ Reminder: pay the rent"
+
+
+def _policy_runtime(settings: Settings, storage: Storage) -> Runtime:
+    async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[TextPart("the model was asked")])
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        yield "the model was asked"
+
+    backend = Backend("embedded", "scripted", "", FunctionModel(respond, stream_function=stream))
+    return Runtime(settings=settings, store=storage, backend=backend, path="policy")
+
+
+@pytest.mark.anyio
+async def test_reminders_policy_turn_replies_with_the_local_time(settings: Settings, storage: Storage) -> None:
+    """On the policy path the reply is the confirmation, not a grounded answer and not the model's words;
+    the Context step's "Limits changed" stays for limits."""
+    ana, _ = _users(storage)
+    settings = settings.model_copy(update={"timezone": "Europe/Lisbon"})
+    rt = _policy_runtime(settings, storage)
+    events = [e async for e in chat_turn(rt, ana, "t", "Remind me tomorrow at 9 to call the vet")]
+    finished = next(e for e in events if isinstance(e, Finished))
+    planned = next(e for e in events if isinstance(e, ContextPlanned))
+    local_tomorrow = (utcnow().astimezone(LISBON) + timedelta(days=1)).date()
+    assert finished.reply.startswith(f"Reminder set for tomorrow, {local_tomorrow:%a} {local_tomorrow.day} ")
+    assert "09:00: call the vet." in finished.reply and finished.confidence == "high"
+    assert "model was asked" not in finished.reply and planned.limits_notice == ""
+    [row] = rt.reminders.pending(ana)
+    due = datetime.combine(local_tomorrow, datetime.min.time().replace(hour=9), tzinfo=LISBON)
+    assert row.due_at == due.astimezone(UTC)
+    assert storage.turns.recent(ana, "t", 1)[0].content == finished.reply  # the thread keeps the reply
+    [query] = storage.queries.recent(ana, 1)
+    assert query.status == "completed"
