@@ -93,6 +93,11 @@ def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def reminder_line(row: ReminderRow, now: datetime, zone: ZoneInfo) -> str:
+    """One pending reminder as a line: id, local due time, text (the CLI's and the browser's list)."""
+    return f"#{row.id}\t{said_when(row.due_at, now, zone)}\t{' '.join(row.text.split())}"
+
+
 def post_to_thread(engine: Engine, thread_id: str, content: str) -> None:
     """Add an assistant message to a Chainlit thread, so it shows when the thread is opened."""
     now = utcnow().strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -1,10 +1,12 @@
 """Reminders on a real SQLite file: the time a person means, in their zone, stored in UTC; refused when
-passed; listed and cancelled by their owner only; a cancelled one never comes due."""
+passed; listed and cancelled by their owner only (the store, and `reverie reminders` through the CLI's
+entry point); a cancelled one never comes due."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -12,9 +14,10 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from app.chat import ContextPlanned, Finished, chat_turn
+from app.cli import main
 from app.llm import Backend
 from app.proactive import deliver_due, set_reminder
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime, Storage, open_records
 from app.settings import Settings
 from dreaming.reminders import ReminderStore
 from memory.models import utcnow
@@ -113,8 +116,57 @@ async def test_reminders_policy_turn_replies_with_the_local_time(settings: Setti
     assert "09:00: call the vet." in finished.reply and finished.confidence == "high"
     assert "model was asked" not in finished.reply and planned.limits_notice == ""
     [row] = rt.reminders.pending(ana)
-    due = datetime.combine(local_tomorrow, datetime.min.time().replace(hour=9), tzinfo=LISBON)
+    due = datetime.combine(local_tomorrow, time(9), tzinfo=LISBON)
     assert row.due_at == due.astimezone(UTC)
     assert storage.turns.recent(ana, "t", 1)[0].content == finished.reply  # the thread keeps the reply
     [query] = storage.queries.recent(ana, 1)
     assert query.status == "completed"
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Ana with two reminders, Bob with one; the CLI reads the directory and zone from the environment."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("REVERIE_DATA_DIR", str(data))
+    monkeypatch.setenv("REVERIE_TIMEZONE", "Europe/Lisbon")
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    store = open_records(Settings(_env_file=None, data_dir=data))  # pyright: ignore[reportCallIssue]
+    ana, bob = (store.accounts.create(n, "correct-horse").id or 0 for n in ("ana", "bob"))
+    reminders = ReminderStore(store.engine)
+    now = utcnow()
+    tomorrow_9 = datetime.combine((now.astimezone(LISBON) + timedelta(days=1)).date(), time(9), tzinfo=LISBON)
+    reminders.add(ana, "t1", "call the vet", due_at=tomorrow_9, now=now)  # #1
+    reminders.add(bob, "t2", "gym", due_at=now + timedelta(hours=1), now=now)  # #2
+    reminders.add(ana, "t1", "pay the rent", due_at=now + timedelta(days=40), now=now)  # #3
+    store.close()
+    return data
+
+
+def test_reminders_cli_list_is_the_users_own_in_local_time(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reminders", "list"]) == 2  # two users: the CLI never guesses whose
+    assert "--user (users: ana, bob)" in capsys.readouterr().err
+    assert main(["reminders", "--user", "ana", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "gym" not in "".join(lines)
+    assert lines[0].startswith("#1\ttomorrow, ") and lines[0].endswith(" at 09:00\tcall the vet")
+    assert lines[1].startswith("#3\t") and lines[1].endswith("\tpay the rent")
+    assert main(["reminders", "list", "--user", "bob"]) == 0
+    assert capsys.readouterr().out.split("\t")[::2] == ["#2", "gym\n"]
+    assert main(["reminders", "list", "--user", "nobody"]) == 2
+
+
+def test_reminders_cli_cancel_is_the_owners_only(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reminders", "cancel", "1", "--user", "bob"]) == 1  # not bob's
+    assert "no pending reminder #1" in capsys.readouterr().err
+    assert main(["reminders", "--user", "ana", "cancel", "1"]) == 0
+    assert capsys.readouterr().out.startswith("cancelled #1\ttomorrow, ")
+    assert main(["reminders", "cancel", "1", "--user", "ana"]) == 1  # once
+    capsys.readouterr()
+    assert main(["reminders", "list", "--user", "ana"]) == 0
+    assert [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()] == ["#3"]
+    store = open_records(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
+    try:
+        due = ReminderStore(store.engine).due(utcnow() + timedelta(days=2))
+    finally:
+        store.close()
+    assert [r.id for r in due] == [2]  # the cancelled one never comes due
