@@ -38,6 +38,7 @@ from app.ui_common import COMMANDS, HOLDER, account_id, data_layer, mark_panel, 
 from app.ui_documents import ingest_uploads
 from app.ui_dreams import morning_summary
 from app.ui_memories import import_files  # (and registers /memories and its actions)
+from app.ui_reminders import reminders_command  # noqa: F401 - registers /reminders and its Cancel action
 
 _settings = Settings()
 _stack = AsyncExitStack()
