@@ -1,9 +1,10 @@
 """`reverie chat`: the browser's turn in a terminal, for a person and for benchmarks.
 
 One message per stdin line (a prompt when stdin is a terminal); `/new` starts a fresh thread,
-`/quit` ends. With `--json` each reply is one JSON object on stdout: thread, reply, sources,
-confidence, the request (asked / provided per dimension), info rounds, timings and which path
-judged. Every turn is exactly `app.chat.chat_turn`, the browser's.
+`/reminders` lists the pending reminders (`reverie reminders cancel ID` cancels one), `/quit`
+ends. With `--json` each reply is one JSON object on stdout: thread, reply, sources, confidence,
+the request (asked / provided per dimension), info rounds, timings and which path judged. Every
+turn is exactly `app.chat.chat_turn`, the browser's.
 
 Before exiting, the memory formation of this session's turns is finished, so the next process
 (or the browser) recalls them. It runs beside `reverie run`: the two take the knowledge graph in
@@ -23,8 +24,10 @@ from typing import Any, TextIO
 
 from app.chat import ContextPlanned, Failed, Finished, InfoRound, Rejected, chat_turn
 from app.extractor import drain_formation, formation_worker
+from app.proactive import reminder_line
 from app.runtime import Runtime, open_runtime
 from app.settings import Settings
+from memory.models import utcnow
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
@@ -75,7 +78,18 @@ async def _talk(rt: Runtime, user_id: int, args: argparse.Namespace, interactive
         if text.strip() == "/new":
             thread = _new_thread()
             continue
+        if text.strip() == "/reminders":  # what the reply to "remind me …" says to type
+            _reminders(rt, user_id, sys.stdout)
+            continue
         await _turn(rt, user_id, thread, text, args.json, sys.stdout)
+
+
+def _reminders(rt: Runtime, user_id: int, out: TextIO) -> None:
+    """The person's pending reminders, as `reverie reminders list` prints them."""
+    rows, now = rt.reminders.pending(user_id), utcnow()
+    for row in rows:
+        print(reminder_line(row, now, rt.settings.zone), file=out)
+    print("cancel one with `reverie reminders cancel ID`" if rows else "no pending reminders", file=out, flush=True)
 
 
 def _new_thread() -> str:

@@ -170,3 +170,21 @@ def test_reminders_cli_cancel_is_the_owners_only(data_dir: Path, capsys: pytest.
     finally:
         store.close()
     assert [r.id for r in due] == [2]  # the cancelled one never comes due
+
+
+def test_reminders_terminal_chat_lists_with_slash_reminders(settings: Settings, storage: Storage) -> None:
+    from io import StringIO
+
+    from app.cli_chat import _reminders  # pyright: ignore[reportPrivateUsage]
+
+    ana, bob = _users(storage)
+    rt = _policy_runtime(settings.model_copy(update={"timezone": "Europe/Lisbon"}), storage)
+    out = StringIO()
+    _reminders(rt, ana, out)
+    assert out.getvalue() == "no pending reminders\n"
+    rt.reminders.add(ana, "t", "call the vet", due_at=utcnow() + timedelta(days=2))
+    rt.reminders.add(bob, "t", "gym", due_at=utcnow() + timedelta(days=2))
+    out = StringIO()
+    _reminders(rt, ana, out)
+    first, hint = out.getvalue().splitlines()
+    assert first.startswith("#1\t") and first.endswith("\tcall the vet") and "cancel ID" in hint
