@@ -75,16 +75,15 @@ def set_reminder(
         when = said_when(ask.due or now, now, zone)
         return ReminderReply(
             f"REMINDER_NOT_SET: “{ask.text}” was asked for {when}, which has already passed.",
-            f"{when[:1].upper()}{when[1:]} has already passed, so I have not set that reminder. "
-            "When should I remind you?",
+            f"{when[:1].upper()}{when[1:]} has already passed, so I have not set that reminder. Ask again "
+            "with a time still ahead, e.g. “remind me tomorrow at 9 to …”.",
         )
     when, what = said_when(row.due_at, now, zone), _short(row.text)
-    why = "as you asked" if ask.due else f"no time given: the default {reminders.default_minutes} minutes"
+    default = f"the default {reminders.default_minutes} minutes"
+    why, aside = ("as you asked", "") if ask.due else (f"no time given: {default}", f" (you gave no time: {default})")
     return ReminderReply(
         f"REMINDER_SET: “{row.text}” set for {when} ({why}); it will appear in this thread.",
-        f"Reminder set for {when}: {what}."
-        + ("" if ask.due else " You gave no time, so I picked one; say when if you'd like another.")
-        + " Type /reminders to see or cancel it.",
+        f"Reminder set for {when}{aside}: {what}. Type /reminders to see or cancel it.",
     )
 
 
