@@ -38,6 +38,7 @@ from app.voice import (
     extractive,
     grounded_prompt,
     grounded_reply,
+    said_tokens,
     say,
     second_person,
     system_text,
@@ -406,7 +407,8 @@ async def _grounded(
     if kind is None and (len(evidence.notes) > 1 or (asks_a_name(question) and not ask.verb)):
         kind = "thing"
     stale = superseded(evidence.notes, kind, question)
-    named = set().union(*(candidates(n.text, kind, question) for n in evidence.notes)) - stale
+    offered = set().union(*(candidates(n.text, kind, question) for n in evidence.notes))
+    named = offered - stale
     # of several notes' names, those said beside what is asked: "Dr. Anita Raman" beside "surgeon",
     # not the physio "Marcus" of a note joined for the knee; "my team", not the night out
     # (and none a note says is not so: "didn't go the Hilux in the end")
@@ -419,8 +421,9 @@ async def _grounded(
     named = (beside - gone - links) or (named - gone) or named
     if kind == "person" and not ask.answer_type:  # a name asked: the one said as "called the Sally Ann"
         named = {m.casefold() for n in evidence.notes for m in _CALLED.findall(n.text)} or named
-    if not kind and set(ask.attributes) & ROLE_STEMS:  # a job asked: the reply says it ("instructor")
-        named = set().union(*(roles(n.text) for n in evidence.notes)) - stale
+    jobs = [roles(n.text) - stale for n in evidence.notes] if not kind and set(ask.attributes) & ROLE_STEMS else []
+    if jobs:  # a job asked: the reply says it ("instructor")
+        named = set().union(*jobs)
     if not kind and not named and ask.verb:  # "what do I play in the band?": what "I play" is said of (bass)
         named = _done(evidence.notes, ask.verb) - stale
     they = _THEY_DO.match(question)  # "what does Gary build?": what he is said to build (cedar birdhouses)
@@ -428,7 +431,11 @@ async def _grounded(
         named = _done(evidence.notes, stem(they.group(1)), _ANYONE) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
-    text, problem = grounded_reply(raw, evidence.notes, question, needed, stale)
+    # (nor a name a note says is not so: "not the Südvorstadt anymore")
+    said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
+    text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))
+    if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
+        problem = "the reply says only part of the job"  # "a UX researcher" for "a senior UX researcher"
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])

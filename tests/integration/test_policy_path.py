@@ -69,6 +69,10 @@ class Voice:
             yield "Ana birthday"
         elif "brother" in question:
             yield "I don't know."
+        elif (gone := re.search(r"not the (\w+)", notes)) is not None:  # the name a note says is not so
+            yield f"You live in the {gone.group(1)}."
+        elif (job := re.search(r"a senior (\w+ \w+)", notes)) is not None:  # half the job
+            yield f"You're a {job.group(1)}."
         elif (found := re.search(r"called (\w+)|moved to (\w+)|is (\w+)\.", notes)) is not None:
             yield f"It is {next(g for g in found.groups() if g)}."
         else:
@@ -326,3 +330,17 @@ async def test_policy_path_follows_what_the_answer_names_to_its_change(settings:
     events = await _say(rt, uid, "q", "Who's my physio at the moment?")
     assert "Ben" in _reply(events).reply
     assert any("may have changed since" in reason for reason in _reasons(events))
+
+
+async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_a_job(
+    settings: Settings, storage: Storage
+) -> None:
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("lena", "correct-horse").id or 0
+    _told(rt, uid, "a", "We moved! Ben and I live in Leith now, not the Portobello anymore.")
+    _told(rt, uid, "b", "I work as a data analyst at Fife Council. I started there in March 2024.")
+    _told(rt, uid, "c", "And I got promoted, I'm a senior data analyst now!")
+    where = _reply(await _say(rt, uid, "q1", "Which neighbourhood do I live in?"))
+    assert "Leith" in where.reply
+    job = _reply(await _say(rt, uid, "q2", "What's my job title?"))
+    assert "senior data analyst" in job.reply
