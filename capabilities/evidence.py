@@ -166,14 +166,22 @@ _ROLE_SHAPE = re.compile(
 # A job said with no article, as people writing a second language often do ("she is pharmacist", "her
 # husband Stavros is accountant", "Dimitris is taxi driver"): only words shaped as jobs (a doer's ending,
 # not a comparative: "is older"), or a few common jobs that have none. (With an article, `_ROLE_SHAPE`.)
-_ROLE_BARE = re.compile(
-    r"\b(?:is|was|she's|he's|i'm|am)\s+(?:now\s+|still\s+)?(?!an?\s|the\s)((?:\w+\s+)?(?:"
-    r"\w+(?:ist|ician|arian|itian|ountant|sultant|sistant|tendant|geant)"
+_JOB_WORD = (
+    r"(?:\w+(?:ist|ician|arian|itian|ountant|sultant|sistant|tendant|geant)"
     r"|(?!(?:bett|bigg|long|old|young|fast|high|larg|small|low|lat|oth|eith|neith|nev|rath|wheth|togeth|anoth"
     r"|prop|clev|und|ov|aft|ev|eag|bitt|sob|sup|tend|tough|clos|furth|quiet|easi|hard|smart|sick|thinn|fatt|tall"
     r"|near|clean|strong|weak|happi|busi|earli|cheap|rich|poor|warm|cold|cool|dark|light|short)er\b)\w{4,}er"
-    r"|\w{4,}or|nurse|cook|chef|vet|pilot|judge|midwife|medic|barista|waitress|(?:post|police|fisher|fire|sales|handy|business|delivery|camera)(?:wo)?man|soldier))\b",
+    r"|\w{4,}or|nurse|cook|chef|vet|pilot|judge|midwife|medic|barista|waitress"
+    r"|(?:post|police|fisher|fire|sales|handy|business|delivery|camera)(?:wo)?man|soldier)"
+)
+_ROLE_BARE = re.compile(
+    r"\b(?:is|was|she's|he's|i'm|am)\s+(?:now\s+|still\s+)?(?!an?\s|the\s)((?:\w+\s+)?" + _JOB_WORD + r")\b",
     re.IGNORECASE,
+)
+# Someone named said to be a job-shaped word: "Sipho is a civil engineer at…" is about his work (not
+# "Miso is a grumpy tabby").
+_NAMED_ROLE = re.compile(
+    r"\b[A-Z][a-zà-ÿ]+\s+(?i:is|was)\s+(?i:now\s+)?(?i:an?\s+)((?i:\w+\s+)?(?i:" + _JOB_WORD + r"))\b"
 )
 # A job said as what someone does: "He fishes lobster out of Lunenburg", "she teaches maths".
 _ROLE_VERB = re.compile(
@@ -328,7 +336,8 @@ class Note:
         sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
         title = frozenset(stem(w) for w in words(self.title))
         said = self.said | title | frozenset(root(s) for s in title) | kinship(self.text)
-        at_work = _WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _AT_WORK.search(self.text)
+        at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _AT_WORK.search(self.text)
+                   or _NAMED_ROLE.search(self.text))
         return said | _WORK if at_work else said
 
 

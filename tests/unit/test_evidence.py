@@ -1061,3 +1061,11 @@ def test_this_year_asks_what_is_so_now_and_instead_goes_on() -> None:
     assert "m2" in _answer_refs("where are we going on our trip this autumn?", trip)
     assert answer_type("what did I actually get for the Corsa?") == "number"
     assert answer_type("what did I get for my birthday?") is None  # a gift, not a price
+
+
+def test_someone_named_as_a_job_is_about_their_work() -> None:
+    notes = [_note("m1", "Btw Tomasz is a civil engineer at Kowalski Partners in Wola. Bridges mostly.", 1, 0.7),
+             _note("m2", "Tomasz's birthday is on 3 May, we're booking the Georgian place.", 2, 0.9),
+             _note("m3", "Miso is a grumpy tabby, she sleeps on the boiler.", 3, 0.9)]  # fmt: skip
+    assert _answer_refs("where does Tomasz work?", notes)[:1] == ["m1"]
+    assert not covers(notes[2].stems, stem("work"))
