@@ -47,6 +47,7 @@ from app.voice import (
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
+    KIND,
     NAMING_STEMS,
     ROLE_STEMS,
     Evidence,
@@ -59,6 +60,7 @@ from capabilities.evidence import (
     choose,
     covers,
     denied,
+    described,
     is_question,
     kin_hops,
     kin_words,
@@ -431,6 +433,8 @@ async def _grounded(
         named = _done(evidence.notes, stem(they.group(1)), _ANYONE) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
+    if not needed and KIND in ask.attributes:  # "what breed is Biscuit?": the description ("a basset hound"),
+        needed = set().union(*(described(n.text) for n in evidence.notes))  # not "Biscuit is a breed of dog"
     # (nor a name a note says is not so: "not the Südvorstadt anymore")
     said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))

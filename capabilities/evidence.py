@@ -104,6 +104,19 @@ KIND = "kind"  # the attribute a descriptive question asks: met by a description
 _KIND_SHAPE = re.compile(
     r"(?:,|\b(?:is|was|are|were)|['’]s)\s+(?:an?|our|my)\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.IGNORECASE
 )
+
+
+def described(text: str) -> set[str]:
+    """The words of the descriptions a note gives, lower-cased: "Our dog Biscuit, a very stubborn
+    nine-year-old basset hound, thinks…" → very, stubborn, basset, hound… (what "what breed is
+    Biscuit?" must be answered with)."""
+    found: set[str] = set()
+    for m in _KIND_SHAPE.finditer(text):
+        tail = re.split(r"[,.;:!?()]", text[m.end() - 1 :], maxsplit=1)[0]
+        found |= {w for w in words(tail) if w not in STOP and len(w) > 2}
+    return found
+
+
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?")

@@ -69,6 +69,8 @@ class Voice:
             yield "Ana birthday"
         elif "brother" in question:
             yield "I don't know."
+        elif "breed" in question:  # the question said back, no description
+            yield "Biscuit is a breed of dog."
         elif (gone := re.search(r"not the (\w+)", notes)) is not None:  # the name a note says is not so
             yield f"You live in the {gone.group(1)}."
         elif (job := re.search(r"a senior (\w+ \w+)", notes)) is not None:  # half the job
@@ -332,7 +334,7 @@ async def test_policy_path_follows_what_the_answer_names_to_its_change(settings:
     assert any("may have changed since" in reason for reason in _reasons(events))
 
 
-async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_a_job(
+async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_an_answer(
     settings: Settings, storage: Storage
 ) -> None:
     rt = _runtime(settings, storage, Voice())
@@ -344,3 +346,6 @@ async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_
     assert "Leith" in where.reply
     job = _reply(await _say(rt, uid, "q2", "What's my job title?"))
     assert "senior data analyst" in job.reply
+    _told(rt, uid, "d", "Our dog Biscuit, a very stubborn basset hound, sleeps in the garage.")
+    breed = _reply(await _say(rt, uid, "q3", "What breed is Biscuit?"))
+    assert "basset hound" in breed.reply
