@@ -1483,11 +1483,19 @@ def _of_no_one(note: Note, ask: Ask) -> bool:
     return any(covers(said, t) for t in wanted) and not named and not _THIRD.search(note.text)
 
 
-def _of_it(c: _Scored, chosen: Sequence[_Scored], asked: set[str]) -> bool:
+def _of_it(c: _Scored, chosen: Sequence[_Scored], asked: set[str], money: bool = False) -> bool:
     """Whether a chosen note is about what is asked: it says a word asked (or a hard term), or is
     linked to a chosen note that does (a sentence of the same message, a turn it leans on, someone both
-    name: "He's nineteen" after "Cian rang…" for "Aoife's eldest", Cian)."""
-    return bool(c.terms & asked or c.hard) or any(_linked(c, o) for o in chosen if o is not c and o.terms & asked)
+    name: "He's nineteen" after "Cian rang…" for "Aoife's eldest", Cian). An amount of money is a
+    thing's, not a person's: it must be told with the thing ("Tickets are £8… Sheena and Alec" is no price
+    of the Jazz "sold to Sheena's grandson")."""
+    def told_with(o: _Scored) -> bool:
+        a, b = c.note, o.note
+        leans = a.after == b.ref != "" or b.after == a.ref != ""
+        return a.ref == b.ref or leans or _continues(a, b) or _continues(b, a)
+
+    linked = told_with if money else (lambda o: _linked(c, o))
+    return bool(c.terms & asked or c.hard) or any(linked(o) for o in chosen if o is not c and o.terms & asked)
 
 
 def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
@@ -1715,7 +1723,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     # says a word asked, or goes on from one that does
     asked = set(ask.terms) - {ask.verb} - {stem(u) for u in _UNITS}  # (not "kilos": 1,100 kilos of olives)
     typed = [c for c in chosen if c.typed]
-    if ask.answer_type in ("number", "time") and asked and typed and not any(_of_it(c, chosen, asked) for c in typed):
+    money = _MONEY.search(sit.text) is not None
+    if ask.answer_type in ("number", "time") and asked and typed and not any(
+        _of_it(c, chosen, asked, money) for c in typed
+    ):
         return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of something else", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}

@@ -1069,3 +1069,9 @@ def test_someone_named_as_a_job_is_about_their_work() -> None:
              _note("m3", "Miso is a grumpy tabby, she sleeps on the boiler.", 3, 0.9)]  # fmt: skip
     assert _answer_refs("where does Tomasz work?", notes)[:1] == ["m1"]
     assert not covers(notes[2].stems, stem("work"))
+
+
+def test_an_amount_is_the_price_of_what_it_is_told_with() -> None:
+    notes = [_note("m1", "Sold the Corsa to Moira's nephew Kyle, and I've bought myself a wee Honda Jazz.", 5),
+             _note("m2", "Choir concert: tickets are £8 and Moira and I have to sell twenty.", 4)]  # fmt: skip
+    assert _answers("How much did I pay for the Jazz?", notes) == []
