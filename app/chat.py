@@ -35,7 +35,6 @@ from capabilities.resources import Dimension, Limits, Provision, ResourceRequest
 from capabilities.signals import followup_signal
 from capabilities.situation import Situation, read
 from memory.assembly import AssembledContext, ContextRequest
-from memory.documents import get_focus
 from memory.models import LimitOverrideRow, QueryRow, TurnRow, UsageRow, utcnow
 from memory.queries import QueryConfig
 from memory.turns import InvalidMessage, storable_text, validate_message
@@ -166,7 +165,7 @@ def _ended(o: LimitOverrideRow) -> str:
 
 
 def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str) -> ContextRequest:
-    domains = get_focus(rt.store.engine, user_id, thread_id)  # set with /focus; None = everything
+    domains = rt.store.focus.get(user_id, thread_id)  # set with /focus; None = everything
     docs = [int(d[4:]) for d in domains or [] if d.startswith("doc:")]
     return ContextRequest(
         **provision.fields(),

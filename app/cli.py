@@ -30,9 +30,9 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """Start the web app on the embedded model (or Ollama when it answers)."""
     from app.credentials import auth_secret, ensure_first_user
     from app.runtime import APP_LOCK, hold_lock, open_storage
-    from memory.db import StorageError
     from memory.embedder import EmbedderUnavailable, EmbeddingIndexMismatch
     from memory.graph import GraphError
+    from memory.store import StorageError
 
     try:
         store = open_storage(settings)
@@ -178,10 +178,8 @@ def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
     refused while any process has the stores open (and they wait while it runs).
     """
     from app.runtime import OPEN_LOCK, embedder_for, hold_lock
-    from memory.db import StorageError, migrate, open_engine
     from memory.embedder import EmbedderUnavailable
-    from memory.migrations import MIGRATIONS
-    from memory.reindex import rebuild_index
+    from memory.store import StorageError, reembed
 
     def progress(done: int, total: int) -> None:
         print(f"\r  {done}/{total} memories", end="\n" if done == total else "", file=sys.stderr, flush=True)
@@ -195,13 +193,8 @@ def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        engine = open_engine(settings.db_path)
-        try:
-            migrate(engine, MIGRATIONS)
-            embedder = embedder_for(settings)
-            done = rebuild_index(engine, embedder, progress=progress)
-        finally:
-            engine.dispose()
+        embedder = embedder_for(settings)
+        done = reembed(settings.db_path, embedder, progress=progress)
     except (StorageError, EmbedderUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -15,12 +15,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from app.runtime import Storage, llm_config, open_storage
+from app.runtime import llm_config, open_storage
 from app.settings import Settings
 from memory.doc_extraction import EntityExtractor
-from memory.documents import DocumentStore
 from memory.ingest import IngestConfig, Ingestor, IngestResult, estimate
 from memory.ingest import Progress as IngestProgress
+from memory.store import MemoryStore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
@@ -42,7 +42,7 @@ def cmd_documents(settings: Settings, args: argparse.Namespace) -> int:
     """List a user's documents, or remove one with everything it added."""
     store = open_storage(settings)
     try:
-        user_id, docs = _resolve(store, args.user), DocumentStore(store.engine, store.entities)
+        user_id, docs = _resolve(store, args.user), store.documents
         if args.action == "list":
             for d in docs.list(user_id):
                 print(
@@ -61,7 +61,7 @@ def cmd_documents(settings: Settings, args: argparse.Namespace) -> int:
         store.close()
 
 
-def _resolve(store: Storage, name: str | None) -> int:
+def _resolve(store: MemoryStore, name: str | None) -> int:
     try:
         return store.accounts.resolve(name)
     except LookupError as exc:
@@ -84,7 +84,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         store.close()
 
 
-async def _ingest_with_model(settings: Settings, store: Storage, user_id: int, args: argparse.Namespace) -> int:
+async def _ingest_with_model(settings: Settings, store: MemoryStore, user_id: int, args: argparse.Namespace) -> int:
     from app.doc_extractor import LLMExtractor
     from app.llm import open_backend
 
@@ -94,8 +94,8 @@ async def _ingest_with_model(settings: Settings, store: Storage, user_id: int, a
         return await asyncio.to_thread(_ingest_all, store, user_id, args, extractor)
 
 
-def _ingest_all(store: Storage, user_id: int, args: argparse.Namespace, extractor: EntityExtractor | None) -> int:
-    docs = DocumentStore(store.engine, store.entities)
+def _ingest_all(store: MemoryStore, user_id: int, args: argparse.Namespace, extractor: EntityExtractor | None) -> int:
+    docs = store.documents
     ingestor = Ingestor(docs, store.memories, store.embedder, extractor, IngestConfig(batch_chunks=args.batch))
     console = Console(stderr=True)
     failed = 0

@@ -15,7 +15,6 @@ import time
 from datetime import UTC, datetime
 
 from app.settings import Settings
-from capabilities.limits import apply_overrides
 from capabilities.request_policy import adjustment_words, kind_of
 from capabilities.resources import Limits
 from dreaming import policy, proposals
@@ -48,14 +47,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: 
 
 
 def _sqlite_only(settings: Settings) -> tuple[DreamStore, OverrideStore, Limits]:
-    from app.runtime import base_limits
-    from memory.db import migrate, open_engine
-    from memory.migrations import MIGRATIONS
+    from app.runtime import effective_limits, open_records
 
-    engine = open_engine(settings.db_path)
-    migrate(engine, MIGRATIONS)
-    overrides = OverrideStore(engine)
-    return DreamStore(engine), overrides, apply_overrides(base_limits(settings), overrides.active())
+    store = open_records(settings)
+    return store.dreams, store.overrides, effective_limits(settings, store)
 
 
 def cmd_dream_now(settings: Settings, args: argparse.Namespace) -> int:

@@ -13,13 +13,13 @@ import json
 import sys
 from pathlib import Path
 
-from app.runtime import Records, Storage, open_records, open_storage
+from app.runtime import embedder_for, open_records, open_storage
 from app.settings import Settings
-from memory.db import StorageError
 from memory.graph import GraphError
 from memory.models import MemoryRow
 from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
-from memory.vectors import KINDS, MemoryNotFound
+from memory.store import MemoryStore, Records, StorageError
+from memory.vectors import KINDS, MemoryIndex, MemoryNotFound
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
@@ -61,14 +61,14 @@ READS = ("list", "search", "export")
 """The actions that read SQLite only."""
 
 
-def _read(store: Records, user_id: int, args: argparse.Namespace) -> int:
+def _read(store: Records, memories: MemoryIndex, user_id: int, args: argparse.Namespace) -> int:
     match args.action:
         case "list":
             kinds = [args.kind] if args.kind else None
-            for row in store.memories.list(user_id, kinds, None if args.all else "active", args.limit):
+            for row in memories.list(user_id, kinds, None if args.all else "active", args.limit):
                 print(line(row))
         case "search":
-            for hit in store.memories.search(user_id, args.query, args.limit, args.threshold):
+            for hit in memories.search(user_id, args.query, args.limit, args.threshold):
                 print(f"{hit.relevance:.2f}\t{line(hit.memory)}")
         case _:
             payload = json.dumps(export_user(store, user_id), ensure_ascii=False, indent=2)
@@ -79,7 +79,7 @@ def _read(store: Records, user_id: int, args: argparse.Namespace) -> int:
     return 0
 
 
-def _change(store: Storage, user_id: int, args: argparse.Namespace) -> int:
+def _change(store: MemoryStore, user_id: int, args: argparse.Namespace) -> int:
     match args.action:
         case "forget":
             gone = forget_memory(store, user_id, args.id)
@@ -95,9 +95,15 @@ def _change(store: Storage, user_id: int, args: argparse.Namespace) -> int:
 
 def cmd_memories(settings: Settings, args: argparse.Namespace) -> int:
     """Run one `reverie memories` action for one user."""
+    memories: MemoryIndex | None = None
     try:
         if args.action in READS:
-            store: Storage | Records = open_records(settings)
+            store: Records = open_records(settings)
+            try:
+                memories = store.recall(embedder_for(settings))
+            except BaseException:
+                store.close()
+                raise
         else:
             store = open_storage(settings)
     except (StorageError, GraphError) as exc:
@@ -105,9 +111,10 @@ def cmd_memories(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     try:
         user_id = store.accounts.resolve(args.user)
-        if isinstance(store, Storage):
+        if isinstance(store, MemoryStore):
             return _change(store, user_id, args)
-        return _read(store, user_id, args)
+        assert memories is not None  # a read opened the records with their index
+        return _read(store, memories, user_id, args)
     except MemoryNotFound:
         print(f"error: no memory #{args.id} for this user", file=sys.stderr)
         return 1

@@ -9,10 +9,7 @@ import argparse
 import sys
 
 from app.settings import Settings
-from memory.accounts import AccountStore
-from memory.db import migrate, open_engine
-from memory.migrations import MIGRATIONS
-from memory.queries import QueryStore
+from memory.store import open_records
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
@@ -30,17 +27,16 @@ def cmd_recent(settings: Settings, args: argparse.Namespace) -> int:
     if args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
-    engine = open_engine(settings.db_path)
+    store = open_records(settings.db_path)
     try:
-        migrate(engine, MIGRATIONS)
         try:
-            user_id = AccountStore(engine).resolve(args.user)
+            user_id = store.accounts.resolve(args.user)
         except LookupError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        rows = QueryStore(engine).recent(user_id, args.limit)
+        rows = store.queries.recent(user_id, args.limit)
     finally:
-        engine.dispose()
+        store.close()
     print(f"{'id':>5}  {'created (UTC)':<16}  {'status':<10}  {'info':>4}  {'confidence':<10}  text")
     for row in rows:
         info = f"{row.info_requests}/{row.max_info_requests}"

@@ -14,10 +14,9 @@ import sys
 from app.proactive import reminder_line
 from app.runtime import open_records
 from app.settings import Settings
-from dreaming.reminders import ReminderStore
-from memory.db import StorageError
-from memory.embedder import EmbedderUnavailable, EmbeddingIndexMismatch
 from memory.models import utcnow
+from memory.reminders import ReminderStore
+from memory.store import StorageError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]
@@ -38,12 +37,12 @@ def cmd_reminders(settings: Settings, args: argparse.Namespace) -> int:
     """Run one `reverie reminders` action for one user."""
     try:
         store = open_records(settings)
-    except (StorageError, EmbeddingIndexMismatch, EmbedderUnavailable) as exc:
+    except StorageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         user_id = store.accounts.resolve(args.user)
-        reminders = ReminderStore(store.engine, settings.default_proactive_interval_minutes)
+        reminders = store.reminders
         if args.action == "list":
             return _list(reminders, user_id, settings)
         return _cancel(reminders, user_id, args.id, settings)

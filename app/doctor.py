@@ -10,8 +10,8 @@ from app import ollama_backend
 from app.embedded_llm import EmbeddedModelMissingError, resolve_model_path
 from app.runtime import embedder_for
 from app.settings import Settings
-from memory.db import StorageError, open_engine, versions
 from memory.embedder import EmbedderUnavailable
+from memory.store import StorageError, database_versions
 
 
 def _package_version(name: str) -> str:
@@ -51,10 +51,8 @@ def report(settings: Settings) -> tuple[list[str], bool]:
     backend_lines, ok = _backend_lines(settings)
     lines += backend_lines
     try:
-        engine = open_engine(settings.db_path)
-        for name, version in versions(engine).items():
+        for name, version in database_versions(settings.db_path).items():
             lines.append(f"  {name}: {version}")
-        engine.dispose()
     except StorageError as exc:
         lines.append(f"  ✗ database: {exc}")
         ok = False

@@ -111,7 +111,7 @@ class LLMExtractor:
 
 def enqueue_formation(rt: Runtime, user_id: int, user_turn_id: int) -> bool:
     """Queue a stored user turn for formation (one small insert; safe to call twice)."""
-    return FormationQueue(rt.store.engine).enqueue(user_id, user_turn_id)
+    return rt.store.formation.enqueue(user_id, user_turn_id)
 
 
 def _extractor(rt: Runtime) -> LLMExtractor | None:
@@ -128,7 +128,7 @@ def _extractor(rt: Runtime) -> LLMExtractor | None:
 
 async def form_memories(rt: Runtime, user_id: int, turn_id: int) -> list[FormationResult]:
     """Queue one turn and drain the queue until it is formed (what a test or a command awaits)."""
-    queue = FormationQueue(rt.store.engine)
+    queue = rt.store.formation
     await anyio.to_thread.run_sync(queue.enqueue, user_id, turn_id)
     extractor = _extractor(rt)
     formed: list[FormationResult] = []
@@ -151,7 +151,7 @@ def _requeue_stale(rt: Runtime, queue: FormationQueue) -> int:
 
 async def drain_formation(rt: Runtime, batch: int = 4) -> int:
     """Form every queued turn now (what `reverie chat` does before it exits); returns how many."""
-    queue = FormationQueue(rt.store.engine)
+    queue = rt.store.formation
     await anyio.to_thread.run_sync(_requeue_stale, rt, queue)
     extractor = _extractor(rt)
     done = 0
@@ -166,7 +166,7 @@ async def formation_worker(rt: Runtime, poll_s: float = 2.0, batch: int = 4) -> 
     Jobs a crashed process left running are requeued first. The worker polls the durable
     queue, so nothing needs to be told about new turns beyond `enqueue_formation`.
     """
-    queue = FormationQueue(rt.store.engine)
+    queue = rt.store.formation
     requeued = await anyio.to_thread.run_sync(_requeue_stale, rt, queue)
     if requeued:
         log.info("formation: %d interrupted job(s) requeued", requeued)

@@ -2,25 +2,22 @@
 
 The time comes from the person's own words ("remind me tomorrow at 9 to …", app/reminder_time.py)
 in their time zone (REVERIE_TIMEZONE); when no time is given the failsafe
-`DEFAULT_PROACTIVE_INTERVAL_MINUTES` applies (dreaming/reminders.py). Reading the request here,
+`DEFAULT_PROACTIVE_INTERVAL_MINUTES` applies (memory/reminders.py). Reading the request here,
 not asking the 135M model for a timestamp, is deliberate: a tiny model invents times, a grammar
 does not. For the same reason the reply to a reminder request is written here, not by the model.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Engine, text
-
 from app.reminder_time import read_when, said_when
-from dreaming.reminders import PastDue, ReminderStore
 from memory.models import ReminderRow, utcnow
+from memory.reminders import PastDue, ReminderStore
+from memory.threads import ThreadLog
 from memory.turns import TurnStore
 
 _ASK = re.compile(r"\bremind me\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
@@ -97,23 +94,7 @@ def reminder_line(row: ReminderRow, now: datetime, zone: ZoneInfo) -> str:
     return f"#{row.id}\t{said_when(row.due_at, now, zone)}\t{' '.join(row.text.split())}"
 
 
-def post_to_thread(engine: Engine, thread_id: str, content: str) -> None:
-    """Add an assistant message to a Chainlit thread, so it shows when the thread is opened."""
-    now = utcnow().strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    with engine.begin() as conn:
-        if conn.execute(text('SELECT 1 FROM threads WHERE "id" = :t'), {"t": thread_id}).first() is None:
-            return
-        conn.execute(
-            text(
-                'INSERT INTO steps ("id", "name", "type", "threadId", "streaming", "output", "createdAt", '
-                '"start", "end", "metadata", "generation") '
-                "VALUES (:id, 'Reverie', 'assistant_message', :t, 0, :out, :now, :now, :now, :meta, '{}')"
-            ),
-            {"id": str(uuid.uuid4()), "t": thread_id, "out": content, "now": now, "meta": json.dumps({})},
-        )
-
-
-def deliver_due(engine: Engine, turns: TurnStore, reminders: ReminderStore) -> list[ReminderRow]:
+def deliver_due(turns: TurnStore, threads: ThreadLog, reminders: ReminderStore) -> list[ReminderRow]:
     """Post every due reminder into its thread (episodic turn + Chainlit message), then mark it sent.
 
     At-least-once: marked after posting, so a crash in between re-posts rather than drops.
@@ -122,7 +103,7 @@ def deliver_due(engine: Engine, turns: TurnStore, reminders: ReminderStore) -> l
     for row in reminders.due(utcnow()):
         content = f"⏰ Reminder: {row.text}"
         turns.add(row.user_id, row.thread_id, "assistant", content)
-        post_to_thread(engine, row.thread_id, content)
+        threads.post(row.thread_id, content)
         if row.id is not None:
             reminders.mark_sent(row.id)
         sent.append(row)

@@ -1,7 +1,8 @@
 """The composition root: builds every long-lived object once and closes it.
 
-`open_storage` is the synchronous half the CLI needs; `open_runtime` adds the language model
-(and, later, the scheduler) for the chat server.
+`open_storage` and `open_records` turn the settings into a call to memory's front door
+(`memory/store.py`), the synchronous half the CLI needs; `open_runtime` adds the language model,
+the scheduler and the formation worker for the chat server.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sqlalchemy import Engine
-
 from app.judgement import JudgementPath, choose_path
 from app.llm import Backend, LLMConfig, open_backend
 from app.ollama_backend import normalize_host
@@ -27,63 +26,13 @@ from app.voice import model_meter
 from capabilities.limits import apply_overrides
 from capabilities.resources import BOUNDS, Dimension, Limits, Range
 from dreaming.dream import DreamConfig, run_dream
-from dreaming.reminders import ReminderStore
-from memory.accounts import AccountStore
-from memory.assembly import ContextAssembler
-from memory.db import StorageError, migrate, open_engine
-from memory.documents import DocumentStore
 from memory.embedder import Embedder, OllamaEmbedder, get_embedder
-from memory.entities import EntityStore
-from memory.graph import Graph
-from memory.migrations import MIGRATIONS
 from memory.models import utcnow
-from memory.queries import QueryStore
-from memory.reindex import check_index_meta
-from memory.turns import TurnStore
-from memory.usage import OverrideStore, UsageLog
-from memory.vectors import MemoryIndex
+from memory.reminders import ReminderStore
+from memory.store import MemoryStore, Records, StorageError, open_memory
+from memory.store import open_records as memory_records
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Storage:
-    """Everything stored, for one installation; every store filters by user."""
-
-    engine: Engine
-    graph: Graph
-    embedder: Embedder
-    accounts: AccountStore
-    turns: TurnStore
-    memories: MemoryIndex
-    entities: EntityStore
-    usage: UsageLog
-    overrides: OverrideStore
-    assembler: ContextAssembler
-    queries: QueryStore
-    documents: DocumentStore
-    presence: int = -1  # the shared lock on OPEN_LOCK (see `hold_lock`)
-
-    def alone(self) -> bool:
-        """Whether no other Reverie process has the stores open: then a formation job left `running`
-        is a dead process's, not one another process is forming right now."""
-        if self.presence < 0:
-            return True
-        try:
-            fcntl.flock(self.presence, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            return False
-        finally:  # (a failed conversion may have dropped the shared lock: take it again either way)
-            fcntl.flock(self.presence, fcntl.LOCK_SH)
-
-    def close(self) -> None:
-        """Release the database and the graph."""
-        self.graph.close()
-        self.engine.dispose()
-        if self.presence >= 0:
-            os.close(self.presence)
-            self.presence = -1
 
 
 # Kuzu admits one process per file, so no process keeps the graph (memory/graph.py): the app, `reverie
@@ -134,41 +83,19 @@ def embedder_for(settings: Settings, timeout_s: float = 60.0) -> Embedder:
     return get_embedder()
 
 
-@dataclass
-class Records:
-    """The SQLite half of `Storage`: accounts, memories with their vectors, and the limit overrides.
-
-    Any number of processes may open it while the app runs (SQLite in WAL mode), so the CLI's
-    reads never wait for the knowledge graph, which Kuzu admits to one process only.
-    """
-
-    engine: Engine
-    embedder: Embedder
-    accounts: AccountStore
-    memories: MemoryIndex
-    overrides: OverrideStore
-
-    def close(self) -> None:
-        """Release the database."""
-        self.engine.dispose()
-
-
 def open_records(settings: Settings) -> Records:
-    """Open the data directory's SQLite file (migrated, its index checked), without the graph.
+    """Open the data directory's SQLite file (migrated), without the embedder or the graph.
 
     Raises:
-        StorageError, EmbeddingIndexMismatch, EmbedderUnavailable: each message names the fix.
+        StorageError: the message names the fix.
     """
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    engine = open_engine(settings.db_path)
-    migrate(engine, MIGRATIONS)
-    embedder = embedder_for(settings)
-    check_index_meta(engine, embedder)
-    return Records(engine, embedder, AccountStore(engine), MemoryIndex(engine, embedder), OverrideStore(engine))
+    return memory_records(settings.db_path, reminder_interval_minutes=settings.default_proactive_interval_minutes)
 
 
-def open_storage(settings: Settings) -> Storage:
-    """Open the data directory, apply migrations, check the index, and build the stores.
+def open_storage(settings: Settings) -> MemoryStore:
+    """Open the data directory through memory's front door: migrations applied, index checked, every
+    store built once.
 
     Works beside the running app and other commands (the graph is taken in turns; see OPEN_LOCK).
 
@@ -176,40 +103,22 @@ def open_storage(settings: Settings) -> Storage:
         StorageError, GraphLockedError, GraphCorruptError, EmbeddingIndexMismatch,
         EmbedderUnavailable: each message names the fix.
     """
-    records = open_records(settings)
-    try:
-        presence = hold_lock(settings, OPEN_LOCK, exclusive=False)
-    except BaseException:
-        records.close()
-        raise
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    embedder = embedder_for(settings)
+    presence = hold_lock(settings, OPEN_LOCK, exclusive=False)
     if presence is None:
-        records.close()
         raise StorageError("`reverie reindex` is re-embedding every memory: try again when it has finished")
-    engine = records.engine
     try:
-        graph = Graph.open(settings.graph_dir)
+        return open_memory(
+            settings.db_path,
+            settings.graph_dir,
+            embedder,
+            reminder_interval_minutes=settings.default_proactive_interval_minutes,
+            presence=presence,
+        )
     except BaseException:
-        records.close()
         os.close(presence)
         raise
-    turns = TurnStore(engine)
-    entities = EntityStore(engine, graph)
-    entities.sync_graph()
-    return Storage(
-        engine=engine,
-        graph=graph,
-        embedder=records.embedder,
-        accounts=records.accounts,
-        turns=turns,
-        memories=records.memories,
-        entities=entities,
-        usage=UsageLog(engine),
-        overrides=records.overrides,
-        assembler=ContextAssembler(engine, turns, records.memories, entities),
-        queries=QueryStore(engine),
-        documents=DocumentStore(engine, entities),
-        presence=presence,
-    )
 
 
 def base_limits(settings: Settings, dims: Iterable[Dimension] = Dimension) -> Limits:
@@ -218,7 +127,7 @@ def base_limits(settings: Settings, dims: Iterable[Dimension] = Dimension) -> Li
     return Limits(ranges)
 
 
-def effective_limits(settings: Settings, store: Storage | Records) -> Limits:
+def effective_limits(settings: Settings, store: Records) -> Limits:
     """`.env` ranges with the approved overrides on top: read fresh every turn, so an approval
     takes effect for the next turn without a restart."""
     return apply_overrides(base_limits(settings), store.overrides.active())
@@ -242,7 +151,7 @@ class Runtime:
     """What a running chat server holds."""
 
     settings: Settings
-    store: Storage
+    store: MemoryStore
     backend: Backend
     path: JudgementPath = "model"  # who judges (app/judgement.py); open_runtime measures it
     started: datetime = field(default_factory=utcnow)  # a formation job claimed since is this process's own
@@ -250,10 +159,10 @@ class Runtime:
     @property
     def reminders(self) -> ReminderStore:
         """Proactive follow-ups, with the configured failsafe interval."""
-        return ReminderStore(self.store.engine, self.settings.default_proactive_interval_minutes)
+        return self.store.reminders
 
 
-def dream_config(settings: Settings, store: Storage, trigger: str = "schedule") -> DreamConfig:
+def dream_config(settings: Settings, store: Records, trigger: str = "schedule") -> DreamConfig:
     """What one dream needs: the effective limits and the memory budget."""
     return DreamConfig(
         limits=effective_limits(settings, store),
@@ -290,7 +199,7 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
                 await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
 
             async def reminders() -> None:
-                await asyncio.to_thread(deliver_due, store.engine, store.turns, rt.reminders)
+                await asyncio.to_thread(deliver_due, store.turns, store.threads, store.reminders)
 
             scheduler = (
                 start_scheduler(

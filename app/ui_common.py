@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import sessionmaker
 
 from app.runtime import Runtime
-from memory.db import async_engine
+from memory.store import ui_engine
 
 # rt, account id, thread id, the text typed after the command
 CommandHandler = Callable[[Runtime, int, str, str], Awaitable[None]]
@@ -78,12 +78,13 @@ async def mark_panel(thread_id: str, panel: bool) -> None:
 def data_layer(db_path: Path) -> SQLAlchemyDataLayer:
     """Chainlit's data layer on the app's SQLite file; it touches only its own tables.
 
-    Its engine is replaced by `memory.db.async_engine` (same SQLite library as the app, one
-    connection per session); the docstring there says what went wrong without it.
+    Its engine is replaced by `memory.store.ui_engine` (same SQLite library as the app, one
+    connection per session); `memory.db.async_engine` says what went wrong without it.
     """
     layer = _DataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")
-    layer.engine = async_engine(db_path)
-    layer.async_session = sessionmaker(bind=layer.engine, expire_on_commit=False, class_=AsyncSession)  # pyright: ignore[reportAttributeAccessIssue, reportCallIssue, reportArgumentType]
+    engine = ui_engine(db_path)
+    layer.engine = engine
+    layer.async_session = sessionmaker(bind=engine, expire_on_commit=False, class_=AsyncSession)  # pyright: ignore[reportAttributeAccessIssue, reportCallIssue, reportArgumentType]
     return layer
 
 

@@ -32,7 +32,7 @@ class _Latest:
 
 def documents(rt: Runtime) -> DocumentStore:
     """The document store over the runtime's storage."""
-    return DocumentStore(rt.store.engine, rt.store.entities)
+    return rt.store.documents
 
 
 def _extractor(rt: Runtime, path: Path, config: IngestConfig) -> EntityExtractor:

@@ -20,7 +20,7 @@ from app.ui_common import account_id, ask_text, command, runtime
 from dreaming import policy, proposals
 from dreaming.charts import requested_chart, usage_chart
 from dreaming.dream import last_night, morning_text
-from memory.dreams import DreamStore, ProposalError
+from memory.dreams import ProposalError
 from memory.models import LimitOverrideRow, ProposalRow, utcnow
 
 PAST_SHOWN = 10
@@ -44,7 +44,7 @@ def _actions(row: ProposalRow, active: dict[int, LimitOverrideRow]) -> list[cl.A
 @command("dreams", "Review what the nightly dream proposed", icon="moon")
 async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> None:
     """List pending proposals (with buttons) and past ones (with their decision)."""
-    dreams = DreamStore(rt.store.engine)
+    dreams = rt.store.dreams
     rows = await asyncio.to_thread(dreams.proposals, None, 50)
     pending = [r for r in rows if r.status == "pending"]
     past = [r for r in rows if r.status != "pending"][:PAST_SHOWN]
@@ -88,7 +88,7 @@ async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) 
         return
     user = cl.user_session.get("user")
     who = user.identifier if user is not None else str(account_id())
-    dreams = DreamStore(rt.store.engine)
+    dreams = rt.store.dreams
     limits = effective_limits(rt.settings, rt.store)
     try:
         row, override = await asyncio.to_thread(proposals.decide, dreams, limits, proposal_id, decision, reason, who)
@@ -133,4 +133,4 @@ async def _on_end(action: cl.Action) -> None:
 
 async def morning_summary(rt: Runtime, account_id: int) -> str | None:
     """A short summary of the latest dream this account has not yet been told about (shown once), or None."""
-    return await asyncio.to_thread(morning_text, DreamStore(rt.store.engine), account_id)
+    return await asyncio.to_thread(morning_text, rt.store.dreams, account_id)

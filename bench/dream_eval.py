@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.runtime import Storage, effective_limits, open_storage
+from app.runtime import effective_limits, open_storage
 from app.settings import Settings
 from bench.machine import print_machine
 from capabilities.request_policy import kind_of, plan_request
@@ -46,6 +46,7 @@ from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
 from dreaming.dream import DreamConfig, run_dream
 from dreaming.proposals import decide
 from memory.dreams import DreamStore
+from memory.store import MemoryStore
 from memory.usage import UsageRecord
 
 TOPICS = (
@@ -93,7 +94,7 @@ CASES: dict[str, tuple[Callable[[random.Random], list[Turn]], str]] = {
 }
 
 
-def write_log(store: Storage, turns: list[Turn], rss_mb: float = 420.0) -> None:
+def write_log(store: MemoryStore, turns: list[Turn], rss_mb: float = 420.0) -> None:
     """Four threads of twelve turns; a re-ask is the next message of the thread, marking the turn before."""
     account = next(iter(store.accounts.list()), None) or store.accounts.create("lena", "correct-horse")
     uid = account.id or 0
@@ -119,14 +120,14 @@ def write_log(store: Storage, turns: list[Turn], rss_mb: float = 420.0) -> None:
         reask = turn.reasked
 
 
-def old_rule(turns: list[Turn], store: Storage) -> list[str]:
+def old_rule(turns: list[Turn], store: MemoryStore) -> list[str]:
     """The rule before: three or more turns clamped at a dimension's maximum make a proposal."""
     limits = effective_limits(Settings(_env_file=None, data_dir=Path("unused")), store)  # pyright: ignore[reportCallIssue]
     return [d.name for d in Dimension if sum(clamp(t.request, limits).grant(d).status.name == "CLAMPED_TO_MAX"
                                              for t in turns) >= 3]  # fmt: skip
 
 
-def regressing(settings: Settings, store: Storage) -> tuple[str, str, float]:
+def regressing(settings: Settings, store: MemoryStore) -> tuple[str, str, float]:
     """Case d: approve case a's proposal, log a trial whose RSS nears the budget, dream again."""
     write_log(store, hurts(random.Random(7)))
     first = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from app.runtime import Storage, open_storage
+from app.runtime import open_storage
 from app.settings import Settings
 from memory.assembly import ContextRequest
 from memory.chunking import chunk_stream
@@ -32,6 +32,7 @@ from memory.doc_extraction import EntityExtractor, PatternExtractor
 from memory.documents import DocumentStore
 from memory.entity_names import name_key
 from memory.ingest import Ingestor, ground
+from memory.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 NOVEL = ROOT.parent / "shared" / "data" / "dracula.txt"
@@ -46,7 +47,7 @@ CONFIGS = {
 }
 
 
-def quality(extractor: EntityExtractor, store: Storage) -> dict[str, object]:
+def quality(extractor: EntityExtractor, store: MemoryStore) -> dict[str, object]:
     """Name-level precision/recall of an extractor on the labeled excerpt, all and core."""
     labels = json.loads(LABELS.read_text())["entities"]
     keys = [{name_key(e["name"]), *map(name_key, e["aliases"])} for e in labels]
@@ -67,7 +68,7 @@ def quality(extractor: EntityExtractor, store: Storage) -> dict[str, object]:
     return out
 
 
-def ingest_novel(store: Storage, user: int, reselect: bool) -> dict[str, object]:
+def ingest_novel(store: MemoryStore, user: int, reselect: bool) -> dict[str, object]:
     """Ingest the novel with the pattern extractor (or reuse it); return its numbers."""
     docs = DocumentStore(store.engine, store.entities)
     if reselect:
@@ -90,7 +91,7 @@ def covered(expect: list[str], context: str) -> float:
     return sum(any(part.casefold() in low for part in (e, e.split()[-1])) for e in expect) / len(expect)
 
 
-def retrieval(store: Storage, user: int) -> dict[str, dict[str, float]]:
+def retrieval(store: MemoryStore, user: int) -> dict[str, dict[str, float]]:
     """Coverage, tokens and time of each configuration, overall and on multi-hop questions."""
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
@@ -112,7 +113,7 @@ def retrieval(store: Storage, user: int) -> dict[str, dict[str, float]]:
     return table
 
 
-async def _llm_quality(settings: Settings, store: Storage) -> dict[str, object]:
+async def _llm_quality(settings: Settings, store: MemoryStore) -> dict[str, object]:
     from app.doc_extractor import LLMExtractor
     from app.llm import open_backend
     from app.runtime import llm_config

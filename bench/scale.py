@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 
+from memory.store import MemoryStore
+
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -35,7 +37,7 @@ import numpy as np
 import psutil
 from sqlalchemy import insert, text
 
-from app.runtime import Storage, open_storage
+from app.runtime import open_storage
 from app.settings import Settings
 from bench.machine import print_machine
 from memory.assembly import ContextRequest
@@ -116,7 +118,7 @@ def _dir_mb(path: Path) -> float:
     return sum(f.stat().st_size for f in ([path] if path.is_file() else path.rglob("*")) if f.is_file()) / 1024**2
 
 
-def load(store: Storage, uid: int, n: int, topics: np.ndarray, rng: random.Random) -> tuple[float, float]:
+def load(store: MemoryStore, uid: int, n: int, topics: np.ndarray, rng: random.Random) -> tuple[float, float]:
     """Memories (via add_many), turns, entities, relations; then the graph projection. Returns seconds."""
     n_ent = max(100, n // 10)
     pool = PoolEmbedder(topics, np.random.default_rng(7))
@@ -166,7 +168,7 @@ def queries(k: int, n: int, rng: random.Random) -> list[str]:
     return [f"What do you remember about {name}? I think they {act}." for name, act in picks]
 
 
-def measure(store: Storage, uid: int, qs: list[str]) -> dict[str, list[float]]:
+def measure(store: MemoryStore, uid: int, qs: list[str]) -> dict[str, list[float]]:
     """Per-query wall and CPU ms (a shared box inflates wall time) of assembly, its parts and BM25."""
     bm25 = HybridSearch(store.engine, store.embedder)
     lat: dict[str, list[float]] = {}

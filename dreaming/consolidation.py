@@ -15,9 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import Engine
-from sqlmodel import Session, select
-
 from capabilities.situation import STOP, stem, word_set, words
 from memory.dreams import MemoryChange
 from memory.entities import EntityNotFound, EntityStore
@@ -175,7 +172,7 @@ def summaries(
 
 
 def plan(
-    engine: Engine, memories: MemoryIndex, turns: TurnStore, user_ids: Sequence[int], now: datetime,
+    entities: EntityStore, memories: MemoryIndex, turns: TurnStore, user_ids: Sequence[int], now: datetime,
     stale_days: int = STALE_DAYS,
 ) -> ConsolidationPlan:  # fmt: skip
     """Read everything and decide what to change; writes nothing."""
@@ -191,9 +188,7 @@ def plan(
         gone |= {c.memory_id for c in near}
         stale = stale_changes(user_id, [r for r in active if r.id not in gone], summarised, now, stale_days)
         result.changes += dupes + stale
-        with Session(engine) as s:
-            query = select(EntityRow).where(EntityRow.user_id == user_id, EntityRow.status == "active")
-            result.merges += entity_merges(user_id, list(s.exec(query)))
+        result.merges += entity_merges(user_id, entities.active(user_id))
         result.summaries += summaries(user_id, turns, turns.threads(user_id), summarised, now.date())
     return result
 

@@ -13,39 +13,19 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
-
-from sqlalchemy import Engine
+from typing import Any
 
 from capabilities.resources import Dimension, Limits, Number
 from dreaming import consolidation, policy, proposals, trials
 from dreaming.analysis import ClampedTurn, UsageAnalysis, analyze
 from dreaming.consolidation import STALE_DAYS, aware
 from dreaming.simulation import ModelMeter, SimulationResult, simulate
-from memory.accounts import AccountStore
-from memory.assembly import ContextAssembler
 from memory.dreams import DreamStore, loads
-from memory.entities import EntityStore
 from memory.models import DreamRunRow, LimitOverrideRow, ProposalRow, UsageRow, utcnow
-from memory.turns import TurnStore
-from memory.usage import OverrideStore, UsageLog
-from memory.vectors import MemoryIndex
+from memory.store import MemoryStore
 
 log = logging.getLogger(__name__)
 Checkpoint = Callable[[str], None]
-
-
-class DreamStores(Protocol):
-    """The stores a dream reads and writes (app.runtime.Storage has them all)."""
-
-    engine: Engine
-    accounts: AccountStore
-    turns: TurnStore
-    memories: MemoryIndex
-    entities: EntityStore
-    usage: UsageLog
-    overrides: OverrideStore
-    assembler: ContextAssembler
 
 
 @dataclass(frozen=True)
@@ -93,7 +73,7 @@ def _close_interrupted(dreams: DreamStore) -> None:
 
 
 def _simulator(
-    stores: DreamStores, analysis: UsageAnalysis, rows: list[UsageRow], config: DreamConfig
+    stores: MemoryStore, analysis: UsageAnalysis, rows: list[UsageRow], config: DreamConfig
 ) -> proposals.Simulator:
     by_id = {r.id: r for r in rows if r.id is not None}
 
@@ -110,7 +90,7 @@ def _simulator(
 Judged = list[tuple[LimitOverrideRow, trials.Verdict]]
 
 
-def _judge_trials(stores: DreamStores, config: DreamConfig, now: datetime) -> Judged:
+def _judge_trials(stores: MemoryStore, config: DreamConfig, now: datetime) -> Judged:
     """Judge every approved change still on trial (see dreaming.trials) and apply the verdicts:
     a revert ends the change at once (its own transaction: right whatever happens next)."""
     watched = [o for o in stores.overrides.active() if o.trial_until is not None and not o.trial_outcome]
@@ -129,7 +109,7 @@ def _judge_trials(stores: DreamStores, config: DreamConfig, now: datetime) -> Ju
 
 
 def run_dream(
-    stores: DreamStores, config: DreamConfig, *, checkpoint: Checkpoint = _noop, now: datetime | None = None
+    stores: MemoryStore, config: DreamConfig, *, checkpoint: Checkpoint = _noop, now: datetime | None = None
 ) -> DreamReport:
     """Run one dream over the usage logged since the last committed dream.
 
@@ -143,7 +123,7 @@ def run_dream(
     Raises:
         Whatever a phase raised, after the run row was marked `failed` with the error.
     """
-    dreams = DreamStore(stores.engine)
+    dreams = stores.dreams
     _close_interrupted(dreams)
     previous = dreams.last_committed()
     since = aware(previous.analyzed_until) if previous and previous.analyzed_until else None
@@ -158,7 +138,7 @@ def run_dream(
 
 
 def _phases(
-    stores: DreamStores, config: DreamConfig, dreams: DreamStore, run_id: int, since: datetime | None,
+    stores: MemoryStore, config: DreamConfig, dreams: DreamStore, run_id: int, since: datetime | None,
     checkpoint: Checkpoint, now: datetime,
 ) -> DreamReport:  # fmt: skip
     rows = stores.usage.since(since)
@@ -176,7 +156,7 @@ def _phases(
     found = [v.reason for _, v in verdicts] + found + found_asks
     checkpoint("consolidation")
     user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
-    planned = consolidation.plan(stores.engine, stores.memories, stores.turns, user_ids, now, config.stale_days)
+    planned = consolidation.plan(stores.entities, stores.memories, stores.turns, user_ids, now, config.stale_days)
     until = max((aware(r.created_at) for r in rows), default=since)
     dreams.update_run(run_id, analyzed_from=since, analyzed_until=until, usage_rows=len(rows),
                       findings=json.dumps(found))  # fmt: skip

@@ -10,7 +10,6 @@ of the user's projection; the start-up sync repairs it if the process died in be
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -338,28 +337,3 @@ def _fuse(s: Session, user_id: int, domain: str, document_id: int) -> int:
     for a, b in pairs:
         _write_relation(s, user_id, document_id, a, CROSS_DOMAIN, b, {}, {})
     return len(pairs)
-
-
-def focus_key(user_id: int, thread_id: str) -> str:
-    """The `meta` key of a thread's retrieval focus."""
-    return f"focus:{user_id}:{thread_id}"
-
-
-def get_focus(engine: Engine, user_id: int, thread_id: str) -> list[str] | None:
-    """The graph domains a thread's retrieval is limited to ("personal", "doc:3"), or None for all."""
-    with engine.connect() as conn:
-        value = conn.execute(
-            text("SELECT value FROM meta WHERE key = :k"), {"k": focus_key(user_id, thread_id)}
-        ).first()
-    return json.loads(value[0]) if value else None
-
-
-def set_focus(engine: Engine, user_id: int, thread_id: str, domains: list[str] | None) -> None:
-    """Limit a thread's retrieval to these domains (None: everything again)."""
-    with engine.begin() as conn:
-        conn.execute(text("DELETE FROM meta WHERE key = :k"), {"k": focus_key(user_id, thread_id)})
-        if domains is not None:
-            conn.execute(
-                text("INSERT INTO meta (key, value) VALUES (:k, :v)"),
-                {"k": focus_key(user_id, thread_id), "v": json.dumps(domains)},
-            )

@@ -164,6 +164,11 @@ class EntityStore:
             by_id = {r.id: r for r in s.exec(select(EntityRow).where(col(EntityRow.id).in_(ids[:limit])))}
         return [by_id[i] for i in ids[:limit]]
 
+    def active(self, user_id: int) -> list[EntityRow]:
+        """Every active entity of this user, in no particular order."""
+        with Session(self._engine) as s:
+            return list(s.exec(select(EntityRow).where(EntityRow.user_id == user_id, EntityRow.status == "active")))
+
     def by_type(self, user_id: int, type: str, limit: int = 50) -> list[EntityRow]:
         """Active entities of a (normalized) type, most mentioned first."""
         query = select(EntityRow).where(

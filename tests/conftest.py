@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from memory.store import MemoryStore
+
 # One thread for BLAS/tokenizers, as the app runs (set before numpy loads anywhere).
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from app.runtime import Storage, open_storage  # noqa: E402
+from app.runtime import open_storage  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
 
@@ -29,7 +31,7 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def storage(settings: Settings) -> Iterator[Storage]:
+def storage(settings: Settings) -> Iterator[MemoryStore]:
     """A migrated SQLite file with its stores."""
     store = open_storage(settings)
     yield store

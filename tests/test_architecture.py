@@ -95,3 +95,29 @@ def test_architecture_lint_bans_the_same_libraries() -> None:
     assert set(lint["flake8-tidy-imports"]["banned-api"]) == set(CONFINED)
     exempt = {glob for glob, rules in lint["per-file-ignores"].items() if "TID251" in rules}
     assert {glob for globs in CONFINED.values() for glob in globs} <= exempt
+
+
+# memory/'s database layer (the engine, migrations) is its own: the other boxes open memory through
+# its front door, `memory.store`, and use the stores it builds.
+MEMORY_INTERNALS = ("memory.db", "memory.migrations")
+
+
+def test_architecture_only_memory_opens_the_database() -> None:
+    reach = [
+        f"{file}:{line} imports {module}"
+        for box, file, module, line in _sources()
+        if box != "memory" and any(module == m or module.startswith(f"{m}.") for m in MEMORY_INTERNALS)
+    ]
+    assert reach == []
+
+
+def test_architecture_no_box_above_memory_reads_an_engine() -> None:
+    reads = [
+        f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
+        for box in BOXES
+        if box != "memory"
+        for path in sorted((ROOT / box).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Attribute) and node.attr == "engine" and isinstance(node.ctx, ast.Load)
+    ]
+    assert reads == []

@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 if TYPE_CHECKING:
-    from app.runtime import Storage
+    from memory.store import MemoryStore
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -206,7 +206,7 @@ def send(page: Page, text: str) -> str:
 
 
 @contextmanager
-def stored(data_dir: Path) -> Iterator[Storage]:
+def stored(data_dir: Path) -> Iterator[MemoryStore]:
     """The app's storage on `data_dir` (no server may be running on it), closed after the block."""
     from app.runtime import open_storage
     from app.settings import Settings

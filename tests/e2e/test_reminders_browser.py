@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from dreaming.reminders import ReminderStore
 from memory.models import utcnow
+from memory.reminders import ReminderStore
 from tests.e2e.server import PASSWORD, free_port, login, loopback_page, reverie, running_server, send, stored, submit
 
 pytestmark = [pytest.mark.e2e]

@@ -8,20 +8,20 @@ from typing import Any
 from sqlalchemy import text
 from sqlmodel import Session
 
-from app.runtime import Storage
 from memory.extraction import PatternExtractor
 from memory.formation import FormationResult, Stores
 from memory.formation_queue import FormationQueue, run_pending
 from memory.models import TurnRow
+from memory.store import MemoryStore
 
 
-def user(storage: Storage, name: str) -> int:
+def user(storage: MemoryStore, name: str) -> int:
     account = storage.accounts.create(name, "correct horse battery")
     assert account.id is not None
     return account.id
 
 
-def say(storage: Storage, user_id: int, thread: str, message: str, when: datetime) -> TurnRow:
+def say(storage: MemoryStore, user_id: int, thread: str, message: str, when: datetime) -> TurnRow:
     """Store a user turn as if said at `when`, and queue it for formation."""
     turn = storage.turns.add(user_id, thread, "user", message)
     with Session(storage.engine) as s:
@@ -41,7 +41,7 @@ def form(stores: Stores) -> list[FormationResult]:
     return run_pending(stores, PatternExtractor(), 100)
 
 
-def snapshot(storage: Storage, user_id: int) -> dict[str, Any]:
+def snapshot(storage: MemoryStore, user_id: int) -> dict[str, Any]:
     """Everything formation writes for one user, without ids (to compare two runs)."""
     queries = {
         "memories": "SELECT kind, content, status, created_at, valid_from, valid_to, thread_id, "

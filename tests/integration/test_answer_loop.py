@@ -18,11 +18,11 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from app.answer_loop import AnswerDelta, Answered, InfoRound, LoopEvent, answer_question
 from app.llm import Backend, LLMConfig, open_backend
-from app.runtime import Storage
 from capabilities.answer import NOT_VERIFIED
 from capabilities.context import TwoLevelContext
 from memory.entities import EntityStore
 from memory.queries import QueryConfig, QueryStore
+from memory.store import MemoryStore
 from memory.vectors import MemoryIndex
 from tests.integration.test_info_capabilities import World, initial_context, seed
 
@@ -76,17 +76,17 @@ def no_real_model_requests() -> Iterator[None]:
 
 
 @pytest.fixture
-def world(storage: Storage) -> World:
+def world(storage: MemoryStore) -> World:
     return seed(storage)
 
 
 @pytest.fixture
-def stores(storage: Storage) -> Stores:
+def stores(storage: MemoryStore) -> Stores:
     return Stores(storage.entities, storage.memories, QueryStore(storage.engine))
 
 
 async def run_loop(
-    script: Script, stores: Stores, storage: Storage, world: World, cfg: QueryConfig | None = None
+    script: Script, stores: Stores, storage: MemoryStore, world: World, cfg: QueryConfig | None = None
 ) -> tuple[list[LoopEvent], TwoLevelContext]:
     ctx = initial_context(storage, world, QUESTION)
     row = stores.queries.create(world.uid, QUESTION, cfg)
@@ -101,7 +101,7 @@ def final(events: list[LoopEvent]) -> Answered:
 
 
 @pytest.mark.anyio
-async def test_answer_loop_answer_first_is_one_round(storage: Storage, world: World, stores: Stores) -> None:
+async def test_answer_loop_answer_first_is_one_round(storage: MemoryStore, world: World, stores: Stores) -> None:
     script = Script([answer("Your sister Ana lives in Porto.", f"m{world.sister_memory}", f"e{world.sister}")])
     events, _ = await run_loop(script, stores, storage, world)
     done = final(events)
@@ -116,7 +116,7 @@ async def test_answer_loop_answer_first_is_one_round(storage: Storage, world: Wo
 
 
 @pytest.mark.anyio
-async def test_answer_loop_one_info_round_then_answer(storage: Storage, world: World, stores: Stores) -> None:
+async def test_answer_loop_one_info_round_then_answer(storage: MemoryStore, world: World, stores: Stores) -> None:
     sister = f"e{world.sister}"
     script = Script([request("EXPAND_ENTITY", "which Ana", entity_id=sister), answer("Porto.", sister)])
     events, ctx = await run_loop(script, stores, storage, world)
@@ -135,7 +135,7 @@ async def test_answer_loop_one_info_round_then_answer(storage: Storage, world: W
 
 @pytest.mark.anyio
 async def test_answer_loop_max_rounds_forces_a_low_confidence_answer(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     script = Script(
         [
@@ -156,7 +156,7 @@ async def test_answer_loop_max_rounds_forces_a_low_confidence_answer(
 
 @pytest.mark.anyio
 async def test_answer_loop_model_that_never_stops_asking_still_terminates(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     script = Script([request("SEARCH_MEMORIES", query=f"try {n}") for n in range(10)])
     events, _ = await run_loop(script, stores, storage, world, QueryConfig(max_info_requests=3))
@@ -177,7 +177,9 @@ async def test_answer_loop_model_that_never_stops_asking_still_terminates(
         "I think Ana lives in Porto.",  # not JSON at all
     ],
 )
-async def test_answer_loop_violation_forces_an_answer(storage: Storage, world: World, stores: Stores, bad: str) -> None:
+async def test_answer_loop_violation_forces_an_answer(
+    storage: MemoryStore, world: World, stores: Stores, bad: str
+) -> None:
     script = Script([bad, answer("Probably Porto.", f"e{world.sister}", confidence="medium")])
     events, _ = await run_loop(script, stores, storage, world)
     rejected = [e for e in events if isinstance(e, InfoRound)]
@@ -189,7 +191,7 @@ async def test_answer_loop_violation_forces_an_answer(storage: Storage, world: W
 
 @pytest.mark.anyio
 async def test_answer_loop_invalid_answer_then_garbage_gets_a_built_answer(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     script = Script([answer("Porto", "m999"), "not json", "still not json"])
     events, _ = await run_loop(script, stores, storage, world)
@@ -201,7 +203,7 @@ async def test_answer_loop_invalid_answer_then_garbage_gets_a_built_answer(
 
 @pytest.mark.anyio
 async def test_answer_loop_copied_placeholder_is_never_the_reply(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     """The 135M model copied the instructions' `<your answer>` verbatim; it must not reach the user."""
     script = Script([answer("<your answer>", f"m{world.sister_memory}"), answer(" <your answer> ")])
@@ -214,7 +216,7 @@ async def test_answer_loop_copied_placeholder_is_never_the_reply(
 
 @pytest.mark.anyio
 async def test_answer_loop_ambiguity_records_the_chosen_candidate(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     script = Script(
         [
@@ -233,7 +235,7 @@ async def test_answer_loop_ambiguity_records_the_chosen_candidate(
 
 @pytest.mark.anyio
 async def test_answer_loop_zero_requests_allowed_is_a_plain_answer(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     script = Script([answer("Porto.", envelope=False)])  # the Answer-only schema has no envelope
     events, _ = await run_loop(script, stores, storage, world, QueryConfig(max_info_requests=0))
@@ -243,7 +245,7 @@ async def test_answer_loop_zero_requests_allowed_is_a_plain_answer(
 
 @pytest.mark.anyio
 async def test_answer_loop_model_failure_marks_query_failed_and_propagates(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     async def down(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
         raise ModelAPIError("script", "connection refused")
@@ -261,7 +263,7 @@ async def test_answer_loop_model_failure_marks_query_failed_and_propagates(
 
 @pytest.mark.anyio
 async def test_answer_loop_real_embedded_model_constrained_union_parses_and_terminates(
-    storage: Storage, world: World, stores: Stores
+    storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     """The real SmolLM2-135M: its grammar-constrained reply parses as Answer | NeedsMoreInfo every
     round, and the loop ends with an answer within max_info_requests + 1 model calls."""

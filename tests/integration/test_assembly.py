@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.runtime import Storage
 from memory.assembly import ContextRequest, pack
+from memory.store import MemoryStore
 
 
 @pytest.fixture
-def seeded(storage: Storage) -> tuple[Storage, int]:
+def seeded(storage: MemoryStore) -> tuple[MemoryStore, int]:
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     for i in range(6):
@@ -35,19 +35,19 @@ def _req(**kw: float) -> ContextRequest:
     return ContextRequest(**{**base, **kw})  # pyright: ignore[reportArgumentType]
 
 
-def test_assembly_context_turns_exact(seeded: tuple[Storage, int]) -> None:
+def test_assembly_context_turns_exact(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     ctx = storage.assembler.assemble(uid, "t", "hello", _req(context_turns=3))
     assert [t.content for t in ctx.history] == ["turn 3", "turn 4", "turn 5"]
 
 
-def test_assembly_vector_limit_zero_retrieves_no_memories(seeded: tuple[Storage, int]) -> None:
+def test_assembly_vector_limit_zero_retrieves_no_memories(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     ctx = storage.assembler.assemble(uid, "t", "Where does my sister Ana live?", _req(vector_limit=0, triple_depth=0))
     assert ctx.hits == [] and ctx.loaded == []
 
 
-def test_assembly_vector_limit_and_threshold_honoured(seeded: tuple[Storage, int]) -> None:
+def test_assembly_vector_limit_and_threshold_honoured(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     one = storage.assembler.assemble(uid, "t", "Where does my sister live?", _req(vector_limit=1, triple_depth=0))
     assert len(one.hits) == 1 and "Porto" in one.hits[0].memory.content
@@ -55,14 +55,14 @@ def test_assembly_vector_limit_and_threshold_honoured(seeded: tuple[Storage, int
     assert all(h.relevance >= 0.99 for h in strict.hits)
 
 
-def test_assembly_triple_depth_zero_has_no_graph(seeded: tuple[Storage, int]) -> None:
+def test_assembly_triple_depth_zero_has_no_graph(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     ctx = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=0))
     assert ctx.entities == {} and not ctx.subgraph.edges
     assert not any(i.kind in ("entity", "relation") for i in ctx.loaded)
 
 
-def test_assembly_triple_depth_reaches_further_hops(seeded: tuple[Storage, int]) -> None:
+def test_assembly_triple_depth_reaches_further_hops(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     one = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=1, vector_limit=0))
     two = storage.assembler.assemble(uid, "t", "Tell me about Ana", _req(triple_depth=2, vector_limit=0))
@@ -73,7 +73,7 @@ def test_assembly_triple_depth_reaches_further_hops(seeded: tuple[Storage, int])
     assert "Ana LIVES_IN Porto" in block and block.startswith("<recalled_context>")
 
 
-def test_assembly_other_user_sees_nothing(seeded: tuple[Storage, int]) -> None:
+def test_assembly_other_user_sees_nothing(seeded: tuple[MemoryStore, int]) -> None:
     storage, _ = seeded
     ben = storage.accounts.create("ben", "battery-staple").id
     assert ben is not None
@@ -81,7 +81,7 @@ def test_assembly_other_user_sees_nothing(seeded: tuple[Storage, int]) -> None:
     assert ctx.history == [] and ctx.hits == [] and ctx.entities == {}
 
 
-def test_assembly_pack_uses_summaries_then_skips_under_budget(seeded: tuple[Storage, int]) -> None:
+def test_assembly_pack_uses_summaries_then_skips_under_budget(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     ctx = storage.assembler.assemble(uid, "t", "sister Porto peanuts Acme sardines", _req(vector_limit=4))
     loaded, skipped = pack(ctx.loaded + ctx.skipped, budget_tokens=20)
@@ -90,7 +90,7 @@ def test_assembly_pack_uses_summaries_then_skips_under_budget(seeded: tuple[Stor
     assert set(telemetry) >= {"loaded", "skipped", "skipped_total", "coverage", "context_tokens", "timings_ms"}
 
 
-def test_assembly_domain_filter_keeps_only_those_graphs(seeded: tuple[Storage, int]) -> None:
+def test_assembly_domain_filter_keeps_only_those_graphs(seeded: tuple[MemoryStore, int]) -> None:
     storage, uid = seeded
     whitby = storage.entities.upsert_entity(uid, "Whitby", "Location", domain="doc:1")
     ana = storage.entities.find_by_name(uid, "Ana", fuzzy=False)[0]

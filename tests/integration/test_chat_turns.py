@@ -18,19 +18,20 @@ from pydantic_ai.settings import ModelSettings
 
 from app.chat import ContextPlanned, Failed, Finished, Rejected, Token, TurnEvent, chat_turn, reply_to, unanswered_turn
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
+from memory.store import MemoryStore
 from tests.e2e.server import free_port
 from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
 
 
-def _runtime(settings: Settings, storage: Storage, model: Model) -> Runtime:
+def _runtime(settings: Settings, storage: MemoryStore, model: Model) -> Runtime:
     return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
 
-def _user(storage: Storage) -> int:
+def _user(storage: MemoryStore) -> int:
     row = storage.accounts.create("ana", "correct-horse")
     assert row.id is not None
     return row.id
@@ -63,7 +64,7 @@ def _echo_history() -> FunctionModel:
     return FunctionModel(_request(), stream_function=stream)
 
 
-async def test_chat_turn_streams_tokens_and_stores_both_turns(settings: Settings, storage: Storage) -> None:
+async def test_chat_turn_streams_tokens_and_stores_both_turns(settings: Settings, storage: MemoryStore) -> None:
     uid = _user(storage)
     rt = _runtime(settings, storage, _echo_history())
     first = await _events(chat_turn(rt, uid, "t", "hello there"))
@@ -77,7 +78,9 @@ async def test_chat_turn_streams_tokens_and_stores_both_turns(settings: Settings
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t ", "x" * 10_001])
-async def test_chat_turn_rejects_bad_input_and_stores_nothing(settings: Settings, storage: Storage, text: str) -> None:
+async def test_chat_turn_rejects_bad_input_and_stores_nothing(
+    settings: Settings, storage: MemoryStore, text: str
+) -> None:
     uid = _user(storage)
     events = await _events(chat_turn(_runtime(settings, storage, _echo_history()), uid, "t", text))
     assert len(events) == 1 and isinstance(events[0], Rejected)
@@ -85,13 +88,13 @@ async def test_chat_turn_rejects_bad_input_and_stores_nothing(settings: Settings
     assert storage.turns.recent(uid, "t", 10) == []
 
 
-async def test_chat_turn_accepts_exactly_the_limit(settings: Settings, storage: Storage) -> None:
+async def test_chat_turn_accepts_exactly_the_limit(settings: Settings, storage: MemoryStore) -> None:
     uid = _user(storage)
     events = await _events(chat_turn(_runtime(settings, storage, _echo_history()), uid, "t", "y" * 10_000))
     assert isinstance(events[-1], Finished)
 
 
-async def test_chat_turn_model_down_keeps_user_turn_and_retry_works(settings: Settings, storage: Storage) -> None:
+async def test_chat_turn_model_down_keeps_user_turn_and_retry_works(settings: Settings, storage: MemoryStore) -> None:
     uid = _user(storage)
     # A real OpenAI-compatible client pointed at a loopback port where nothing listens.
     provider = OpenAICompatibleProvider("down", base_url=f"http://127.0.0.1:{free_port()}/v1")
@@ -109,7 +112,7 @@ async def test_chat_turn_model_down_keeps_user_turn_and_retry_works(settings: Se
     assert unanswered_turn(rt, uid, "t") is None and unanswered_turn(rt, uid, "empty") is None
 
 
-async def test_chat_turn_failure_mid_stream_stores_no_partial_reply(settings: Settings, storage: Storage) -> None:
+async def test_chat_turn_failure_mid_stream_stores_no_partial_reply(settings: Settings, storage: MemoryStore) -> None:
     uid = _user(storage)
 
     async def breaks(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
@@ -125,7 +128,7 @@ async def test_chat_turn_failure_mid_stream_stores_no_partial_reply(settings: Se
     assert [t.role for t in storage.turns.recent(uid, "t", 10)] == ["user"]
 
 
-async def test_chat_turn_empty_model_reply_is_explained(settings: Settings, storage: Storage) -> None:
+async def test_chat_turn_empty_model_reply_is_explained(settings: Settings, storage: MemoryStore) -> None:
     uid = _user(storage)
 
     async def silent(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:

@@ -7,20 +7,21 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import text
 
 from app.cli import build_parser
-from app.runtime import Storage, effective_limits
+from app.runtime import effective_limits
 from app.settings import Settings
 from dreaming.dream import DreamConfig, run_dream
-from dreaming.reminders import ReminderStore
 from memory.models import MemoryRow
+from memory.reminders import ReminderStore
+from memory.store import MemoryStore
 
 
-def _backdate_thread(storage: Storage, thread: str, when: datetime) -> None:
+def _backdate_thread(storage: MemoryStore, thread: str, when: datetime) -> None:
     with storage.engine.begin() as conn:
         stamp = when.strftime("%Y-%m-%d %H:%M:%S.%f")  # SQLAlchemy's own DateTime format
         conn.execute(text("UPDATE turns SET created_at = :t WHERE thread_id = :th"), {"t": stamp, "th": thread})
 
 
-def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Settings, storage: Storage) -> None:
+def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Settings, storage: MemoryStore) -> None:
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     old = datetime.now(UTC) - timedelta(days=200)
@@ -70,7 +71,7 @@ def cli(settings: Settings, *argv: str) -> int:
     return args.func(settings, args)
 
 
-def test_dream_reminders_failsafe_interval_due_and_sent(settings: Settings, storage: Storage) -> None:
+def test_dream_reminders_failsafe_interval_due_and_sent(settings: Settings, storage: MemoryStore) -> None:
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     store = ReminderStore(storage.engine, settings.default_proactive_interval_minutes)

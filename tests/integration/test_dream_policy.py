@@ -16,7 +16,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from app.chat import ContextPlanned, chat_turn
 from app.cli import build_parser
 from app.llm import Backend
-from app.runtime import Runtime, Storage, effective_limits
+from app.runtime import Runtime, effective_limits
 from app.settings import Settings
 from capabilities.request_policy import adjustments, plan_request
 from capabilities.resources import Dimension, clamp
@@ -24,6 +24,7 @@ from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, run_dream
 from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import ProposalRow
+from memory.store import MemoryStore
 from memory.usage import UsageRecord
 
 pytestmark = pytest.mark.anyio
@@ -31,7 +32,7 @@ PERSONAL = "Where does my sister live now ({i})?"
 GENERAL = "How do I boil an egg ({i})?"
 
 
-def log_turns(settings: Settings, storage: Storage, turns: list[tuple[str, bool]], rss_mb: float = 420.0) -> int:
+def log_turns(settings: Settings, storage: MemoryStore, turns: list[tuple[str, bool]], rss_mb: float = 420.0) -> int:
     """One usage row per (message, re-asked) as the policy planned it; a re-ask is the next message
     of the thread and marks the turn before. Threads of twelve turns."""
     account = next(iter(storage.accounts.list()), None) or storage.accounts.create("ana", "correct-horse")
@@ -58,7 +59,7 @@ def under_asking() -> list[tuple[str, bool]]:
     return [(PERSONAL, i % 16 != 12) if i % 4 == 0 else (GENERAL, i in (5, 21)) for i in range(48)]
 
 
-def dream(settings: Settings, storage: Storage) -> DreamReport:
+def dream(settings: Settings, storage: MemoryStore) -> DreamReport:
     return run_dream(storage, DreamConfig(limits=effective_limits(settings, storage)))
 
 
@@ -67,7 +68,7 @@ def cli(settings: Settings, *argv: str) -> int:
     return args.func(settings, args)
 
 
-def policy_runtime(settings: Settings, storage: Storage) -> Runtime:
+def policy_runtime(settings: Settings, storage: MemoryStore) -> Runtime:
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return ModelResponse(parts=[TextPart("noted.")])
 
@@ -83,7 +84,7 @@ async def planned(rt: Runtime, uid: int, text: str) -> ContextPlanned:
     return next(e for e in events if isinstance(e, ContextPlanned))
 
 
-def test_dream_proposes_asking_more_for_a_kind_that_under_asks(settings: Settings, storage: Storage) -> None:
+def test_dream_proposes_asking_more_for_a_kind_that_under_asks(settings: Settings, storage: MemoryStore) -> None:
     log_turns(settings, storage, under_asking())
     report = dream(settings, storage)
     assert [(p.dimension, p.bound, p.status) for p in report.proposals] == [("policy:personal", "default", "pending")]
@@ -107,7 +108,7 @@ def test_dream_proposes_asking_more_for_a_kind_that_under_asks(settings: Setting
     assert report.analysis["policy"]["personal"]["signals"] == 9
 
 
-def test_dream_proposes_no_policy_change_without_evidence(settings: Settings, storage: Storage) -> None:
+def test_dream_proposes_no_policy_change_without_evidence(settings: Settings, storage: MemoryStore) -> None:
     even = [(PERSONAL, i == 0) if i % 4 == 0 else (GENERAL, i in (5, 9, 13)) for i in range(48)]
     log_turns(settings, storage, even)
     report = dream(settings, storage)
@@ -120,7 +121,7 @@ def test_dream_proposes_no_policy_change_without_evidence(settings: Settings, st
 
 
 async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     uid = log_turns(settings, storage, under_asking())
     p = dream(settings, storage).proposals[0]
@@ -149,7 +150,7 @@ async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
     )
 
 
-async def test_rejected_adjustment_changes_nothing(settings: Settings, storage: Storage) -> None:
+async def test_rejected_adjustment_changes_nothing(settings: Settings, storage: MemoryStore) -> None:
     uid = log_turns(settings, storage, under_asking())
     p = dream(settings, storage).proposals[0]
     dreams = DreamStore(storage.engine)
@@ -163,7 +164,7 @@ async def test_rejected_adjustment_changes_nothing(settings: Settings, storage: 
 
 
 def test_policy_adjustment_through_the_cli(
-    settings: Settings, storage: Storage, capsys: pytest.CaptureFixture[str]
+    settings: Settings, storage: MemoryStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log_turns(settings, storage, under_asking())
     p = dream(settings, storage).proposals[0]
@@ -182,7 +183,7 @@ def test_policy_adjustment_through_the_cli(
     assert adjustments(storage.overrides.active()) == {}
 
 
-def test_a_second_adjustment_of_a_kind_in_force_is_refused(settings: Settings, storage: Storage) -> None:
+def test_a_second_adjustment_of_a_kind_in_force_is_refused(settings: Settings, storage: MemoryStore) -> None:
     log_turns(settings, storage, under_asking())
     first = dream(settings, storage).proposals[0]
     dreams = DreamStore(storage.engine)

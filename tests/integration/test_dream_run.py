@@ -20,7 +20,7 @@ from sqlmodel import Session
 from app.chat import ContextPlanned, TurnEvent, chat_turn
 from app.cli import build_parser
 from app.llm import Backend, LLMConfig, open_backend
-from app.runtime import Runtime, Storage, effective_limits
+from app.runtime import Runtime, effective_limits
 from app.settings import Settings
 from app.voice import model_meter
 from capabilities.resources import Dimension, GrantStatus
@@ -28,6 +28,7 @@ from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, last_night, morning_text, run_dream
 from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import UsageRow
+from memory.store import MemoryStore
 
 pytestmark = pytest.mark.anyio
 
@@ -44,7 +45,7 @@ class Scripted:
     async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
         yield "noted."
 
-    def runtime(self, settings: Settings, storage: Storage) -> Runtime:
+    def runtime(self, settings: Settings, storage: MemoryStore) -> Runtime:
         model = FunctionModel(self.respond, stream_function=self.stream)
         return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
@@ -53,7 +54,7 @@ async def turns(rt: Runtime, uid: int, thread: str, texts: list[str]) -> list[li
     return [[e async for e in chat_turn(rt, uid, thread, t)] for t in texts]
 
 
-def dream(settings: Settings, storage: Storage) -> DreamReport:
+def dream(settings: Settings, storage: MemoryStore) -> DreamReport:
     config = DreamConfig(limits=effective_limits(settings, storage), memory_limit_mb=settings.memory_limit_mb)
     return run_dream(storage, config)
 
@@ -62,7 +63,7 @@ GREEDY = '{"context_turns": 30, "vector_limit": 5, "similarity_threshold": 0.6, 
 MODEST = '{"context_turns": 5, "vector_limit": 5, "similarity_threshold": 0.6, "triple_depth": 1, "reason": "short"}'
 
 
-async def seed_history(settings: Settings, storage: Storage, n_clamped: int = 4) -> int:
+async def seed_history(settings: Settings, storage: MemoryStore, n_clamped: int = 4) -> int:
     """A long thread (so 30 turns load more than 20) and `n_clamped` greedy turns, each followed by
     the person saying it again ("As I said…"): the evidence that the limit hurt."""
     uid = storage.accounts.create("ana", "correct-horse").id
@@ -80,7 +81,7 @@ PLANTS = ("tomatoes", "basil", "beans", "kale", "leeks", "onions", "garlic", "mi
           "squash", "radish")  # fmt: skip
 
 
-async def hurt(settings: Settings, storage: Storage, uid: int, topic: str, n: int) -> None:
+async def hurt(settings: Settings, storage: MemoryStore, uid: int, topic: str, n: int) -> None:
     """`n` greedy turns (clamped at 20), each followed by a missing-context signal ("As I said…"):
     the evidence that the limit hurt. No two messages alike (a near repeat is a signal too)."""
     greedy, modest = Scripted(GREEDY).runtime(settings, storage), Scripted(MODEST).runtime(settings, storage)
@@ -89,7 +90,9 @@ async def hurt(settings: Settings, storage: Storage, uid: int, topic: str, n: in
         await turns(modest, uid, "long", [f"As I said before, I told you about the {bed} one"])
 
 
-async def test_dream_proposes_from_real_usage_with_measured_simulation(settings: Settings, storage: Storage) -> None:
+async def test_dream_proposes_from_real_usage_with_measured_simulation(
+    settings: Settings, storage: MemoryStore
+) -> None:
     await seed_history(settings, storage)
     report = dream(settings, storage)
     assert report.usage_rows == 22
@@ -115,7 +118,7 @@ async def test_dream_proposes_from_real_usage_with_measured_simulation(settings:
     assert "30 │" in chart and "← proposed" in chart and "limit 20" in chart
 
 
-async def test_dream_window_starts_after_the_last_dream(settings: Settings, storage: Storage) -> None:
+async def test_dream_window_starts_after_the_last_dream(settings: Settings, storage: MemoryStore) -> None:
     await seed_history(settings, storage)
     dream(settings, storage)
     second = dream(settings, storage)
@@ -123,7 +126,7 @@ async def test_dream_window_starts_after_the_last_dream(settings: Settings, stor
     assert DreamStore(storage.engine).proposals(["pending"])[0].id == 1, "the pending proposal is kept"
 
 
-async def test_dream_rejected_is_not_reproposed_without_more_evidence(settings: Settings, storage: Storage) -> None:
+async def test_dream_rejected_is_not_reproposed_without_more_evidence(settings: Settings, storage: MemoryStore) -> None:
     uid = await seed_history(settings, storage)
     first = dream(settings, storage).proposals[0]
     dreams = DreamStore(storage.engine)
@@ -138,7 +141,7 @@ async def test_dream_rejected_is_not_reproposed_without_more_evidence(settings: 
     assert [d.decision for d in dreams.decisions(first.id)] == ["rejected"]
 
 
-async def test_dream_approval_changes_limits_for_the_next_turn(settings: Settings, storage: Storage) -> None:
+async def test_dream_approval_changes_limits_for_the_next_turn(settings: Settings, storage: MemoryStore) -> None:
     uid = await seed_history(settings, storage)
     p = dream(settings, storage).proposals[0]
     assert p.id is not None
@@ -165,7 +168,7 @@ async def test_dream_approval_changes_limits_for_the_next_turn(settings: Setting
         proposals.decide(dreams, limits, p.id, "rejected", "changed my mind", "ana")
 
 
-async def test_dream_crash_leaves_previous_state_intact(settings: Settings, storage: Storage) -> None:
+async def test_dream_crash_leaves_previous_state_intact(settings: Settings, storage: MemoryStore) -> None:
     uid = await seed_history(settings, storage)
     first = dream(settings, storage).proposals[0]
     storage.memories.add(uid, "fact", "Ana keeps bees.")
@@ -195,7 +198,7 @@ async def test_dream_crash_leaves_previous_state_intact(settings: Settings, stor
 STUCK = '{"context_turns": 1, "vector_limit": 1, "similarity_threshold": 1.0, "triple_depth": 1, "reason": "a few"}'
 
 
-async def test_dream_proposes_nothing_from_degenerate_requests(settings: Settings, storage: Storage) -> None:
+async def test_dream_proposes_nothing_from_degenerate_requests(settings: Settings, storage: MemoryStore) -> None:
     """A small model asking for a threshold of 1.0 on every turn of every thread is failing, not in need:
     no proposal, and the report says why (issue 15's story: it proposed MAX_SIMILARITY_THRESHOLD 1)."""
     uid = storage.accounts.create("ana", "correct-horse").id or 0
@@ -211,7 +214,7 @@ async def test_dream_proposes_nothing_from_degenerate_requests(settings: Setting
 
 
 async def test_dream_proposes_nothing_when_asking_past_a_limit_loses_nothing(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     uid = storage.accounts.create("ana", "correct-horse").id or 0
     greedy, modest = Scripted(GREEDY).runtime(settings, storage), Scripted(MODEST).runtime(settings, storage)
@@ -228,7 +231,7 @@ async def test_dream_proposes_nothing_when_asking_past_a_limit_loses_nothing(
 
 
 async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     """Approve → the change is on trial → the next dream sees the trial's peak RSS near the budget and
     reverts it → the limits are the .env's again and the agent's next context says who ended it and why."""
@@ -261,7 +264,7 @@ async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
     assert f"LIMIT_ENDED: override #{override.id} ended by dream: Reverted" in planned.limits_notice
 
 
-async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Settings, storage: Storage) -> None:
+async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Settings, storage: MemoryStore) -> None:
     await seed_history(settings, storage)
     p = dream(settings, storage).proposals[0]
     _, override = proposals.decide(DreamStore(storage.engine), effective_limits(settings, storage), p.id or 0,
@@ -287,7 +290,7 @@ def cli_history(settings: Settings) -> str:
     return out.getvalue()
 
 
-async def test_dream_measures_a_proposal_on_the_real_embedded_model(settings: Settings, storage: Storage) -> None:
+async def test_dream_measures_a_proposal_on_the_real_embedded_model(settings: Settings, storage: MemoryStore) -> None:
     """The risk is measured where the cost is: the recorded turns' prompts rebuilt at the granted and
     the proposed limit and run through the real SmolLM2-135M (prompt tokens, first token, RSS)."""
     await seed_history(settings, storage)

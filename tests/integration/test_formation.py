@@ -20,13 +20,13 @@ from app.extractor import (
     _requeue_stale,  # pyright: ignore[reportPrivateUsage]
 )
 from app.llm import Backend, LLMConfig, open_backend
-from app.runtime import Storage
 from memory.assembly import ContextRequest
 from memory.entities import EntityStore
 from memory.extraction import Extraction
 from memory.formation_queue import FormationQueue, run_pending
 from memory.models import RelationRow, UsageRow
 from memory.portability import forget_memory
+from memory.store import MemoryStore
 from memory.turns import TurnStore
 from memory.usage import UsageRecord
 from memory.vectors import MemoryIndex, MemoryNotFound
@@ -47,7 +47,7 @@ FILLER = [
 ]
 
 
-def _many_threads(storage: Storage, uid: int) -> None:
+def _many_threads(storage: MemoryStore, uid: int) -> None:
     facts = {
         2: "my sister Ana moved to Porto last spring",
         5: "I'm allergic to peanuts.",
@@ -59,7 +59,7 @@ def _many_threads(storage: Storage, uid: int) -> None:
         say(storage, uid, f"thread-{day}", facts.get(day, FILLER[day % len(FILLER)]), when)
 
 
-def test_formation_recall_after_many_threads(storage: Storage) -> None:
+def test_formation_recall_after_many_threads(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     _many_threads(storage, uid)
     assert len(form(storage)) == 14
@@ -77,7 +77,7 @@ def test_formation_recall_after_many_threads(storage: Storage) -> None:
     assert any(i.ref.startswith("m") for i in ctx.loaded)
 
 
-def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage: Storage) -> None:
+def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     march, june = T0, T0 + timedelta(days=100)
     say(storage, uid, "t1", "my sister Ana moved to Porto last spring", march)
@@ -104,7 +104,7 @@ def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage:
     assert "Lisbon" in block and "Porto" not in block
 
 
-def test_formation_supersede_keeps_what_else_the_old_turn_said(storage: Storage) -> None:
+def test_formation_supersede_keeps_what_else_the_old_turn_said(storage: MemoryStore) -> None:
     """A correction of where Jules lives must not take her birthday, said in the same message, with it."""
     uid = user(storage, "ada")
     say(storage, uid, "t1", "My sister Jules lives in Hamilton, her birthday is 14 March.", T0)
@@ -127,7 +127,7 @@ def test_formation_supersede_keeps_what_else_the_old_turn_said(storage: Storage)
     assert "Jules — her birthday is 14 March." not in [m.content for m in storage.memories.list(uid, None, None)]
 
 
-def test_formation_out_of_order_retry_cannot_undo_a_newer_fact(storage: Storage) -> None:
+def test_formation_out_of_order_retry_cannot_undo_a_newer_fact(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     june = say(storage, uid, "t2", "Ana lives in Lisbon.", T0 + timedelta(days=100))
     form(storage)
@@ -152,7 +152,7 @@ def _vec_fts(engine: Engine, memory_id: int, word: str) -> tuple[int, int]:
     return int(vec or 0), int(fts or 0)
 
 
-def test_formation_forget_removes_memory_everywhere(storage: Storage) -> None:
+def test_formation_forget_removes_memory_everywhere(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     say(storage, uid, "t1", "my sister Ana moved to Porto last spring", T0)
     say(storage, uid, "t2", "I'm allergic to peanuts.", T0 + timedelta(days=1))
@@ -176,7 +176,7 @@ def test_formation_forget_removes_memory_everywhere(storage: Storage) -> None:
     assert storage.graph.count(uid) == (2, 1)  # User -IS_ALLERGIC_TO-> peanuts, nothing else
 
 
-def test_formation_forget_turn_takes_its_facts(storage: Storage) -> None:
+def test_formation_forget_turn_takes_its_facts(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     say(storage, uid, "t1", "I work at Acme Robotics.", T0)
     form(storage)
@@ -188,7 +188,7 @@ def test_formation_forget_turn_takes_its_facts(storage: Storage) -> None:
     assert storage.entities.find_by_name(uid, "Acme Robotics", fuzzy=False) == []
 
 
-def test_formation_users_see_only_their_own_memories(storage: Storage) -> None:
+def test_formation_users_see_only_their_own_memories(storage: MemoryStore) -> None:
     ada, bob = user(storage, "ada"), user(storage, "bob")
     say(storage, ada, "a1", "my sister Ana moved to Porto last spring", T0)
     say(storage, bob, "b1", "I work at Globex.", T0)
@@ -210,7 +210,7 @@ def test_formation_users_see_only_their_own_memories(storage: Storage) -> None:
     assert bob_user.id != ada_user.id  # each user is their own "User" entity
 
 
-def test_formation_records_its_time_on_the_turns_newest_usage_row(storage: Storage) -> None:
+def test_formation_records_its_time_on_the_turns_newest_usage_row(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     turn = say(storage, uid, "t1", "I'm allergic to peanuts.", T0)
     other = say(storage, uid, "t1", "I work at Acme Robotics.", T0)
@@ -224,7 +224,7 @@ def test_formation_records_its_time_on_the_turns_newest_usage_row(storage: Stora
     assert times[0] is None and times[1] is not None and times[1] > 0 and times[2] is None
 
 
-def test_formation_is_idempotent_by_turn(storage: Storage) -> None:
+def test_formation_is_idempotent_by_turn(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     turn = say(storage, uid, "t1", "my sister Ana moved to Porto. I'm allergic to peanuts.", T0)
     form(storage)
@@ -244,7 +244,7 @@ class Crash(BaseException):
 class CrashingEntities(EntityStore):
     """The real entity store, dying after `relations` relations were added."""
 
-    def __init__(self, storage: Storage, relations: int) -> None:
+    def __init__(self, storage: MemoryStore, relations: int) -> None:
         super().__init__(storage.engine, storage.graph)
         self.left = relations
 
@@ -267,7 +267,7 @@ MESSAGE = "My sister Ana moved to Porto. I'm allergic to peanuts and shellfish. 
 
 
 @pytest.mark.parametrize("after", [0, 1, 3])
-def test_formation_crash_mid_formation_then_restart_loses_and_doubles_nothing(storage: Storage, after: int) -> None:
+def test_formation_crash_mid_formation_then_restart_loses_and_doubles_nothing(storage: MemoryStore, after: int) -> None:
     control, victim = user(storage, "control"), user(storage, "victim")
     say(storage, control, "t", MESSAGE, T0)
     form(storage)
@@ -289,7 +289,7 @@ class _BoomMemories(MemoryIndex):
         raise ValueError("disk full")
 
 
-def test_formation_failed_job_is_retried_then_marked_failed(storage: Storage) -> None:
+def test_formation_failed_job_is_retried_then_marked_failed(storage: MemoryStore) -> None:
     uid = user(storage, "ada")
     turn = say(storage, uid, "t", "I work at Acme.", T0)
     broken = CrashingStores(
@@ -314,7 +314,7 @@ def _hallucination(messages: list[ModelMessage], info: AgentInfo) -> ModelRespon
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("reply", [_garbage, _hallucination])
-async def test_formation_malformed_model_output_falls_back_to_patterns(storage: Storage, reply: Any) -> None:
+async def test_formation_malformed_model_output_falls_back_to_patterns(storage: MemoryStore, reply: Any) -> None:
     uid = user(storage, "ada")
     say(storage, uid, "t", "my sister Ana moved to Porto last spring", T0)
     extractor = LLMExtractor(FunctionModel(reply))
@@ -350,7 +350,7 @@ async def test_formation_real_embedded_model_extraction_is_valid(embedded: Backe
         assert all(t.subject and t.predicate and t.object for t in found.triples)
 
 
-def test_formation_requeue_spares_a_job_another_live_process_claimed_just_now(storage: Storage) -> None:
+def test_formation_requeue_spares_a_job_another_live_process_claimed_just_now(storage: MemoryStore) -> None:
     """With the app and `reverie chat` open side by side, a start-up only requeues jobs old enough
     to be a dead process's."""
     uid = user(storage, "maya")
@@ -361,7 +361,7 @@ def test_formation_requeue_spares_a_job_another_live_process_claimed_just_now(st
     assert queue.requeue_stale() == 1 and queue.counts(uid) == {"pending": 1}
 
 
-def test_formation_start_up_requeue_leaves_this_process_own_jobs(storage: Storage) -> None:
+def test_formation_start_up_requeue_leaves_this_process_own_jobs(storage: MemoryStore) -> None:
     """A job this process claimed is its own, still forming in a worker thread (`reverie chat` cancels
     its worker, then drains): requeued, it was formed twice. Only jobs claimed before it started go back."""
     uid = user(storage, "maya")

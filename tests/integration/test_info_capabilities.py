@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import pytest
 from pydantic import ValidationError
 
-from app.runtime import Storage
 from capabilities.answer import NeedsMoreInfo
 from capabilities.context import TwoLevelContext
 from capabilities.info import InfoStores, Round, build_round, fulfil
 from memory.assembly import ContextRequest
+from memory.store import MemoryStore
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class World:
     sister_memory: int
 
 
-def seed(storage: Storage) -> World:
+def seed(storage: MemoryStore) -> World:
     """Seed the world; every relation records the memory it was extracted from."""
     uid = storage.accounts.create("owner", "password-123").id or 0
     mem = storage.memories
@@ -50,23 +50,23 @@ def seed(storage: Storage) -> World:
     return World(uid, sister, colleague or 0, porto, acme, bruno, m_sister or 0)
 
 
-def initial_context(storage: Storage, world: World, question: str) -> TwoLevelContext:
+def initial_context(storage: MemoryStore, world: World, question: str) -> TwoLevelContext:
     request = ContextRequest(context_turns=5, vector_limit=5, similarity_threshold=0.5, triple_depth=1)
     assembled = storage.assembler.assemble(world.uid, "thread", question, request)
     return TwoLevelContext.from_assembled(assembled)
 
 
 @pytest.fixture
-def world(storage: Storage) -> World:
+def world(storage: MemoryStore) -> World:
     return seed(storage)
 
 
 @pytest.fixture
-def stores(storage: Storage) -> InfoStores:
+def stores(storage: MemoryStore) -> InfoStores:
     return InfoStores(storage.entities, storage.memories)
 
 
-def _round(storage: Storage, world: World, ctx: TwoLevelContext) -> Round:
+def _round(storage: MemoryStore, world: World, ctx: TwoLevelContext) -> Round:
     return build_round(ctx, storage.entities.types(world.uid))
 
 
@@ -76,14 +76,14 @@ def _validated(rnd: Round, raw: dict[str, object]) -> NeedsMoreInfo:
     return rnd.validated(rnd.request.model_validate(raw))
 
 
-def _run(storage: Storage, world: World, ctx: TwoLevelContext, raw: dict[str, object]) -> str:
+def _run(storage: MemoryStore, world: World, ctx: TwoLevelContext, raw: dict[str, object]) -> str:
     request = _validated(_round(storage, world, ctx), raw)
     result = fulfil(request, InfoStores(storage.entities, storage.memories), world.uid, ctx)
     ctx.merge(result.delta)
     return result.summary
 
 
-def test_info_initial_context_keeps_both_anas_as_an_ambiguity(storage: Storage, world: World) -> None:
+def test_info_initial_context_keeps_both_anas_as_an_ambiguity(storage: MemoryStore, world: World) -> None:
     ctx = initial_context(storage, world, "Where does Ana live?")
     assert {world.sister, world.colleague} <= set(ctx.entity_ids)
     assert set(ctx.ambiguous["ana"]) == {world.sister, world.colleague}
@@ -91,13 +91,13 @@ def test_info_initial_context_keeps_both_anas_as_an_ambiguity(storage: Storage, 
     assert ctx.expanded_ids == [] and ctx.expandable_ids == ctx.entity_ids
 
 
-def test_info_search_memories_finds_and_merges(storage: Storage, world: World) -> None:
+def test_info_search_memories_finds_and_merges(storage: MemoryStore, world: World) -> None:
     ctx = TwoLevelContext()
     summary = _run(storage, world, ctx, {"capability": "SEARCH_MEMORIES", "args": {"query": "sailing"}, "reason": ""})
     assert world.sister_memory in ctx.memories and f"m{world.sister_memory}" in summary
 
 
-def test_info_get_entity_by_name_returns_all_candidates(storage: Storage, world: World) -> None:
+def test_info_get_entity_by_name_returns_all_candidates(storage: MemoryStore, world: World) -> None:
     ctx = TwoLevelContext()
     summary = _run(storage, world, ctx, {"capability": "GET_ENTITY_BY_NAME", "args": {"name": "ana"}, "reason": ""})
     assert set(ctx.ambiguous["ana"]) == {world.sister, world.colleague}
@@ -107,7 +107,7 @@ def test_info_get_entity_by_name_returns_all_candidates(storage: Storage, world:
     assert world.bruno in fuzzy.summaries
 
 
-def test_info_expand_entity_brings_full_detail(storage: Storage, world: World) -> None:
+def test_info_expand_entity_brings_full_detail(storage: MemoryStore, world: World) -> None:
     ctx = initial_context(storage, world, "Where does Ana live?")
     ref = f"e{world.sister}"
     _run(storage, world, ctx, {"capability": "EXPAND_ENTITY", "args": {"entity_id": ref}, "reason": ""})
@@ -123,7 +123,7 @@ def test_info_expand_entity_brings_full_detail(storage: Storage, world: World) -
         _validated(again, {"capability": "EXPAND_ENTITY", "args": {"entity_id": ref}, "reason": ""})
 
 
-def test_info_expand_entities_expands_several(storage: Storage, world: World) -> None:
+def test_info_expand_entities_expands_several(storage: MemoryStore, world: World) -> None:
     ctx = initial_context(storage, world, "Where does Ana live?")
     refs = [f"e{world.sister}", f"e{world.colleague}"]
     _run(storage, world, ctx, {"capability": "EXPAND_ENTITIES", "args": {"entity_ids": refs}, "reason": ""})
@@ -132,7 +132,7 @@ def test_info_expand_entities_expands_several(storage: Storage, world: World) ->
 
 @pytest.mark.parametrize(("direction", "predicates"), [("outgoing", {"LIVES_IN"}), ("incoming", {"MARRIED_TO"})])
 def test_info_get_relationships_by_direction(
-    storage: Storage, world: World, direction: str, predicates: set[str]
+    storage: MemoryStore, world: World, direction: str, predicates: set[str]
 ) -> None:
     ctx = initial_context(storage, world, "Where does Ana live?")
     args = {"entity_id": f"e{world.sister}", "direction": direction}
@@ -141,7 +141,7 @@ def test_info_get_relationships_by_direction(
     assert predicates <= touching
 
 
-def test_info_find_path_between_two_entities_in_context(storage: Storage, world: World) -> None:
+def test_info_find_path_between_two_entities_in_context(storage: MemoryStore, world: World) -> None:
     ctx = initial_context(storage, world, "Does Bruno know Porto?")
     assert {world.bruno, world.porto} <= set(ctx.entity_ids)
     args = {"from_id": f"e{world.bruno}", "to_id": f"e{world.porto}", "max_hops": 3}
@@ -151,7 +151,7 @@ def test_info_find_path_between_two_entities_in_context(storage: Storage, world:
     assert "no connection" in _run(storage, world, ctx, {"capability": "FIND_PATH", "args": none, "reason": ""})
 
 
-def test_info_list_entity_types_and_get_entities_by_type(storage: Storage, world: World) -> None:
+def test_info_list_entity_types_and_get_entities_by_type(storage: MemoryStore, world: World) -> None:
     ctx = TwoLevelContext()
     summary = _run(storage, world, ctx, {"capability": "LIST_ENTITY_TYPES", "args": {}, "reason": ""})
     assert "Person (3)" in summary and "Organization (1)" in summary
@@ -178,7 +178,7 @@ def test_info_list_entity_types_and_get_entities_by_type(storage: Storage, world
     ],
 )
 def test_info_invalid_arguments_are_rejected_before_any_store_call(
-    storage: Storage, world: World, raw: dict[str, object]
+    storage: MemoryStore, world: World, raw: dict[str, object]
 ) -> None:
     ctx = initial_context(storage, world, "Where does Ana live?")
     assert world.sister in ctx.entity_ids and 999 not in ctx.entity_ids
@@ -187,7 +187,7 @@ def test_info_invalid_arguments_are_rejected_before_any_store_call(
         _validated(rnd, raw)
 
 
-def test_info_entity_of_another_user_is_not_in_the_allowed_set(storage: Storage, world: World) -> None:
+def test_info_entity_of_another_user_is_not_in_the_allowed_set(storage: MemoryStore, world: World) -> None:
     other = storage.accounts.create("stranger", "password-456").id or 0
     theirs = storage.entities.upsert_entity(other, "Ana", "Person", summary="someone else's Ana").id
     ctx = initial_context(storage, world, "Where does Ana live?")
@@ -196,7 +196,7 @@ def test_info_entity_of_another_user_is_not_in_the_allowed_set(storage: Storage,
         _validated(_round(storage, world, ctx), raw)
 
 
-def test_info_capabilities_absent_when_nothing_to_offer(storage: Storage, world: World) -> None:
+def test_info_capabilities_absent_when_nothing_to_offer(storage: MemoryStore, world: World) -> None:
     empty_user = storage.accounts.create("newcomer", "password-789").id or 0
     bare = build_round(TwoLevelContext(), storage.entities.types(empty_user))
     assert bare.offered == ("SEARCH_MEMORIES",)

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app.runtime import Storage, open_storage
+from app.runtime import open_storage
 from app.settings import Settings
 from memory.assembly import ContextRequest
 from memory.chunking import chunk_stream
 from memory.documents import CROSS_DOMAIN, DocumentStore
 from memory.ingest import IngestConfig, Ingestor
+from memory.store import MemoryStore
 
 DATA = Path(__file__).parent.parent / "data"
 BOOK = """# The Demeter at Whitby
@@ -35,13 +36,13 @@ the log of the Demeter told of the crew vanishing one by one between Varna and W
 """
 
 
-def _count(store: Storage, sql: str, **params: object) -> int:
+def _count(store: MemoryStore, sql: str, **params: object) -> int:
     with store.engine.connect() as conn:
         return int(conn.execute(text(sql), params).scalar_one())
 
 
 @pytest.fixture
-def user(storage: Storage) -> int:
+def user(storage: MemoryStore) -> int:
     row = storage.accounts.create("ana", "password-123")
     assert row.id is not None
     return row.id
@@ -54,12 +55,12 @@ def book(tmp_path: Path) -> Path:
     return path
 
 
-def _ingestor(storage: Storage, **config: int) -> Ingestor:
+def _ingestor(storage: MemoryStore, **config: int) -> Ingestor:
     docs = DocumentStore(storage.engine, storage.entities)
     return Ingestor(docs, storage.memories, storage.embedder, None, IngestConfig(**config))  # type: ignore[arg-type]
 
 
-def test_ingest_is_idempotent_by_content_hash(storage: Storage, user: int, book: Path, tmp_path: Path) -> None:
+def test_ingest_is_idempotent_by_content_hash(storage: MemoryStore, user: int, book: Path, tmp_path: Path) -> None:
     first = _ingestor(storage).ingest(user, book)
     assert not first.skipped and first.document.status == "done"
     assert first.document.entities >= 4 and first.document.relations >= 3
@@ -73,7 +74,7 @@ def test_ingest_is_idempotent_by_content_hash(storage: Storage, user: int, book:
     assert _count(storage, "SELECT count(*) FROM documents") == 1
 
 
-def test_ingest_fuses_domains_and_answers_across_them(storage: Storage, user: int, book: Path) -> None:
+def test_ingest_fuses_domains_and_answers_across_them(storage: MemoryStore, user: int, book: Path) -> None:
     ents = storage.entities
     sister = ents.upsert_entity(user, "Ines", "Person", summary="the user's sister", aliases=["sister"])
     home = ents.upsert_entity(user, "Whitby", "Location", summary="where Ines lives")
@@ -93,7 +94,7 @@ def test_ingest_fuses_domains_and_answers_across_them(storage: Storage, user: in
     assert any(e.domain == f"doc:{doc.id}" for e in ctx.entities.values())
 
 
-def test_ingest_remove_takes_everything_it_added(storage: Storage, user: int, book: Path) -> None:
+def test_ingest_remove_takes_everything_it_added(storage: MemoryStore, user: int, book: Path) -> None:
     home = storage.entities.upsert_entity(user, "Whitby", "Location")
     docs = DocumentStore(storage.engine, storage.entities)
     doc = _ingestor(storage).ingest(user, book).document
@@ -157,7 +158,7 @@ def test_ingest_resumes_after_kill_9(settings: Settings, tmp_path: Path) -> None
 
 
 @pytest.mark.anyio
-async def test_ingest_with_the_embedded_llm_extractor(storage: Storage, user: int, tmp_path: Path) -> None:
+async def test_ingest_with_the_embedded_llm_extractor(storage: MemoryStore, user: int, tmp_path: Path) -> None:
     from app.doc_extractor import LLMExtractor
     from app.llm import LLMConfig, open_backend
 
@@ -174,7 +175,7 @@ async def test_ingest_with_the_embedded_llm_extractor(storage: Storage, user: in
     assert time.monotonic() - started < 120
 
 
-def test_every_chunk_of_a_document_is_about_its_title(storage: Storage, user: int, book: Path) -> None:
+def test_every_chunk_of_a_document_is_about_its_title(storage: MemoryStore, user: int, book: Path) -> None:
     doc = _ingestor(storage, chunk_chars=300, overlap_chars=0).ingest(user, book).document
     assert doc is not None and doc.id is not None
     assert storage.memories.document_title(user, doc.id) == "The Demeter at Whitby"

@@ -14,10 +14,11 @@ from sqlalchemy import text
 
 from app.cli import cmd_reindex, cmd_run
 from app.doctor import report
-from app.runtime import Storage, open_storage
+from app.runtime import open_storage
 from app.settings import Settings
 from memory.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
 from memory.reindex import vector_dim
+from memory.store import MemoryStore
 from tests.integration.ollama_fake import FakeOllama, FakeOllamaState, fake_ollama
 
 MODEL = "nomic-embed-text"
@@ -48,7 +49,7 @@ def on_ollama(settings: Settings, fake: FakeOllama, model: str = MODEL) -> Setti
     )
 
 
-def seeded(store: Storage) -> int:
+def seeded(store: MemoryStore) -> int:
     account = store.accounts.create("ana", "correct horse battery")
     assert account.id is not None
     for fact in FACTS:
@@ -56,13 +57,13 @@ def seeded(store: Storage) -> int:
     return account.id
 
 
-def recalled(store: Storage, user_id: int, question: str) -> str:
+def recalled(store: MemoryStore, user_id: int, question: str) -> str:
     hits = store.memories.search(user_id, question, limit=1, threshold=0.5)
     assert hits, question
     return hits[0].memory.content
 
 
-def embedding_meta(store: Storage) -> tuple[int, dict[str, str]]:
+def embedding_meta(store: MemoryStore) -> tuple[int, dict[str, str]]:
     with store.engine.connect() as conn:
         meta = dict(conn.execute(text("SELECT key, value FROM meta WHERE key LIKE 'embedding_%'")).all())
         return vector_dim(conn), {str(k): str(v) for k, v in meta.items()}

@@ -20,13 +20,14 @@ from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.grounded import _Found
 from app.judgement import PROBE_FILE, choose_path
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
 from capabilities.evidence import choose
 from capabilities.resources import Dimension
 from capabilities.situation import read
 from memory.formation import form_turn
 from memory.recall import MemoryHit
+from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
@@ -81,7 +82,7 @@ class Voice:
             yield "Hello!"
 
 
-def _runtime(settings: Settings, storage: Storage, voice: Voice, path: str = "policy") -> Runtime:
+def _runtime(settings: Settings, storage: MemoryStore, voice: Voice, path: str = "policy") -> Runtime:
     backend = Backend("embedded", "scripted", "", voice.model)
     return Runtime(settings=settings, store=storage, backend=backend, path=path)  # pyright: ignore[reportArgumentType]
 
@@ -111,7 +112,7 @@ def _reasons(events: list[TurnEvent]) -> list[str]:
 
 
 async def test_policy_path_answers_from_another_thread_and_abstains_without_the_model(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     voice = Voice()
     rt = _runtime(settings, storage, voice)
@@ -129,7 +130,7 @@ async def test_policy_path_answers_from_another_thread_and_abstains_without_the_
     assert len(voice.prompts) == calls  # the abstention was decided without asking the model
 
 
-async def test_policy_path_reads_a_turn_with_the_one_it_leans_on(settings: Settings, storage: Storage) -> None:
+async def test_policy_path_reads_a_turn_with_the_one_it_leans_on(settings: Settings, storage: MemoryStore) -> None:
     """"We got her in May 2021" only says Biscuit's adoption next to "Biscuit's our beagle"."""
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("owen", "correct-horse").id or 0
@@ -145,7 +146,7 @@ async def test_policy_path_reads_a_turn_with_the_one_it_leans_on(settings: Setti
     assert "2021" in when.reply and "kitten" not in when.reply
 
 
-def test_policy_path_reads_a_turn_with_the_one_that_goes_on_about_it(settings: Settings, storage: Storage) -> None:
+def test_policy_path_reads_a_turn_with_the_one_that_goes_on_about_it(settings: Settings, storage: MemoryStore) -> None:
     """"teacher's Ines, she's…" is the teacher of the class the turn before it started: found with it."""
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("kirra", "correct-horse").id or 0
@@ -159,7 +160,7 @@ def test_policy_path_reads_a_turn_with_the_one_that_goes_on_about_it(settings: S
     assert evidence.verdict == "answer" and "Ines" in " ".join(n.text for n in evidence.notes)
 
 
-def test_a_turn_brings_the_turns_it_leans_on_in_a_chain(settings: Settings, storage: Storage) -> None:
+def test_a_turn_brings_the_turns_it_leans_on_in_a_chain(settings: Settings, storage: MemoryStore) -> None:
     """"…ten minutes from her" leans on "She turns 70…", which leans on "…my mum Glenys…"."""
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("owen", "correct-horse").id or 0
@@ -174,7 +175,9 @@ def test_a_turn_brings_the_turns_it_leans_on_in_a_chain(settings: Settings, stor
     ]  # fmt: skip
 
 
-async def test_policy_path_answers_from_a_young_memory_below_every_floor(settings: Settings, storage: Storage) -> None:
+async def test_policy_path_answers_from_a_young_memory_below_every_floor(
+    settings: Settings, storage: MemoryStore
+) -> None:
     """Told one thing, a new user asks about it: in a memory of two notes BM25 weighs "live" at
     nothing, so "Where do I live?" scores 0.28 against the note that says it; the question's best
     few notes are read whatever their score."""
@@ -186,7 +189,7 @@ async def test_policy_path_answers_from_a_young_memory_below_every_floor(setting
     assert "don't know" in _reply(await _say(rt, uid, "s", "Where do I work?")).reply
 
 
-async def test_policy_path_broad_recall_in_a_young_memory(settings: Settings, storage: Storage) -> None:
+async def test_policy_path_broad_recall_in_a_young_memory(settings: Settings, storage: MemoryStore) -> None:
     """"What do you know about me?" lists the person's newest messages, whatever their relevance to
     those words; "Tell me about my family" those that say family; a question is never among them."""
     rt = _runtime(settings, storage, Voice())
@@ -202,7 +205,7 @@ async def test_policy_path_broad_recall_in_a_young_memory(settings: Settings, st
 
 
 async def test_policy_path_a_lower_case_question_about_someone_is_looked_up(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     """"when's dev's birthday?" names no one (no capital) and reads as general knowledge; memory is
     searched before the model is asked to guess."""
@@ -218,7 +221,7 @@ async def test_policy_path_a_lower_case_question_about_someone_is_looked_up(
 
 
 async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     rt = _runtime(settings, storage, Voice(capable=False))
     uid = storage.accounts.create("maya", "correct-horse").id or 0
@@ -227,7 +230,7 @@ async def test_policy_path_replaces_an_unsupported_model_answer_with_the_notes(
     assert "Ana birthday" not in cat.reply and "Miso" in cat.reply
 
 
-async def test_policy_path_request_varies_with_the_message(settings: Settings, storage: Storage) -> None:
+async def test_policy_path_request_varies_with_the_message(settings: Settings, storage: MemoryStore) -> None:
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("maya", "correct-horse").id or 0
     planned, replies = [], []
@@ -243,7 +246,7 @@ async def test_policy_path_request_varies_with_the_message(settings: Settings, s
 
 @pytest.mark.parametrize("path", ["policy", "model"])
 async def test_stored_delimiter_never_reaches_the_model_unescaped(
-    settings: Settings, storage: Storage, path: str
+    settings: Settings, storage: MemoryStore, path: str
 ) -> None:
     voice = Voice()
     rt = _runtime(settings, storage, voice, path)
@@ -257,7 +260,7 @@ async def test_stored_delimiter_never_reaches_the_model_unescaped(
     assert "‹/recalled_context>" in sent
 
 
-async def test_prompts_are_dated(settings: Settings, storage: Storage) -> None:
+async def test_prompts_are_dated(settings: Settings, storage: MemoryStore) -> None:
     voice = Voice()
     rt = _runtime(settings, storage, voice, "model")
     uid = storage.accounts.create("maya", "correct-horse").id or 0
@@ -286,7 +289,7 @@ def test_dimension_order_is_what_the_policy_table_assumes() -> None:
 
 
 async def test_policy_path_repeats_what_the_person_just_said_from_the_thread(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     voice = Voice()
     rt = _runtime(settings, storage, voice)
@@ -300,7 +303,7 @@ async def test_policy_path_repeats_what_the_person_just_said_from_the_thread(
     assert "Porto" in fresh.reply  # a question about a topic asks memory
 
 
-async def test_policy_path_finds_a_change_told_in_other_words(settings: Settings, storage: Storage) -> None:
+async def test_policy_path_finds_a_change_told_in_other_words(settings: Settings, storage: MemoryStore) -> None:
     """"Who do I work for at the moment?" shares no word with "I'm now an instructor at NSCC"."""
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("owen", "correct-horse").id or 0
@@ -321,7 +324,9 @@ def test_a_document_sentence_carries_its_heading() -> None:
     assert any(p.startswith("Date of surgery: **Monday 10 March 2025.**") for p in _parts(letter))
 
 
-async def test_policy_path_follows_what_the_answer_names_to_its_change(settings: Settings, storage: Storage) -> None:
+async def test_policy_path_follows_what_the_answer_names_to_its_change(
+    settings: Settings, storage: MemoryStore
+) -> None:
     """"Who's my physio at the moment?": the change names Greta, not the physio."""
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("kirra", "correct-horse").id or 0

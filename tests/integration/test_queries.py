@@ -7,19 +7,19 @@ import json
 import pytest
 
 from app.cli import build_parser
-from app.runtime import Storage
 from app.settings import Settings
 from memory.queries import InvalidTransition, QueryConfig, QueryNotFound, QueryStore
+from memory.store import MemoryStore
 from memory.turns import InvalidMessage
 
 
 @pytest.fixture
-def queries(storage: Storage) -> QueryStore:
+def queries(storage: MemoryStore) -> QueryStore:
     return QueryStore(storage.engine)
 
 
 @pytest.fixture
-def uid(storage: Storage) -> int:
+def uid(storage: MemoryStore) -> int:
     return storage.accounts.create("reader", "password-123").id or 0
 
 
@@ -102,7 +102,7 @@ def test_queries_config_out_of_range_is_rejected() -> None:
         QueryConfig(temperature=3.0)
 
 
-def test_queries_are_scoped_by_user(storage: Storage, queries: QueryStore, uid: int) -> None:
+def test_queries_are_scoped_by_user(storage: MemoryStore, queries: QueryStore, uid: int) -> None:
     other = storage.accounts.create("other", "password-456").id or 0
     qid = queries.create(uid, "mine").id or 0
     assert queries.get(other, qid) is None

@@ -17,23 +17,24 @@ from app.chat import ContextPlanned, Finished, chat_turn
 from app.cli import main
 from app.llm import Backend
 from app.proactive import deliver_due, set_reminder
-from app.runtime import Runtime, Storage, open_records
+from app.runtime import Runtime, open_records
 from app.settings import Settings
-from dreaming.reminders import ReminderStore
 from memory.models import utcnow
+from memory.reminders import ReminderStore
+from memory.store import MemoryStore
 
 LISBON = ZoneInfo("Europe/Lisbon")
 NOW = datetime(2026, 6, 10, 14, 0, tzinfo=UTC)
 """Wednesday 10 June 2026, 15:00 in Lisbon (summer time, UTC+1)."""
 
 
-def _users(storage: Storage) -> tuple[int, int]:
+def _users(storage: MemoryStore) -> tuple[int, int]:
     ana, bob = storage.accounts.create("ana", "correct-horse"), storage.accounts.create("bob", "battery-staple")
     assert ana.id is not None and bob.id is not None
     return ana.id, bob.id
 
 
-def test_reminders_tomorrow_at_9_lands_at_9_local_stored_in_utc(settings: Settings, storage: Storage) -> None:
+def test_reminders_tomorrow_at_9_lands_at_9_local_stored_in_utc(settings: Settings, storage: MemoryStore) -> None:
     ana, _ = _users(storage)
     reminders = ReminderStore(storage.engine)
     said = set_reminder(reminders, ana, "t", "remind me tomorrow at 9 to call the vet", NOW, LISBON)
@@ -48,7 +49,7 @@ def test_reminders_tomorrow_at_9_lands_at_9_local_stored_in_utc(settings: Settin
     assert said.reply.startswith("Reminder set for tomorrow, Thu 11 Jun at 09:00: call the vet.")
 
 
-def test_reminders_no_time_takes_the_failsafe(settings: Settings, storage: Storage) -> None:
+def test_reminders_no_time_takes_the_failsafe(settings: Settings, storage: MemoryStore) -> None:
     ana, _ = _users(storage)
     reminders = ReminderStore(storage.engine, 120)
     said = set_reminder(reminders, ana, "t", "remind me to water the plants", NOW, LISBON)
@@ -58,7 +59,7 @@ def test_reminders_no_time_takes_the_failsafe(settings: Settings, storage: Stora
     assert row.due_at == NOW + timedelta(minutes=120) and row.interval_source == "failsafe"
 
 
-def test_reminders_past_time_is_refused_not_stored(settings: Settings, storage: Storage) -> None:
+def test_reminders_past_time_is_refused_not_stored(settings: Settings, storage: MemoryStore) -> None:
     ana, _ = _users(storage)
     reminders = ReminderStore(storage.engine)
     said = set_reminder(reminders, ana, "t", "remind me today at 9 to call the vet", NOW, LISBON)
@@ -70,7 +71,7 @@ def test_reminders_past_time_is_refused_not_stored(settings: Settings, storage: 
     assert [r.due_at for r in reminders.pending(ana)] == [datetime(2026, 6, 11, 8, 0, tzinfo=UTC)]
 
 
-def test_reminders_list_and_cancel_are_the_owners_only(settings: Settings, storage: Storage) -> None:
+def test_reminders_list_and_cancel_are_the_owners_only(settings: Settings, storage: MemoryStore) -> None:
     ana, bob = _users(storage)
     reminders = ReminderStore(storage.engine)
     vet = reminders.add(ana, "t1", "call the vet", due_at=NOW + timedelta(hours=1), now=NOW)
@@ -86,11 +87,11 @@ def test_reminders_list_and_cancel_are_the_owners_only(settings: Settings, stora
     assert [r.id for r in reminders.pending(ana)] == [rent.id]
     later = NOW + timedelta(days=1)
     assert [r.id for r in reminders.due(later)] == [gym.id, rent.id]  # the cancelled one never comes due
-    assert [r.id for r in deliver_due(storage.engine, storage.turns, reminders)] == [gym.id, rent.id]  # now is later
+    assert [r.id for r in deliver_due(storage.turns, storage.threads, reminders)] == [gym.id, rent.id]  # now is later
     assert storage.turns.recent(ana, "t1", 5)[0].content == "⏰ Reminder: pay the rent"
 
 
-def _policy_runtime(settings: Settings, storage: Storage) -> Runtime:
+def _policy_runtime(settings: Settings, storage: MemoryStore) -> Runtime:
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return ModelResponse(parts=[TextPart("the model was asked")])
 
@@ -102,7 +103,7 @@ def _policy_runtime(settings: Settings, storage: Storage) -> Runtime:
 
 
 @pytest.mark.anyio
-async def test_reminders_policy_turn_replies_with_the_local_time(settings: Settings, storage: Storage) -> None:
+async def test_reminders_policy_turn_replies_with_the_local_time(settings: Settings, storage: MemoryStore) -> None:
     """On the policy path the reply is the confirmation, not a grounded answer and not the model's words;
     the Context step's "Limits changed" stays for limits."""
     ana, _ = _users(storage)
@@ -172,7 +173,7 @@ def test_reminders_cli_cancel_is_the_owners_only(data_dir: Path, capsys: pytest.
     assert [r.id for r in due] == [2]  # the cancelled one never comes due
 
 
-def test_reminders_terminal_chat_lists_with_slash_reminders(settings: Settings, storage: Storage) -> None:
+def test_reminders_terminal_chat_lists_with_slash_reminders(settings: Settings, storage: MemoryStore) -> None:
     from io import StringIO
 
     from app.cli_chat import _reminders  # pyright: ignore[reportPrivateUsage]

@@ -15,9 +15,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
 from capabilities.resources import Dimension
+from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
@@ -41,7 +42,7 @@ class Script:
         for chunk in answer_chunks("noted."):
             yield chunk
 
-    def runtime(self, settings: Settings, storage: Storage) -> Runtime:
+    def runtime(self, settings: Settings, storage: MemoryStore) -> Runtime:
         model = FunctionModel(self.respond, stream_function=self.stream)
         return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
@@ -50,13 +51,13 @@ async def _turn(rt: Runtime, uid: int, text: str, thread: str = "t") -> list[Tur
     return [e async for e in chat_turn(rt, uid, thread, text)]
 
 
-def _uid(storage: Storage) -> int:
+def _uid(storage: MemoryStore) -> int:
     row = storage.accounts.create("ana", "correct-horse")
     assert row.id is not None
     return row.id
 
 
-async def test_resource_turn_clamps_logs_and_reports_in_next_context(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_clamps_logs_and_reports_in_next_context(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     script = Script('{"context_turns": 25, "vector_limit": 3, "similarity_threshold": 0.85, "reason": "deep"}')
     rt = script.runtime(settings, storage)
@@ -78,7 +79,7 @@ async def test_resource_turn_clamps_logs_and_reports_in_next_context(settings: S
     assert "clamped to MAX_EPISODIC_CONTEXT_TURNS" in script.prompts[1]
 
 
-async def test_resource_turn_flags_off_hide_report_and_violations(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_flags_off_hide_report_and_violations(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     quiet = settings.model_copy(update={"include_execution_report": False, "report_constraint_violations": False})
     script = Script('{"context_turns": 99, "reason": "x"}')
@@ -91,7 +92,7 @@ async def test_resource_turn_flags_off_hide_report_and_violations(settings: Sett
     assert "SYSTEM_EXECUTION_REPORT" not in script.prompts[1]
 
 
-async def test_resource_turn_garbled_request_falls_back_to_defaults(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_garbled_request_falls_back_to_defaults(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     rt = Script("I think maybe some turns? {{{").runtime(settings, storage)
     events = await _turn(rt, uid, "hello")
@@ -103,7 +104,7 @@ async def test_resource_turn_garbled_request_falls_back_to_defaults(settings: Se
     assert row is not None and len(json.loads(row.defaulted)) == 4
 
 
-async def test_resource_turn_context_turns_limits_history(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_context_turns_limits_history(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     script = Script('{"context_turns": 2, "vector_limit": 0, "triple_depth": 0, "reason": "short"}')
     rt = script.runtime(settings, storage)
@@ -112,7 +113,7 @@ async def test_resource_turn_context_turns_limits_history(settings: Settings, st
     assert script.history_sizes == [0, 2, 2, 2]
 
 
-async def test_resource_turn_followup_signal_marks_previous_row(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_followup_signal_marks_previous_row(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     rt = Script('{"context_turns": 1, "reason": "x"}').runtime(settings, storage)
     await _turn(rt, uid, "My favourite colour is teal")
@@ -122,7 +123,7 @@ async def test_resource_turn_followup_signal_marks_previous_row(settings: Settin
     assert rows[1].followed_by_signal == "explicit_reference"
 
 
-async def test_resource_turn_approved_override_takes_effect_next_turn(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_approved_override_takes_effect_next_turn(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     script = Script('{"context_turns": 25, "reason": "long"}')
     rt = script.runtime(settings, storage)
@@ -136,7 +137,9 @@ async def test_resource_turn_approved_override_takes_effect_next_turn(settings: 
     assert "LIMITS_CHANGED" in script.prompts[1]
 
 
-async def test_resource_turn_reminder_is_set_and_delivered_into_thread(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_reminder_is_set_and_delivered_into_thread(
+    settings: Settings, storage: MemoryStore
+) -> None:
     from datetime import timedelta
 
     from app.proactive import deliver_due
@@ -151,18 +154,18 @@ async def test_resource_turn_reminder_is_set_and_delivered_into_thread(settings:
     assert len(pending) == 1
     due = pending[0].due_at - utcnow()
     assert timedelta(minutes=119) < due <= timedelta(minutes=120)
-    assert deliver_due(storage.engine, storage.turns, rt.reminders) == []
+    assert deliver_due(storage.turns, storage.threads, rt.reminders) == []
     with storage.engine.begin() as conn:
         from sqlalchemy import text
 
         conn.execute(text("UPDATE reminders SET due_at = '2000-01-01 00:00:00.000000'"))
-    sent = deliver_due(storage.engine, storage.turns, rt.reminders)
+    sent = deliver_due(storage.turns, storage.threads, rt.reminders)
     assert len(sent) == 1
     assert storage.turns.recent(uid, "t", 1)[0].content == "⏰ Reminder: water the plants"
     assert rt.reminders.pending(uid) == []
 
 
-async def test_resource_turn_focus_limits_recall_to_one_document(settings: Settings, storage: Storage) -> None:
+async def test_resource_turn_focus_limits_recall_to_one_document(settings: Settings, storage: MemoryStore) -> None:
     from app.chat import ContextPlanned as Planned
     from app.focus import focus_reply
     from memory.documents import DocumentStore

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app.runtime import Storage
 from memory.accounts import AccountError
 from memory.db import StorageError, migrate, open_engine
 from memory.migrations import MIGRATIONS
+from memory.store import MemoryStore
 
 
 def test_migrations_blank_database_creates_every_table_once(tmp_path: Path) -> None:
@@ -35,7 +35,7 @@ def test_open_engine_corrupt_file_names_the_fix_and_keeps_the_file(tmp_path: Pat
     assert path.read_bytes() == garbage
 
 
-def test_turns_round_trip_in_order_with_tokens(storage: Storage) -> None:
+def test_turns_round_trip_in_order_with_tokens(storage: MemoryStore) -> None:
     ana = storage.accounts.create("ana", "correct-horse")
     assert ana.id is not None
     for i in range(6):
@@ -47,7 +47,7 @@ def test_turns_round_trip_in_order_with_tokens(storage: Storage) -> None:
     assert before[-1].content == "message 4"
 
 
-def test_turns_per_user_separation(storage: Storage) -> None:
+def test_turns_per_user_separation(storage: MemoryStore) -> None:
     ana = storage.accounts.create("ana", "correct-horse")
     ben = storage.accounts.create("ben", "battery-staple")
     assert ana.id is not None and ben.id is not None
@@ -58,7 +58,7 @@ def test_turns_per_user_separation(storage: Storage) -> None:
     assert storage.turns.threads(ben.id) == ["ben-thread"]
 
 
-def test_accounts_hash_and_check_passwords(storage: Storage) -> None:
+def test_accounts_hash_and_check_passwords(storage: MemoryStore) -> None:
     storage.accounts.create("ana", "correct-horse")
     row = storage.accounts.get("ana")
     assert row is not None and "correct-horse" not in row.password_hash
@@ -71,7 +71,7 @@ def test_accounts_hash_and_check_passwords(storage: Storage) -> None:
         storage.accounts.create("cy", "short")
 
 
-def test_accounts_resolve_names_the_cli_user_or_refuses_to_guess(storage: Storage) -> None:
+def test_accounts_resolve_names_the_cli_user_or_refuses_to_guess(storage: MemoryStore) -> None:
     with pytest.raises(LookupError, match="no users yet"):
         storage.accounts.resolve(None)
     ana = storage.accounts.create("ana", "correct-horse")

@@ -19,15 +19,16 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from app.chat import Finished, chat_turn
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
+from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
 REQUEST = '{"context_turns": 6, "vector_limit": 0, "similarity_threshold": 0.5, "triple_depth": 0, "reason": "x"}'
 
 
-def _runtime(settings: Settings, storage: Storage) -> Runtime:
+def _runtime(settings: Settings, storage: MemoryStore) -> Runtime:
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         await asyncio.sleep(0)
         return ModelResponse(parts=[TextPart(REQUEST)])
@@ -55,7 +56,7 @@ async def _session(rt: Runtime, uid: int, name: str, thread: str, turns: int, ac
         acked.append(marker)
 
 
-def _check(storage: Storage, uid: int, name: str, threads: list[str], turns: int) -> None:
+def _check(storage: MemoryStore, uid: int, name: str, threads: list[str], turns: int) -> None:
     for thread in threads:
         rows = storage.turns.recent(uid, thread, 10 * turns)
         assert [r.role for r in rows] == ["user", "assistant"] * turns
@@ -66,13 +67,13 @@ def _check(storage: Storage, uid: int, name: str, threads: list[str], turns: int
     assert len(storage.usage.recent(uid, 1000)) == len(threads) * turns
 
 
-def _user(storage: Storage, name: str) -> int:
+def _user(storage: MemoryStore, name: str) -> int:
     uid = storage.accounts.create(name, "correct-horse-battery").id
     assert uid is not None
     return uid
 
 
-async def test_concurrency_two_users_and_a_dream(settings: Settings, storage: Storage) -> None:
+async def test_concurrency_two_users_and_a_dream(settings: Settings, storage: MemoryStore) -> None:
     dream = pytest.importorskip("dreaming.dream")
     from app.runtime import dream_config
 
@@ -106,7 +107,7 @@ async def test_concurrency_two_users_and_a_dream(settings: Settings, storage: St
         assert all(other not in t.content for t in storage.turns.recent(uid, "a1" if uid == ana else "b1", 50))
 
 
-async def test_concurrency_twenty_sessions_bounded(settings: Settings, storage: Storage) -> None:
+async def test_concurrency_twenty_sessions_bounded(settings: Settings, storage: MemoryStore) -> None:
     rt = _runtime(settings, storage)
     users = {f"u{i}": _user(storage, f"u{i}") for i in range(10)}
     acked: list[str] = []

@@ -25,8 +25,9 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from sqlalchemy import text
 
 from app.llm import Backend
-from app.runtime import Runtime, Storage, open_storage
+from app.runtime import Runtime, open_storage
 from app.settings import Settings
+from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
 REQUEST = '{"context_turns": 4, "vector_limit": 0, "similarity_threshold": 0.7, "triple_depth": 0, "reason": "x"}'
@@ -37,7 +38,7 @@ def _settings(data: Path) -> Settings:
     return Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
 
 
-def _runtime(store: Storage, data: Path, delay: float, words: int) -> Runtime:
+def _runtime(store: MemoryStore, data: Path, delay: float, words: int) -> Runtime:
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return ModelResponse(parts=[TextPart(REQUEST)])
 
@@ -53,7 +54,7 @@ def _runtime(store: Storage, data: Path, delay: float, words: int) -> Runtime:
 # -- the driver (runs in the subprocess) ---------------------------------------------------------
 
 
-async def _drive_chat(store: Storage, data: Path, mode: str) -> None:
+async def _drive_chat(store: MemoryStore, data: Path, mode: str) -> None:
     from app.chat import ContextPlanned, Token, chat_turn
 
     uid = store.accounts.create("ana", "correct-horse").id or 0
@@ -123,7 +124,7 @@ def _run_until(mode: str, data: Path, marker: str, count: int = 1) -> list[str]:
     return lines
 
 
-def _intact(store: Storage) -> None:
+def _intact(store: MemoryStore) -> None:
     with store.engine.connect() as conn:
         assert conn.execute(text("PRAGMA integrity_check")).scalar_one() == "ok"
         orphans = conn.execute(

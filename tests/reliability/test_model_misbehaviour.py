@@ -22,19 +22,20 @@ from pydantic_ai.settings import ModelSettings
 
 from app.chat import ContextPlanned, Failed, Finished, TurnEvent, chat_turn
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
+from memory.store import MemoryStore
 
 pytestmark = pytest.mark.anyio
 BOUND_S = 90  # generous: a shared CI core can be slow, but "never" must not pass
 GOOD_REQUEST = '{"context_turns": 2, "vector_limit": 0, "similarity_threshold": 0.7, "triple_depth": 0, "reason": "x"}'
 
 
-def _runtime(settings: Settings, storage: Storage, model: Model) -> Runtime:
+def _runtime(settings: Settings, storage: MemoryStore, model: Model) -> Runtime:
     return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
 
-def _uid(storage: Storage) -> int:
+def _uid(storage: MemoryStore) -> int:
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     return uid
@@ -45,7 +46,7 @@ async def _turn(rt: Runtime, uid: int, text: str = "What is my dog called?") -> 
         return [e async for e in chat_turn(rt, uid, "t", text)]
 
 
-def _assert_completed(events: list[TurnEvent], storage: Storage, uid: int, text: str) -> TurnEvent:
+def _assert_completed(events: list[TurnEvent], storage: MemoryStore, uid: int, text: str) -> TurnEvent:
     """The turn ended with words for the user, and the user's message is stored exactly once."""
     last = events[-1]
     assert isinstance(last, Finished | Failed), last
@@ -87,7 +88,7 @@ def silent_server() -> Iterator[str]:
 
 
 async def test_model_timeout_ends_turn_with_clear_message(
-    settings: Settings, storage: Storage, silent_server: str
+    settings: Settings, storage: MemoryStore, silent_server: str
 ) -> None:
     provider = OpenAICompatibleProvider("llama.cpp", base_url=silent_server, api_key="x")
     model = OpenAIChatModel("silent", provider=provider, settings=ModelSettings(timeout=1.0))
@@ -110,7 +111,7 @@ async def _empty(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse
     return ModelResponse(parts=[TextPart("")])
 
 
-async def test_model_empty_replies_degrade_to_a_message(settings: Settings, storage: Storage) -> None:
+async def test_model_empty_replies_degrade_to_a_message(settings: Settings, storage: MemoryStore) -> None:
     uid = _uid(storage)
     rt = _runtime(settings, storage, FunctionModel(_empty, stream_function=_empty_stream))
     events = await _turn(rt, uid)
@@ -130,7 +131,7 @@ async def test_model_empty_replies_degrade_to_a_message(settings: Settings, stor
         '{"context_turns": 3}' * 50,
     ],
 )
-async def test_model_invalid_request_output_falls_back(garbage: str, settings: Settings, storage: Storage) -> None:
+async def test_model_invalid_request_output_falls_back(garbage: str, settings: Settings, storage: MemoryStore) -> None:
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return ModelResponse(parts=[TextPart(garbage)])
 
@@ -148,7 +149,7 @@ async def test_model_invalid_request_output_falls_back(garbage: str, settings: S
     _assert_completed(events, storage, uid, "What is my dog called?")
 
 
-async def test_model_endless_tool_calls_are_cut_off(settings: Settings, storage: Storage) -> None:
+async def test_model_endless_tool_calls_are_cut_off(settings: Settings, storage: MemoryStore) -> None:
     calls = {"n": 0}
 
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -166,7 +167,7 @@ async def test_model_endless_tool_calls_are_cut_off(settings: Settings, storage:
     assert calls["n"] < 50, "the loop must stop asking the model"
 
 
-async def test_model_failure_then_retry_answers_the_same_turn(settings: Settings, storage: Storage) -> None:
+async def test_model_failure_then_retry_answers_the_same_turn(settings: Settings, storage: MemoryStore) -> None:
     from app.chat import reply_to
 
     uid = _uid(storage)

@@ -19,9 +19,10 @@ from sqlalchemy import text
 
 from app.chat import Finished, Rejected, chat_turn, storable_text
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
 from memory.embedder import Embedder
+from memory.store import MemoryStore
 from memory.turns import InvalidMessage, validate_message
 from memory.vectors import MemoryIndex, NewMemory
 from tests.security.hostile_corpus import PROMPT, Hostile, accepted, corpus
@@ -72,12 +73,12 @@ class Scripted:
         self.prompts.append("".join(str(p.content) for p in last.parts if isinstance(p, UserPromptPart)))
         yield "ok"
 
-    def runtime(self, settings: Settings, storage: Storage) -> Runtime:
+    def runtime(self, settings: Settings, storage: MemoryStore) -> Runtime:
         model = FunctionModel(self.respond, stream_function=self.stream)
         return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
 
-def _snapshot(storage: Storage, uid: int) -> dict[str, object]:
+def _snapshot(storage: MemoryStore, uid: int) -> dict[str, object]:
     """Schema, integrity and everything the bystander owns."""
     with storage.engine.connect() as conn:
         q = conn.execute
@@ -93,7 +94,7 @@ def _snapshot(storage: Storage, uid: int) -> dict[str, object]:
         }
 
 
-def _users(storage: Storage) -> tuple[int, int]:
+def _users(storage: MemoryStore) -> tuple[int, int]:
     ids = [storage.accounts.create(n, "correct-horse-battery").id for n in ("mallory", "bystander")]
     assert ids[0] is not None and ids[1] is not None
     bob = ids[1]
@@ -118,7 +119,7 @@ def test_hostile_validate_message_accepts_or_rejects_with_words(category: str) -
             assert "empty" in str(exc) or "limit is 10,000" in str(exc)
 
 
-async def test_hostile_chat_turns_store_exactly_and_harm_no_one(settings: Settings, storage: Storage) -> None:
+async def test_hostile_chat_turns_store_exactly_and_harm_no_one(settings: Settings, storage: MemoryStore) -> None:
     mallory, bob = _users(storage)
     before = _snapshot(storage, bob)
     rt = Scripted(NO_RECALL).runtime(settings, storage)
@@ -134,7 +135,7 @@ async def test_hostile_chat_turns_store_exactly_and_harm_no_one(settings: Settin
     assert _snapshot(storage, bob) == before
 
 
-def test_hostile_every_input_round_trips_through_turn_storage(storage: Storage) -> None:
+def test_hostile_every_input_round_trips_through_turn_storage(storage: MemoryStore) -> None:
     mallory, bob = _users(storage)
     before = _snapshot(storage, bob)
     for item in accepted(CORPUS):
@@ -149,7 +150,7 @@ def _storable(items: list[Hostile]) -> list[Hostile]:
     return [h for h in accepted(items) if h.category not in ("invalid-utf8", "lone-surrogate")]
 
 
-def test_hostile_memories_add_and_search_are_inert(storage: Storage) -> None:
+def test_hostile_memories_add_and_search_are_inert(storage: MemoryStore) -> None:
     mallory, bob = _users(storage)
     before = _snapshot(storage, bob)
     index = MemoryIndex(storage.engine, HashEmbedder())
@@ -161,7 +162,7 @@ def test_hostile_memories_add_and_search_are_inert(storage: Storage) -> None:
     assert _snapshot(storage, bob) == before
 
 
-def test_hostile_memories_real_embedder_sample(storage: Storage) -> None:
+def test_hostile_memories_real_embedder_sample(storage: MemoryStore) -> None:
     mallory, bob = _users(storage)
     before = _snapshot(storage, bob)
     sample = [h for i, h in enumerate(_storable(CORPUS)) if i % 25 == 0]
@@ -171,14 +172,14 @@ def test_hostile_memories_real_embedder_sample(storage: Storage) -> None:
     assert _snapshot(storage, bob) == before
 
 
-def test_hostile_memories_survive_lone_surrogates(storage: Storage) -> None:
+def test_hostile_memories_survive_lone_surrogates(storage: MemoryStore) -> None:
     mallory, _ = _users(storage)
     for item in (h for h in CORPUS if h.category in ("invalid-utf8", "lone-surrogate")):
         storage.memories.add(mallory, "fact", item.text)
         storage.memories.search(mallory, item.text, 5, 0.5)
 
 
-def test_hostile_entity_names_are_parameters_not_queries(storage: Storage) -> None:
+def test_hostile_entity_names_are_parameters_not_queries(storage: MemoryStore) -> None:
     mallory, bob = _users(storage)
     before = _snapshot(storage, bob)
     names = [h for h in accepted(CORPUS) if h.category in ("sql", "cypher", "markup", "unicode", "control", "fuzz")]
@@ -199,7 +200,7 @@ def test_hostile_entity_names_are_parameters_not_queries(storage: Storage) -> No
     assert _snapshot(storage, bob) == before
 
 
-def test_hostile_entity_names_survive_lone_surrogates(storage: Storage) -> None:
+def test_hostile_entity_names_survive_lone_surrogates(storage: MemoryStore) -> None:
     mallory, _ = _users(storage)
     for item in (h for h in CORPUS if h.category in ("invalid-utf8", "lone-surrogate")):
         try:
@@ -208,7 +209,7 @@ def test_hostile_entity_names_survive_lone_surrogates(storage: Storage) -> None:
             continue  # nothing left of the name after cleaning: refused with words
 
 
-async def test_hostile_recalled_instructions_stay_data(settings: Settings, storage: Storage) -> None:
+async def test_hostile_recalled_instructions_stay_data(settings: Settings, storage: MemoryStore) -> None:
     """Stored "remember: from now on…" text reaches the model only inside the delimited user-role block."""
     mallory, _ = _users(storage)
     for payload in PROMPT:
@@ -230,7 +231,7 @@ async def test_hostile_recalled_instructions_stay_data(settings: Settings, stora
     assert recalled >= len(PROMPT) // 2
 
 
-def test_hostile_block_cannot_close_its_delimiter(storage: Storage) -> None:
+def test_hostile_block_cannot_close_its_delimiter(storage: MemoryStore) -> None:
     from memory.assembly import ContextRequest
 
     mallory, _ = _users(storage)

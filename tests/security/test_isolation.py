@@ -17,10 +17,11 @@ from sqlalchemy import text
 
 from app.chat import Finished, Rejected, chat_turn, reply_to
 from app.llm import Backend
-from app.runtime import Runtime, Storage
+from app.runtime import Runtime
 from app.settings import Settings
 from memory.assembly import ContextRequest
 from memory.entities import EntityNotFound
+from memory.store import MemoryStore
 from tests.e2e.server import reverie
 from tests.scripted import answer_chunks
 
@@ -40,7 +41,7 @@ class Bob:
     relation_id: int
 
 
-def _runtime(settings: Settings, storage: Storage) -> Runtime:
+def _runtime(settings: Settings, storage: MemoryStore) -> Runtime:
     async def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         return ModelResponse(parts=[TextPart(REQUEST)])
 
@@ -52,7 +53,7 @@ def _runtime(settings: Settings, storage: Storage) -> Runtime:
     return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
 
-def _bob(storage: Storage) -> Bob:
+def _bob(storage: MemoryStore) -> Bob:
     uid = storage.accounts.create("bob", "bob-password-123").id
     assert uid is not None
     turn = storage.turns.add(uid, "bob-thread", "user", SECRET)
@@ -71,14 +72,14 @@ def _usage(uid: int):
     return UsageRecord(uid, "bob-thread", None, SECRET, {}, [], [], "", {})
 
 
-def _mallory(storage: Storage) -> int:
+def _mallory(storage: MemoryStore) -> int:
     uid = storage.accounts.create("mallory", "mallory-password-1").id
     assert uid is not None
     storage.memories.add(uid, "fact", "Mallory likes lockers and notebooks")
     return uid
 
 
-def _bob_rows(storage: Storage, uid: int) -> list[object]:
+def _bob_rows(storage: MemoryStore, uid: int) -> list[object]:
     with storage.engine.connect() as conn:
         return [
             conn.execute(text(f"SELECT * FROM {t} WHERE user_id = :u ORDER BY id"), {"u": uid}).all()
@@ -86,7 +87,7 @@ def _bob_rows(storage: Storage, uid: int) -> list[object]:
         ]
 
 
-def test_isolation_stores_ignore_guessed_ids(storage: Storage) -> None:
+def test_isolation_stores_ignore_guessed_ids(storage: MemoryStore) -> None:
     bob = _bob(storage)
     mal = _mallory(storage)
     before = _bob_rows(storage, bob.uid)
@@ -113,7 +114,7 @@ def test_isolation_stores_ignore_guessed_ids(storage: Storage) -> None:
     assert _bob_rows(storage, bob.uid) == before
 
 
-def test_isolation_assembly_on_a_guessed_thread_loads_nothing_of_bob(storage: Storage) -> None:
+def test_isolation_assembly_on_a_guessed_thread_loads_nothing_of_bob(storage: MemoryStore) -> None:
     bob = _bob(storage)
     mal = _mallory(storage)
     ctx = storage.assembler.assemble(
@@ -124,7 +125,7 @@ def test_isolation_assembly_on_a_guessed_thread_loads_nothing_of_bob(storage: St
 
 
 @pytest.mark.anyio
-async def test_isolation_chat_turn_and_retry_with_guessed_ids(settings: Settings, storage: Storage) -> None:
+async def test_isolation_chat_turn_and_retry_with_guessed_ids(settings: Settings, storage: MemoryStore) -> None:
     bob = _bob(storage)
     mal = _mallory(storage)
     before = _bob_rows(storage, bob.uid)
@@ -137,7 +138,7 @@ async def test_isolation_chat_turn_and_retry_with_guessed_ids(settings: Settings
     assert _bob_rows(storage, bob.uid) == before
 
 
-def test_isolation_info_capabilities_with_bobs_ids(storage: Storage) -> None:
+def test_isolation_info_capabilities_with_bobs_ids(storage: MemoryStore) -> None:
     info = pytest.importorskip("capabilities.info")
     from capabilities.answer import NeedsMoreInfo
     from capabilities.context import TwoLevelContext

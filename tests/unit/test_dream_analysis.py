@@ -10,9 +10,9 @@ import pytest
 from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
 from dreaming.analysis import analyze, fisher_greater, percentile
 from dreaming.proposals import candidates
-from dreaming.reminders import PastDue, ReminderError, due_time
 from dreaming.simulation import crash_risk
 from memory.models import UsageRow
+from memory.reminders import PastDue, ReminderError, due_time
 
 LIMITS = Limits.from_values()
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -1,0 +1,219 @@
+"""memory/'s front door: every store, built once over one SQLite file (and the Kuzu graph).
+
+The other boxes open memory here and use its stores; the SQLAlchemy engine stays inside memory/
+(tests/test_architecture.py checks it). Two openers, for two kinds of caller:
+
+- `open_records`: the SQLite stores that need neither the embedding model nor the graph. Any
+  number of processes may hold them while the app runs (WAL), so CLI reads never wait.
+- `open_memory`: everything (the app, `reverie chat`, the dream, commands that change memories).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from memory.accounts import AccountStore
+from memory.assembly import ContextAssembler
+from memory.db import StorageError, async_engine, migrate, open_engine, versions
+from memory.documents import DocumentStore
+from memory.dreams import DreamStore
+from memory.embedder import Embedder
+from memory.entities import EntityStore
+from memory.focus import FocusStore
+from memory.formation_queue import FormationQueue
+from memory.graph import Graph
+from memory.migrations import MIGRATIONS
+from memory.queries import QueryStore
+from memory.reindex import check_index_meta, rebuild_index
+from memory.reminders import ReminderStore
+from memory.threads import ThreadLog
+from memory.turns import TurnStore
+from memory.usage import OverrideStore, UsageLog
+from memory.vectors import MemoryIndex
+
+__all__ = [
+    "MemoryStore",
+    "Records",
+    "StorageError",
+    "database_versions",
+    "open_memory",
+    "open_records",
+    "reembed",
+    "ui_engine",
+]
+
+
+@dataclass(kw_only=True)
+class Records:
+    """The SQLite file's stores that need no model and no graph; every store filters by user."""
+
+    engine: Engine  # memory/'s own: the boxes above go through the stores
+    accounts: AccountStore
+    turns: TurnStore
+    usage: UsageLog
+    overrides: OverrideStore
+    queries: QueryStore
+    dreams: DreamStore
+    reminders: ReminderStore
+    formation: FormationQueue
+    focus: FocusStore
+    threads: ThreadLog
+
+    def recall(self, embedder: Embedder) -> MemoryIndex:
+        """The memories and their vectors, embedded by `embedder` (checked against the stored index).
+
+        Raises:
+            EmbeddingIndexMismatch: the stored vectors were built with another model or dimension.
+        """
+        check_index_meta(self.engine, embedder)
+        return MemoryIndex(self.engine, embedder)
+
+    def close(self) -> None:
+        """Release the database."""
+        self.engine.dispose()
+
+
+@dataclass(kw_only=True)
+class MemoryStore(Records):
+    """Everything stored, for one installation: the records, the memory index and the graph."""
+
+    embedder: Embedder
+    memories: MemoryIndex
+    graph: Graph
+    entities: EntityStore
+    documents: DocumentStore
+    assembler: ContextAssembler
+    presence: int = -1  # a shared flock the caller took to say this process has the stores open
+
+    def alone(self) -> bool:
+        """Whether no other Reverie process has the stores open: then a formation job left `running`
+        is a dead process's, not one another process is forming right now."""
+        if self.presence < 0:
+            return True
+        try:
+            fcntl.flock(self.presence, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+        finally:  # (a failed conversion may have dropped the shared lock: take it again either way)
+            fcntl.flock(self.presence, fcntl.LOCK_SH)
+
+    def close(self) -> None:
+        """Release the database, the graph and the presence lock."""
+        self.graph.close()
+        super().close()
+        if self.presence >= 0:
+            os.close(self.presence)
+            self.presence = -1
+
+
+def _open_engine(db_path: Path) -> Engine:
+    engine = open_engine(db_path)
+    try:
+        migrate(engine, MIGRATIONS)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def _records(engine: Engine, reminder_interval_minutes: int) -> Records:
+    return Records(
+        engine=engine,
+        accounts=AccountStore(engine),
+        turns=TurnStore(engine),
+        usage=UsageLog(engine),
+        overrides=OverrideStore(engine),
+        queries=QueryStore(engine),
+        dreams=DreamStore(engine),
+        reminders=ReminderStore(engine, reminder_interval_minutes),
+        formation=FormationQueue(engine),
+        focus=FocusStore(engine),
+        threads=ThreadLog(engine),
+    )
+
+
+def open_records(db_path: Path, *, reminder_interval_minutes: int = 120) -> Records:
+    """Open (creating and migrating) the SQLite file, without the embedder or the graph.
+
+    Raises:
+        StorageError: the file cannot be used; the message names the fix.
+    """
+    return _records(_open_engine(db_path), reminder_interval_minutes)
+
+
+def open_memory(
+    db_path: Path, graph_dir: Path, embedder: Embedder, *, reminder_interval_minutes: int = 120, presence: int = -1
+) -> MemoryStore:
+    """Open (creating and migrating) the SQLite file and the graph, check the index, build every store.
+
+    `presence` is a shared lock the caller holds for as long as the stores are open; closing the
+    store releases it.
+
+    Raises:
+        StorageError, GraphLockedError, GraphCorruptError, EmbeddingIndexMismatch: each message names the fix.
+    """
+    engine = _open_engine(db_path)
+    try:
+        check_index_meta(engine, embedder)
+        graph = Graph.open(graph_dir)
+    except BaseException:
+        engine.dispose()
+        raise
+    records = _records(engine, reminder_interval_minutes)
+    memories = MemoryIndex(engine, embedder)
+    entities = EntityStore(engine, graph)
+    entities.sync_graph()
+    shared: dict[str, Any] = {f.name: getattr(records, f.name) for f in fields(Records)}
+    return MemoryStore(
+        **shared,
+        embedder=embedder,
+        memories=memories,
+        graph=graph,
+        entities=entities,
+        documents=DocumentStore(engine, entities),
+        assembler=ContextAssembler(engine, records.turns, memories, entities),
+        presence=presence,
+    )
+
+
+def reembed(db_path: Path, embedder: Embedder, progress: Callable[[int, int], None] | None = None) -> int:
+    """Re-embed every memory with `embedder` (`reverie reindex`); the caller makes sure it runs alone.
+
+    Returns:
+        How many memories were re-embedded.
+
+    Raises:
+        StorageError: the file cannot be used; the message names the fix.
+    """
+    engine = _open_engine(db_path)
+    try:
+        return rebuild_index(engine, embedder, progress=progress)
+    finally:
+        engine.dispose()
+
+
+def database_versions(db_path: Path) -> dict[str, str]:
+    """The SQLite and sqlite-vec versions the file opens with (for `reverie doctor`; nothing migrated).
+
+    Raises:
+        StorageError: the file cannot be used; the message names the fix.
+    """
+    engine = open_engine(db_path)
+    try:
+        return versions(engine)
+    finally:
+        engine.dispose()
+
+
+def ui_engine(db_path: Path) -> AsyncEngine:
+    """The async engine for the chat UI's data layer on the same file (memory.db.async_engine says why)."""
+    return async_engine(db_path)
