@@ -34,11 +34,11 @@ from app.llm import Backend, output_spec
 from capabilities.answer import Answer, NeedsMoreInfo, forced_answer, to_answer
 from capabilities.context import ContextStats, TwoLevelContext
 from capabilities.info import InfoRequestInvalid, InfoResult, InfoStores, Round, build_round, fulfil
-from memory.entities import EntityNotFound, EntityStore
-from memory.graph import GraphError
+from memory.graph.entities import EntityNotFound, EntityStore
+from memory.graph.kuzu_graph import GraphError
 from memory.models import QueryRow, utcnow
 from memory.queries import QueryStore
-from memory.vectors import MemoryIndex
+from memory.recall.vectors import MemoryIndex
 
 log = logging.getLogger(__name__)
 

@@ -30,8 +30,8 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """Start the web app on the embedded model (or Ollama when it answers)."""
     from app.credentials import auth_secret, ensure_first_user
     from app.runtime import APP_LOCK, hold_lock, open_storage
-    from memory.embedder import EmbedderUnavailable, EmbeddingIndexMismatch
-    from memory.graph import GraphError
+    from memory.graph.kuzu_graph import GraphError
+    from memory.recall.embedder import EmbedderUnavailable, EmbeddingIndexMismatch
     from memory.store import StorageError
 
     try:
@@ -178,7 +178,7 @@ def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
     refused while any process has the stores open (and they wait while it runs).
     """
     from app.runtime import OPEN_LOCK, embedder_for, hold_lock
-    from memory.embedder import EmbedderUnavailable
+    from memory.recall.embedder import EmbedderUnavailable
     from memory.store import StorageError, reembed
 
     def progress(done: int, total: int) -> None:

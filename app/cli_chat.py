@@ -8,7 +8,7 @@ turn is exactly `app.chat.chat_turn`, the browser's.
 
 Before exiting, the memory formation of this session's turns is finished, so the next process
 (or the browser) recalls them. It runs beside `reverie run`: the two take the knowledge graph in
-turns (memory/graph.py), and the browser sees what this command stores and the other way round.
+turns (memory/graph/kuzu_graph.py), and the browser sees what this command stores and the other way round.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from app.runtime import llm_config, open_storage
 from app.settings import Settings
-from memory.doc_extraction import EntityExtractor
-from memory.ingest import IngestConfig, Ingestor, IngestResult, estimate
-from memory.ingest import Progress as IngestProgress
+from memory.documents.extraction import EntityExtractor
+from memory.documents.ingest import IngestConfig, Ingestor, IngestResult, estimate
+from memory.documents.ingest import Progress as IngestProgress
 from memory.store import MemoryStore
 
 

@@ -3,7 +3,7 @@
 Every action is scoped to one user: `--user NAME`, or the first account when there is only
 the one a first run creates. Reading (list, search, export) opens SQLite only, so it works while
 the app runs; a change (forget, edit, import) also changes the knowledge graph, which it takes
-in turns with the running app (memory/graph.py).
+in turns with the running app (memory/graph/kuzu_graph.py).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from pathlib import Path
 
 from app.runtime import embedder_for, open_records, open_storage
 from app.settings import Settings
-from memory.graph import GraphError
+from memory.graph.kuzu_graph import GraphError
 from memory.models import MemoryRow
 from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
+from memory.recall.vectors import KINDS, MemoryIndex, MemoryNotFound
 from memory.store import MemoryStore, Records, StorageError
-from memory.vectors import KINDS, MemoryIndex, MemoryNotFound
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:  # pyright: ignore[reportPrivateUsage]

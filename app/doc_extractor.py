@@ -1,6 +1,6 @@
 """The model-backed document extractor: grammar-constrained JSON from the LLM backend.
 
-It implements memory.doc_extraction.EntityExtractor. The ingestion pipeline is synchronous
+It implements memory.documents.extraction.EntityExtractor. The ingestion pipeline is synchronous
 and runs in a worker thread; each call here is submitted to the event loop that owns the
 backend (`run_coroutine_threadsafe`) and waited for, so at most one model call is in flight
 (one vCPU: concurrency only slows every call down). Any model failure returns None, and the
@@ -19,8 +19,8 @@ from pydantic_ai import Agent
 from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior
 
 from app.llm import Backend, output_spec
-from memory.chunking import Chunk
-from memory.doc_extraction import Mention, Triple
+from memory.documents.chunking import Chunk
+from memory.documents.extraction import Mention, Triple
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from app import ollama_backend
 from app.embedded_llm import EmbeddedModelMissingError, resolve_model_path
 from app.runtime import embedder_for
 from app.settings import Settings
-from memory.embedder import EmbedderUnavailable
+from memory.recall.embedder import EmbedderUnavailable
 from memory.store import StorageError, database_versions
 
 

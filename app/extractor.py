@@ -2,8 +2,8 @@
 
 `LLMExtractor` asks the backend for an `ExtractionOut` under a grammar (schema-constrained
 JSON; a 135M model cannot be trusted with free-form JSON). Any model failure, invalid output
-or timeout returns None; memory/formation.py runs its pattern extractor first and keeps only what
-the model adds beyond it, grounded in the message (memory/grounding.py) before anything is stored.
+or timeout returns None; memory/formation/plan.py runs its pattern extractor first and keeps only what
+the model adds beyond it, grounded in the message (memory/formation/grounding.py) before anything is stored.
 
 The stores are synchronous, so formation runs in a worker thread (`anyio.to_thread`); the
 extractor's sync `extract` hops back to the event loop for the model call
@@ -29,9 +29,9 @@ from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend, output_spec
 from app.runtime import Runtime
-from memory.extraction import Extraction, Triple
-from memory.formation import FormationResult
-from memory.formation_queue import STALE_AFTER, FormationQueue, run_pending
+from memory.formation.patterns import Extraction, Triple
+from memory.formation.plan import FormationResult
+from memory.formation.queue import STALE_AFTER, FormationQueue, run_pending
 from memory.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class ExtractionOut(BaseModel):
 
 
 class LLMExtractor:
-    """The model `Extractor` (memory.extraction.Extractor)."""
+    """The model `Extractor` (memory.formation.patterns.Extractor)."""
 
     def __init__(
         self,

@@ -80,10 +80,10 @@ from capabilities.situation import (
     stem,
     words,
 )
-from memory.extraction import sentences
-from memory.formation import is_junk
+from memory.formation.patterns import sentences
+from memory.formation.plan import is_junk
 from memory.models import MemoryRow, QueryRow
-from memory.recall import MemoryHit
+from memory.recall.hybrid import MemoryHit
 
 log = logging.getLogger(__name__)
 # An info round ranks by relevance down to this floor: it is not the SIMILARITY_THRESHOLD request

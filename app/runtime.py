@@ -26,8 +26,8 @@ from app.voice import model_meter
 from capabilities.limits import apply_overrides
 from capabilities.resources import BOUNDS, Dimension, Limits, Range
 from dreaming.dream import DreamConfig, run_dream
-from memory.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.models import utcnow
+from memory.recall.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.reminders import ReminderStore
 from memory.store import MemoryStore, Records, StorageError, open_memory
 from memory.store import open_records as memory_records
@@ -35,7 +35,7 @@ from memory.store import open_records as memory_records
 log = logging.getLogger(__name__)
 
 
-# Kuzu admits one process per file, so no process keeps the graph (memory/graph.py): the app, `reverie
+# Kuzu admits one process per file, so no process keeps the graph (memory/graph/kuzu_graph.py): the app, `reverie
 # chat` and every command run side by side. Two things still need to know who else is there, and ask
 # the kernel with a lock file each (released when the process ends, kill -9 included):
 OPEN_LOCK = "open.lock"  # shared by every process with the stores open; `reverie reindex` needs it alone

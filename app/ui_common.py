@@ -79,7 +79,7 @@ def data_layer(db_path: Path) -> SQLAlchemyDataLayer:
     """Chainlit's data layer on the app's SQLite file; it touches only its own tables.
 
     Its engine is replaced by `memory.store.ui_engine` (same SQLite library as the app, one
-    connection per session); `memory.db.async_engine` says what went wrong without it.
+    connection per session); `memory.db.engine.async_engine` says what went wrong without it.
     """
     layer = _DataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")
     engine = ui_engine(db_path)

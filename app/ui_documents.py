@@ -1,5 +1,5 @@
 """Documents in the chat: ingest uploaded .txt/.md files with live progress; `/documents` to list
-and remove them. No business logic here: memory/ingest.py does the work in a worker thread.
+and remove them. No business logic here: memory/documents/ingest.py does the work in a worker thread.
 
 app/ui.py calls `ingest_uploads(rt, account_id, message.elements)` when a message carries files.
 """
@@ -16,9 +16,9 @@ import chainlit as cl
 from app.focus import focus_reply
 from app.runtime import Runtime
 from app.ui_common import account_id, command, runtime
-from memory.doc_extraction import EntityExtractor, PatternExtractor
-from memory.documents import DocumentStore
-from memory.ingest import SUPPORTED_SUFFIXES, IngestConfig, Ingestor, IngestResult, Progress, estimate
+from memory.documents.extraction import EntityExtractor, PatternExtractor
+from memory.documents.ingest import SUPPORTED_SUFFIXES, IngestConfig, Ingestor, IngestResult, Progress, estimate
+from memory.documents.store import DocumentStore
 
 MAX_LLM_SECONDS = 600.0  # beyond this the model extractor would keep the box busy too long
 REFRESH_S = 1.5

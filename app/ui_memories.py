@@ -20,7 +20,7 @@ from app.turn_view import escape
 from app.ui_common import account_id, ask_text, command, runtime
 from memory.models import MemoryRow
 from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
-from memory.vectors import MemoryNotFound
+from memory.recall.vectors import MemoryNotFound
 
 LIST_LIMIT = 20
 SEARCH_LIMIT = 10

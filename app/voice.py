@@ -30,7 +30,7 @@ from capabilities.evidence import CLOCK_TIME, Note, covers, day_months
 from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
 from dreaming.simulation import ModelCost, ModelMeter
 from memory.assembly import escape_delimiters
-from memory.extraction import sentences
+from memory.formation.patterns import sentences
 
 GROUNDED_SYSTEM = (
     "Answer in one short sentence using only the notes. If the notes do not say, reply: I don't know."

@@ -145,7 +145,7 @@ async def bare_ttft(model: object, messages: list[str]) -> list[float]:
 async def form(rt: Any, uid: int) -> float:
     """Memory formation of the turn just answered (the app's queue and extractor), timed and logged."""
     from app.extractor import form_memories
-    from memory.formation_queue import FormationQueue
+    from memory.formation.queue import FormationQueue
 
     turn_id = next(t.id for t in rt.store.turns.recent(uid, "bench", 2) if t.role == "user")
     start, queue = time.perf_counter(), FormationQueue(rt.store.engine)

@@ -22,7 +22,7 @@ import anyio.to_thread
 from app.extractor import LLMExtractor
 from app.llm import LLMConfig, open_backend
 from bench.machine import print_machine
-from memory.formation import plan_turn
+from memory.formation.plan import plan_turn
 
 STATEMENTS = [
     "My sister Ana moved to Porto last spring.",

@@ -26,12 +26,12 @@ from sqlalchemy import text
 from app.runtime import open_storage
 from app.settings import Settings
 from memory.assembly import ContextRequest
-from memory.chunking import chunk_stream
-from memory.core_entities import CoreConfig, select_core
-from memory.doc_extraction import EntityExtractor, PatternExtractor
-from memory.documents import DocumentStore
-from memory.entity_names import name_key
-from memory.ingest import Ingestor, ground
+from memory.documents.chunking import chunk_stream
+from memory.documents.core_entities import CoreConfig, select_core
+from memory.documents.extraction import EntityExtractor, PatternExtractor
+from memory.documents.ingest import Ingestor, ground
+from memory.documents.store import DocumentStore
+from memory.graph.names import name_key
 from memory.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import Engine, text
 
-from memory import conversation_recall as conv
-from memory.db import migrate, open_engine
-from memory.embedder import Embedder, get_embedder
-from memory.migrations import MIGRATIONS
-from memory.recall import pack
-from memory.vectors import MemoryIndex, NewMemory
+from memory.db.engine import migrate, open_engine
+from memory.db.migrations import MIGRATIONS
+from memory.recall import conversation as conv
+from memory.recall.embedder import Embedder, get_embedder
+from memory.recall.hybrid import pack
+from memory.recall.vectors import MemoryIndex, NewMemory
 
 USER = 1
 NEIGHBOURS = os.environ.get("LOCOMO_NEIGHBOURS", "1") == "1"

@@ -41,11 +41,11 @@ from app.runtime import open_storage
 from app.settings import Settings
 from bench.machine import print_machine
 from memory.assembly import ContextRequest
-from memory.embedder import Embedder, get_embedder
-from memory.entity_names import name_key
+from memory.graph.names import name_key
 from memory.models import EntityRow, RelationRow, TurnRow
-from memory.recall import HybridSearch
-from memory.vectors import MemoryIndex, NewMemory
+from memory.recall.embedder import Embedder, get_embedder
+from memory.recall.hybrid import HybridSearch
+from memory.recall.vectors import MemoryIndex, NewMemory
 
 # fmt: off
 FIRST = ["Ana", "Bruno", "Carla", "Diego", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kira", "Luis",

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memory.assembly import AssembledContext, escape_delimiters
-from memory.entities import EntityStore
-from memory.entity_names import name_key
+from memory.graph.entities import EntityStore
+from memory.graph.names import name_key
 from memory.models import EntityRow
+from memory.recall.vectors import MemoryIndex
 from memory.tokens import estimate_tokens
-from memory.vectors import MemoryIndex
 
 SUMMARY_CHARS = 120
 MAX_DETAIL_RELATIONS = 12

@@ -56,8 +56,8 @@ from capabilities.situation import (
     words,
 )
 from capabilities.truecase import WHO, capitalised, learned_names, uncased
-from memory.extraction import NATIONALITY, sentences
-from memory.formation import asks
+from memory.formation.patterns import NATIONALITY, sentences
+from memory.formation.plan import asks
 
 HIGH_RELEVANCE = 0.6
 BARE_RELEVANCE = 0.8  # with no key word at all ("what was that?"), only a strong recall match answers

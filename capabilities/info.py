@@ -27,10 +27,10 @@ from capabilities.context import (
     entity_detail,
     summarize,
 )
-from memory.entities import EntityStore
-from memory.entity_names import ENTITY_TYPES, name_key
-from memory.graph_queries import Subgraph
-from memory.vectors import MemoryIndex
+from memory.graph.cypher import Subgraph
+from memory.graph.entities import EntityStore
+from memory.graph.names import ENTITY_TYPES, name_key
+from memory.recall.vectors import MemoryIndex
 
 __all__ = ["CAPABILITIES", "Capability", "InfoRequestInvalid", "InfoResult", "InfoStores", "Round", "build_round"]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from capabilities.shorthand import spelled_out
-from memory.extraction import NATIONALITY, sentences
+from memory.formation.patterns import NATIONALITY, sentences
 
 Kind = Literal[
     "ack",  # thanks, ok, greetings: nothing to recall

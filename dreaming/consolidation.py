@@ -17,11 +17,11 @@ from datetime import UTC, date, datetime, timedelta
 
 from capabilities.situation import STOP, stem, word_set, words
 from memory.dreams import MemoryChange
-from memory.entities import EntityNotFound, EntityStore
-from memory.entity_names import name_key
+from memory.graph.entities import EntityNotFound, EntityStore
+from memory.graph.names import name_key
 from memory.models import EntityRow, MemoryRow, TurnRow
+from memory.recall.vectors import MemoryIndex, NewMemory
 from memory.turns import TurnStore
-from memory.vectors import MemoryIndex, NewMemory
 
 LONG_THREAD_TURNS = 20
 MIN_SESSION_TURNS = 2

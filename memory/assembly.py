@@ -21,15 +21,15 @@ from typing import Any, Literal
 
 from sqlalchemy import Engine, text
 
-from memory.db import in_clause
-from memory.entities import EntityStore
-from memory.graph import GraphLockedError
-from memory.graph_queries import Subgraph
+from memory.db.engine import in_clause
+from memory.graph.cypher import Subgraph
+from memory.graph.entities import EntityStore
+from memory.graph.kuzu_graph import GraphLockedError
 from memory.models import EntityRow, TurnRow, utcnow
-from memory.recall import MemoryHit
+from memory.recall.hybrid import MemoryHit
+from memory.recall.vectors import MemoryIndex
 from memory.tokens import estimate_tokens
 from memory.turns import TurnStore
-from memory.vectors import MemoryIndex
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""SQLModel table rows. Tables are created by named migrations (memory/migrations.py), not here.
+"""SQLModel table rows. Tables are created by named migrations (memory/db/migrations.py), not here.
 
 A `table=True` model does not validate on `__init__`: build rows with `Row.model_validate(...)`.
 """
@@ -42,7 +42,7 @@ class MemoryRow(SQLModel, table=True):
     """One semantic memory (a turn, fact, document chunk or summary) with its vector elsewhere.
 
     The embedding lives in the `memory_vec` vec0 table and the text is indexed by the
-    `memory_fts` FTS5 table, both keyed by this id (memory/vectors.py keeps them in step).
+    `memory_fts` FTS5 table, both keyed by this id (memory/recall/vectors.py keeps them in step).
     """
 
     __tablename__ = "memories"  # pyright: ignore[reportAssignmentType]
@@ -60,17 +60,17 @@ class MemoryRow(SQLModel, table=True):
     valid_to: datetime | None = None
     content_hash: str
     meta: str | None = None
-    sketch: bytes | None = None  # sign bits of the embedding (memory/sketches.py)
+    sketch: bytes | None = None  # sign bits of the embedding (memory/recall/sketches.py)
 
 
-# -- knowledge graph records (memory/entities.py owns their DDL and writes) -------------------
+# -- knowledge graph records (memory/graph/entities.py owns their DDL and writes) -------------------
 from sqlmodel import JSON  # noqa: E402  (appended section: keeps the shared header untouched)
 
 
 class EntityRow(SQLModel, table=True):
     """A person, place, thing or idea the user talks about; a node of the knowledge graph.
 
-    `type` is one of memory.entity_names.ENTITY_TYPES; `domain` is 'personal' or 'doc:<id>';
+    `type` is one of memory.graph.names.ENTITY_TYPES; `domain` is 'personal' or 'doc:<id>';
     a merged entity keeps its row (`status='merged'`, `merged_into` the survivor).
     """
 
@@ -237,7 +237,7 @@ class ReminderRow(SQLModel, table=True):
     sent_at: datetime | None = None
 
 
-# -- documents (issue 7; memory/documents.py owns their DDL and writes) -----------------------
+# -- documents (issue 7; memory/documents/store.py owns their DDL and writes) -----------------------
 
 
 class DocumentRow(SQLModel, table=True):

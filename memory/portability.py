@@ -9,7 +9,7 @@ relation and start), so importing a file twice adds nothing. Turn ids do not tra
 belong to the episodic log of the installation that recorded them.
 
 Forgetting a memory deletes its row, vector and FTS entry, and the entities and relations that
-only it supported (memory.entities forget rule); forgetting a `turn` memory also forgets the
+only it supported (memory.graph.entities forget rule); forgetting a `turn` memory also forgets the
 facts formed from that turn, so nothing said there survives under another form.
 """
 
@@ -23,13 +23,13 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
-from memory import entity_records as rec
-from memory.entity_names import name_key
-from memory.extraction import extract_patterns
-from memory.formation import Stores, is_instruction
-from memory.formation_graph import link
+from memory.formation.graph_writes import link
+from memory.formation.patterns import extract_patterns
+from memory.formation.plan import Stores, is_instruction
+from memory.graph import records as rec
+from memory.graph.names import name_key
 from memory.models import EntityRow, MemoryRow, RelationRow
-from memory.vectors import MemoryNotFound, NewMemory
+from memory.recall.vectors import MemoryNotFound, NewMemory
 
 FORMAT = "reverie-memories/1"
 _MEMORY_FIELDS = ("kind", "content", "thread_id", "status")

@@ -22,22 +22,22 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
-from memory.db import StorageError, async_engine, migrate, open_engine, versions
-from memory.documents import DocumentStore
+from memory.db.engine import StorageError, async_engine, migrate, open_engine, versions
+from memory.db.migrations import MIGRATIONS
+from memory.documents.store import DocumentStore
 from memory.dreams import DreamStore
-from memory.embedder import Embedder
-from memory.entities import EntityStore
 from memory.focus import FocusStore
-from memory.formation_queue import FormationQueue
-from memory.graph import Graph
-from memory.migrations import MIGRATIONS
+from memory.formation.queue import FormationQueue
+from memory.graph.entities import EntityStore
+from memory.graph.kuzu_graph import Graph
 from memory.queries import QueryStore
-from memory.reindex import check_index_meta, rebuild_index
+from memory.recall.embedder import Embedder
+from memory.recall.reindex import check_index_meta, rebuild_index
+from memory.recall.vectors import MemoryIndex
 from memory.reminders import ReminderStore
 from memory.threads import ThreadLog
 from memory.turns import TurnStore
 from memory.usage import OverrideStore, UsageLog
-from memory.vectors import MemoryIndex
 
 __all__ = [
     "MemoryStore",
@@ -215,5 +215,5 @@ def database_versions(db_path: Path) -> dict[str, str]:
 
 
 def ui_engine(db_path: Path) -> AsyncEngine:
-    """The async engine for the chat UI's data layer on the same file (memory.db.async_engine says why)."""
+    """The async engine for the chat UI's data layer on the same file (memory.db.engine.async_engine says why)."""
     return async_engine(db_path)

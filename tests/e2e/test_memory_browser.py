@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from memory.db import open_engine
-from memory.formation_queue import FormationQueue
+from memory.db.engine import open_engine
+from memory.formation.queue import FormationQueue
 from tests.e2e.server import (
     PASSWORD,
     free_port,

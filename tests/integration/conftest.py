@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.db import migrate, open_engine
-from memory.embedder import Embedder, get_embedder
-from memory.migrations import MIGRATIONS
+from memory.db.engine import migrate, open_engine
+from memory.db.migrations import MIGRATIONS
+from memory.recall.embedder import Embedder, get_embedder
 
 
 def make_engine(path: Path) -> Engine:

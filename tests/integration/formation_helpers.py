@@ -8,9 +8,9 @@ from typing import Any
 from sqlalchemy import text
 from sqlmodel import Session
 
-from memory.extraction import PatternExtractor
-from memory.formation import FormationResult, Stores
-from memory.formation_queue import FormationQueue, run_pending
+from memory.formation.patterns import PatternExtractor
+from memory.formation.plan import FormationResult, Stores
+from memory.formation.queue import FormationQueue, run_pending
 from memory.models import TurnRow
 from memory.store import MemoryStore
 

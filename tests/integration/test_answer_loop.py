@@ -20,10 +20,10 @@ from app.answer_loop import AnswerDelta, Answered, InfoRound, LoopEvent, answer_
 from app.llm import Backend, LLMConfig, open_backend
 from capabilities.answer import NOT_VERIFIED
 from capabilities.context import TwoLevelContext
-from memory.entities import EntityStore
+from memory.graph.entities import EntityStore
 from memory.queries import QueryConfig, QueryStore
+from memory.recall.vectors import MemoryIndex
 from memory.store import MemoryStore
-from memory.vectors import MemoryIndex
 from tests.integration.test_info_capabilities import World, initial_context, seed
 
 QUESTION = "Where does Ana live?"

@@ -9,8 +9,8 @@ from pathlib import Path
 from sqlalchemy import text
 
 from app.ui_common import data_layer
-from memory.db import migrate, open_engine
-from memory.migrations import MIGRATIONS
+from memory.db.engine import migrate, open_engine
+from memory.db.migrations import MIGRATIONS
 
 _INSERT_STEP = (
     'INSERT INTO steps ("id", "name", "type", "threadId", "streaming", "output", "createdAt") '

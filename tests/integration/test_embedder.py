@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.db import migrate, open_engine
-from memory.embedder import (
+from memory.db.engine import migrate, open_engine
+from memory.db.migrations import MIGRATIONS
+from memory.recall.embedder import (
     DIM,
     Embedder,
     EmbedderUnavailable,
     EmbeddingIndexMismatch,
 )
-from memory.migrations import MIGRATIONS
-from memory.reindex import check_index_meta, rebuild_index
+from memory.recall.reindex import check_index_meta, rebuild_index
 
 
 @pytest.fixture

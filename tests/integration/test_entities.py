@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from memory.entities import EntityNotFound, EntityStore
-from memory.graph import Graph
+from memory.graph.entities import EntityNotFound, EntityStore
+from memory.graph.kuzu_graph import Graph
 
 
 @pytest.fixture

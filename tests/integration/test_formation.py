@@ -21,15 +21,15 @@ from app.extractor import (
 )
 from app.llm import Backend, LLMConfig, open_backend
 from memory.assembly import ContextRequest
-from memory.entities import EntityStore
-from memory.extraction import Extraction
-from memory.formation_queue import FormationQueue, run_pending
+from memory.formation.patterns import Extraction
+from memory.formation.queue import FormationQueue, run_pending
+from memory.graph.entities import EntityStore
 from memory.models import RelationRow, UsageRow
 from memory.portability import forget_memory
+from memory.recall.vectors import MemoryIndex, MemoryNotFound
 from memory.store import MemoryStore
 from memory.turns import TurnStore
 from memory.usage import UsageRecord
-from memory.vectors import MemoryIndex, MemoryNotFound
 
 from .formation_helpers import form, say, snapshot, user
 

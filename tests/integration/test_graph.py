@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.entities import EntityStore
-from memory.graph import Graph, GraphCorruptError, GraphNode
+from memory.graph.entities import EntityStore
+from memory.graph.kuzu_graph import Graph, GraphCorruptError, GraphNode
 from memory.models import EntityRow
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,7 +152,7 @@ def test_graph_open_same_path_returns_same_database(tmp_path: Path) -> None:
 TAKE_A_TURN = """
 import sys
 from pathlib import Path
-from memory.graph import Graph, GraphNode
+from memory.graph.kuzu_graph import Graph, GraphNode
 g = Graph.open(Path(sys.argv[1]), wait_s=float(sys.argv[2]))
 g.upsert_node(GraphNode(99, 1, "from the other process", "Person", "personal"))
 print(g.count(1))

@@ -18,9 +18,9 @@ from sqlalchemy import text
 from app.runtime import open_storage
 from app.settings import Settings
 from memory.assembly import ContextRequest
-from memory.chunking import chunk_stream
-from memory.documents import CROSS_DOMAIN, DocumentStore
-from memory.ingest import IngestConfig, Ingestor
+from memory.documents.chunking import chunk_stream
+from memory.documents.ingest import IngestConfig, Ingestor
+from memory.documents.store import CROSS_DOMAIN, DocumentStore
 from memory.store import MemoryStore
 
 DATA = Path(__file__).parent.parent / "data"
@@ -114,8 +114,8 @@ _WORKER = textwrap.dedent("""
     from pathlib import Path
     from app.runtime import open_storage
     from app.settings import Settings
-    from memory.documents import DocumentStore
-    from memory.ingest import IngestConfig, Ingestor
+    from memory.documents.store import DocumentStore
+    from memory.documents.ingest import IngestConfig, Ingestor
     store = open_storage(Settings(_env_file=None, data_dir=Path(sys.argv[1]), llm_backend="embedded"))
     ing = Ingestor(DocumentStore(store.engine, store.entities), store.memories, store.embedder, None,
                    IngestConfig(batch_chunks=1))

@@ -16,8 +16,8 @@ from app.cli import cmd_reindex, cmd_run
 from app.doctor import report
 from app.runtime import open_storage
 from app.settings import Settings
-from memory.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
-from memory.reindex import vector_dim
+from memory.recall.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
+from memory.recall.reindex import vector_dim
 from memory.store import MemoryStore
 from tests.integration.ollama_fake import FakeOllama, FakeOllamaState, fake_ollama
 

@@ -25,8 +25,8 @@ from app.settings import Settings
 from capabilities.evidence import choose
 from capabilities.resources import Dimension
 from capabilities.situation import read
-from memory.formation import form_turn
-from memory.recall import MemoryHit
+from memory.formation.plan import form_turn
+from memory.recall.hybrid import MemoryHit
 from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 

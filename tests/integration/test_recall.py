@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-from memory.embedder import Embedder
-from memory.vectors import MemoryIndex, NewMemory
+from memory.recall.embedder import Embedder
+from memory.recall.vectors import MemoryIndex, NewMemory
 
 NOTES = [
     "Order number XK-4471 for the standing desk shipped on Tuesday.",

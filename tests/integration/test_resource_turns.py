@@ -168,8 +168,8 @@ async def test_resource_turn_reminder_is_set_and_delivered_into_thread(
 async def test_resource_turn_focus_limits_recall_to_one_document(settings: Settings, storage: MemoryStore) -> None:
     from app.chat import ContextPlanned as Planned
     from app.focus import focus_reply
-    from memory.documents import DocumentStore
-    from memory.vectors import NewMemory
+    from memory.documents.store import DocumentStore
+    from memory.recall.vectors import NewMemory
 
     uid = _uid(storage)
     docs = DocumentStore(storage.engine, storage.entities)

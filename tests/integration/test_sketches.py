@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.db import migrate, open_engine
-from memory.embedder import Embedder, get_embedder
-from memory.migrations import MIGRATIONS
-from memory.recall import HybridSearch
-from memory.sketches import SKETCH_BYTES, SketchIndex, sketch
-from memory.vectors import MemoryIndex, NewMemory
+from memory.db.engine import migrate, open_engine
+from memory.db.migrations import MIGRATIONS
+from memory.recall.embedder import Embedder, get_embedder
+from memory.recall.hybrid import HybridSearch
+from memory.recall.sketches import SKETCH_BYTES, SketchIndex, sketch
+from memory.recall.vectors import MemoryIndex, NewMemory
 from tests.integration.conftest import make_engine
 
 FACTS = [

@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import text
 
 from memory.accounts import AccountError
-from memory.db import StorageError, migrate, open_engine
-from memory.migrations import MIGRATIONS
+from memory.db.engine import StorageError, migrate, open_engine
+from memory.db.migrations import MIGRATIONS
 from memory.store import MemoryStore
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.embedder import Embedder
-from memory.vectors import MemoryIndex, MemoryNotFound, NewMemory
+from memory.recall.embedder import Embedder
+from memory.recall.vectors import MemoryIndex, MemoryNotFound, NewMemory
 
 FACTS = [
     "My sister Anna works as a nurse at the children's hospital.",

@@ -24,10 +24,10 @@ from app.cli import cmd_limits, cmd_reindex, cmd_users
 from app.cli_memories import cmd_memories
 from app.runtime import open_storage
 from app.settings import Settings
-from memory import graph as graph_module
-from memory.db import StorageError
-from memory.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
-from memory.graph import GraphLockedError
+from memory.db.engine import StorageError
+from memory.graph import kuzu_graph as graph_module
+from memory.graph.kuzu_graph import GraphLockedError
+from memory.recall.embedder import Embedder, EmbedderUnavailable, EmbeddingIndexMismatch
 
 HOLD_SQLITE = """
 import sqlite3, sys, time

@@ -83,7 +83,7 @@ def _drive(mode: str, data: Path) -> None:
     if mode in ("stream", "writes"):
         asyncio.run(_drive_chat(store, data, mode))
     elif mode == "form":
-        from memory.formation_queue import FormationQueue, run_pending
+        from memory.formation.queue import FormationQueue, run_pending
 
         uid = store.accounts.create("ana", "correct-horse").id or 0
         turn = store.turns.add(uid, "t", "user", "My sister Rita lives in Braga.")
@@ -178,8 +178,8 @@ def test_kill_during_rapid_writes_loses_no_acknowledged_turn(tmp_path: Path) -> 
 
 
 def test_kill_during_memory_formation_requeues_the_job(tmp_path: Path) -> None:
-    queue_module = pytest.importorskip("memory.formation_queue")
-    from memory.extraction import PatternExtractor
+    queue_module = pytest.importorskip("memory.formation.queue")
+    from memory.formation.patterns import PatternExtractor
 
     data = tmp_path / "data"
     _run_until("form", data, "FORMING")

@@ -21,10 +21,10 @@ from app.chat import Finished, Rejected, chat_turn, storable_text
 from app.llm import Backend
 from app.runtime import Runtime
 from app.settings import Settings
-from memory.embedder import Embedder
+from memory.recall.embedder import Embedder
+from memory.recall.vectors import MemoryIndex, NewMemory
 from memory.store import MemoryStore
 from memory.turns import InvalidMessage, validate_message
-from memory.vectors import MemoryIndex, NewMemory
 from tests.security.hostile_corpus import PROMPT, Hostile, accepted, corpus
 
 pytestmark = pytest.mark.anyio

@@ -20,7 +20,7 @@ from app.llm import Backend
 from app.runtime import Runtime
 from app.settings import Settings
 from memory.assembly import ContextRequest
-from memory.entities import EntityNotFound
+from memory.graph.entities import EntityNotFound
 from memory.store import MemoryStore
 from tests.e2e.server import reverie
 from tests.scripted import answer_chunks

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.chunking import Chunk, chunk_stream, count_chunks
+from memory.documents.chunking import Chunk, chunk_stream, count_chunks
 
 EXCERPT = Path(__file__).parent.parent / "data" / "dracula_ch4_excerpt.txt"
 

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory.core_entities import CoreConfig, aggregate, aggregate_relations, dedupe_key, select_core
-from memory.doc_extraction import COOCCURS, Mention, Triple
-from memory.documents import CoreEntity
+from memory.documents.core_entities import CoreConfig, aggregate, aggregate_relations, dedupe_key, select_core
+from memory.documents.extraction import COOCCURS, Mention, Triple
+from memory.documents.store import CoreEntity
 
 
 class KeywordEmbedder:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memory.chunking import Chunk, chunk_stream
-from memory.core_entities import CoreConfig, select_core
-from memory.doc_extraction import COOCCURS, PatternExtractor
-from memory.entity_names import name_key, normalize_predicate, normalize_type
-from memory.ingest import ground
+from memory.documents.chunking import Chunk, chunk_stream
+from memory.documents.core_entities import CoreConfig, select_core
+from memory.documents.extraction import COOCCURS, PatternExtractor
+from memory.documents.ingest import ground
+from memory.graph.names import name_key, normalize_predicate, normalize_type
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -55,7 +55,7 @@ def test_doc_extraction_relation_patterns_and_cooccurrence() -> None:
 
 def test_doc_extraction_grounding_drops_names_not_in_text() -> None:
     chunk = Chunk(1, 0, "Mina wrote to Mina. Lucy read.", fresh_from=12)
-    from memory.doc_extraction import Mention
+    from memory.documents.extraction import Mention
 
     kept = ground([Mention("Mina", "Person"), Mention("Quincey", "Person"), Mention("Lucy", "Person")], chunk)
     assert {m.name: m.count for m in kept} == {"Mina": 1, "Lucy": 1}  # only the fresh part counts

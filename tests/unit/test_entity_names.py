@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.entity_names import ENTITY_TYPES, clean_name, name_key, normalize_predicate, normalize_type
+from memory.graph.names import ENTITY_TYPES, clean_name, name_key, normalize_predicate, normalize_type
 
 
 @pytest.mark.parametrize(

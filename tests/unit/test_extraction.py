@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from memory.extraction import (
+from memory.formation.grounding import grounded
+from memory.formation.patterns import (
     USER,
     Extraction,
     Triple,
@@ -12,7 +13,6 @@ from memory.extraction import (
     is_functional,
     third_person,
 )
-from memory.grounding import grounded
 
 
 def test_extraction_relative_and_move_give_fact_and_two_triples() -> None:

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.extraction import USER, Extraction, Triple
-from memory.formation import Plan, is_instruction, is_junk, plan_turn, prepare
+from memory.formation.patterns import USER, Extraction, Triple
+from memory.formation.plan import Plan, is_instruction, is_junk, plan_turn, prepare
 
 WHEN = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

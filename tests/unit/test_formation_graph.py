@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.formation_graph import remainder
+from memory.formation.graph_writes import remainder
 
 
 @pytest.mark.parametrize(

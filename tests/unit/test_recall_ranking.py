@@ -1,4 +1,4 @@
-"""Pure ranking logic of memory/recall.py: calibration, FTS query building, fusion, packing."""
+"""Pure ranking logic of memory/recall/hybrid.py: calibration, FTS query building, fusion, packing."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.conversation_recall import (
+from memory.models import MemoryRow
+from memory.recall.conversation import (
     named_speakers,
     with_neighbours,
     with_session_support,
     with_speaker_prior,
     without_names,
 )
-from memory.models import MemoryRow
-from memory.recall import (
+from memory.recall.hybrid import (
     MemoryHit,
     affordable,
     fts_terms,

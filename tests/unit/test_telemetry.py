@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.turn_view import plan_markdown
 from capabilities.resources import Limits, ResourceRequest, clamp
 from memory.assembly import TELEMETRY_SKIPPED, AssembledContext, ContextItem
-from memory.graph_queries import Subgraph
+from memory.graph.cypher import Subgraph
 
 
 def _context(loaded: int, skipped: int) -> AssembledContext:

@@ -2,8 +2,8 @@
 
 Pure: no storage, no model. It holds what every extractor shares (the `Extraction` shape, the
 `Extractor` protocol, predicate canonicalization and the functional-predicate rule) and the
-deterministic pattern extractor, which formation runs first (memory/formation.py, `_merged`).
-The check that turns a small model's output into something safe to store is memory/grounding.py.
+deterministic pattern extractor, which formation runs first (memory/formation/plan.py, `_merged`).
+The check that turns a small model's output into something safe to store is memory/formation/grounding.py.
 
 The user is the entity named `USER` ("User", alias "me"): extractors may say "I", "me", "my",
 "user" or "the user" and all of them become that one entity.
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from memory.entity_names import clean_name, name_key, normalize_predicate
+from memory.graph.names import clean_name, name_key, normalize_predicate
 
 USER = "User"
 USER_ALIASES = ("me",)
@@ -140,7 +140,7 @@ def third_person(sentence: str) -> str:
 # -- the deterministic fallback ------------------------------------------------------------------
 
 _NAME = r"[A-ZÀ-Þ][\w'’-]*(?:\s+(?:de |da |do |van |von )?[A-ZÀ-Þ][\w'’-]*){0,2}"
-# Relation words ("my sister Ana"); on its own, one is no entity name (memory/grounding.py).
+# Relation words ("my sister Ana"); on its own, one is no entity name (memory/formation/grounding.py).
 RELATIONS = (
     r"best friend|friend|sister|brother|mother|mom|mum|father|dad|wife|husband|partner|boyfriend|"
     r"girlfriend|fianc[ée]e?|son|daughter|boss|colleague|co-?worker|cousin|aunt|uncle|grandmother|"

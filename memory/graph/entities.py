@@ -23,13 +23,13 @@ from functools import partial
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, func, select
 
-from memory import entity_records as rec
-from memory.entity_names import clean_name, name_key, normalize_predicate, normalize_type
-from memory.entity_records import ForgetResult
-from memory.entity_schema import m003_entities
-from memory.graph import Direction, Graph, GraphError, SharedNeighbour, Subgraph
+from memory.graph import records as rec
+from memory.graph.kuzu_graph import Direction, Graph, GraphError, SharedNeighbour, Subgraph
+from memory.graph.names import clean_name, name_key, normalize_predicate, normalize_type
+from memory.graph.projection import Projection, edge_of, node_of
+from memory.graph.records import ForgetResult
+from memory.graph.schema import m003_entities
 from memory.models import EntityRow, RelationRow, utcnow
-from memory.projection import Projection, edge_of, node_of
 from memory.turns import storable_text
 
 __all__ = ["EntityNotFound", "EntityStore", "ForgetResult", "Subgraph", "m003_entities"]
@@ -61,7 +61,7 @@ class EntityStore:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Many writes in one turn at the graph (memory/graph.py), not one turn each. When the graph
+        """Many writes in one turn at the graph (memory/graph/kuzu_graph.py), not one turn each. When the graph
         cannot be had, SQLite still takes every write and each flags the projection stale as usual."""
         with ExitStack() as held:
             with suppress(GraphError):

@@ -1,7 +1,7 @@
 """SQLite side of the knowledge graph: schema, lookup keys, provenance, and the set-based edits.
 
 Functions here take an open `Connection` inside the caller's transaction and return plain
-ids, so memory/entities.py can apply the same change to the Kuzu projection afterwards.
+ids, so memory/graph/entities.py can apply the same change to the Kuzu projection afterwards.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import Connection, text
 from sqlmodel import Session, col, select
 
-from memory.db import in_clause
-from memory.entity_names import DEFAULT_TYPE, name_key
+from memory.db.engine import in_clause
+from memory.graph.names import DEFAULT_TYPE, name_key
 from memory.models import EntityRow, RelationRow, utcnow
 
 NO_MEMORY = 0  # memory ids start at 1; 0 files contributions from turns, documents and edits
@@ -163,7 +163,7 @@ def fuzzy_ids(conn: Connection, user_id: int, name: str, domain: str | None) -> 
 
 
 def forget(conn: Connection, user_id: int, memory_id: int) -> ForgetResult:
-    """Apply the forget rule of memory/entities.py for one memory of one user."""
+    """Apply the forget rule of memory/graph/entities.py for one memory of one user."""
     params = {"u": user_id, "m": memory_id}
     dead_rels, reweighted, ends = _forget_relations(conn, params)
     mentions = conn.execute(

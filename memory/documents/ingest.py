@@ -1,10 +1,10 @@
 """Document ingestion: chunk → extract → select core entities → dedupe → relations → graph.
 
-Three passes, each resumable from a watermark stored with its results (memory/documents.py):
+Three passes, each resumable from a watermark stored with its results (memory/documents/store.py):
 
-1. chunks: stream the file (memory/chunking.py), batch the chunks for the extractor, store each
+1. chunks: stream the file (memory/documents/chunking.py), batch the chunks for the extractor, store each
    batch's chunk memories (embedded, linked to the document) and stage their mentions.
-2. relations: select the core entities from all staged mentions (memory/core_entities.py),
+2. relations: select the core entities from all staged mentions (memory/documents/core_entities.py),
    then read the stored chunks back and extract relations among the selected names only;
    stage them per chunk.
 3. write: entities, weighted relations and CROSS_DOMAIN fusion edges in one transaction.
@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from memory.chunking import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_stream, count_chunks
-from memory.core_entities import CoreConfig, aggregate_relations, select_core
-from memory.doc_extraction import EntityExtractor, Mention, PatternExtractor, Triple
-from memory.documents import CoreEntity, DocumentStore
-from memory.embedder import Embedder
+from memory.documents.chunking import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_stream, count_chunks
+from memory.documents.core_entities import CoreConfig, aggregate_relations, select_core
+from memory.documents.extraction import EntityExtractor, Mention, PatternExtractor, Triple
+from memory.documents.store import CoreEntity, DocumentStore
 from memory.models import DocumentChunkRow, DocumentRow
-from memory.vectors import MemoryIndex, NewMemory
+from memory.recall.embedder import Embedder
+from memory.recall.vectors import MemoryIndex, NewMemory
 
 EMBED_SECONDS_PER_CHUNK = 0.45  # measured: MiniLM (numpy) on a shared vCPU, 1,000-character chunks
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine, text
 
-from memory.graph import Graph, GraphEdge, GraphError, GraphNode
+from memory.graph.kuzu_graph import Graph, GraphEdge, GraphError, GraphNode
 from memory.models import EntityRow, RelationRow
 
 STALE_KEY = "graph_stale"

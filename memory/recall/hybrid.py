@@ -16,7 +16,7 @@ to unrelated is r / (1 - r): 1:1 at 0.5, 2.3:1 at 0.7, 9:1 at 0.9. Measured ther
 floor of 0.7 would keep 2 % of evidence (a paraphrase's cosine is typically 0.4-0.6). `bm25` is
 FTS5's BM25, sign flipped (higher is better, 0 when no term matches). Ranking is by relevance
 too, so rank and threshold agree. `VECTOR_LIMIT` 0 returns nothing and embeds nothing.
-Conversation mode (`neighbours=True`) re-ranks these candidates: memory/conversation_recall.py.
+Conversation mode (`neighbours=True`) re-ranks these candidates: memory/recall/conversation.py.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from typing import Any, TypeVar
 import numpy as np
 from sqlalchemy import Connection, Engine, text
 
-from memory import conversation_recall as conv
-from memory.db import in_clause
-from memory.embedder import Embedder
+from memory.db.engine import in_clause
 from memory.models import MemoryRow
-from memory.sketches import SketchIndex
+from memory.recall import conversation as conv
+from memory.recall.embedder import Embedder
+from memory.recall.sketches import SketchIndex
 from memory.tokens import estimate_tokens, query_terms
 
 DEFAULT_SIMILARITY_THRESHOLD = 0.7
@@ -42,7 +42,7 @@ DEFAULT_VECTOR_LIMIT = 5
 CANDIDATES = 100
 LEXICAL_CANDIDATES = 50  # lexical-only candidates need their vectors fetched, so fewer
 # Dense candidates are the best CANDIDATES by exact cosine among this many sketch neighbours
-# (memory/sketches.py; recall of the exact top-k measured in docs/benchmarks.md).
+# (memory/recall/sketches.py; recall of the exact top-k measured in docs/benchmarks.md).
 SKETCH_POOL = 400
 # BM25 scores every posting of every OR'ed term (~0.45 µs each: 19 ms for a question whose
 # terms sit in 43k of 100k memories). Terms are kept rarest first while their postings fit
@@ -183,7 +183,7 @@ class HybridSearch:
         neighbours: bool = False,
     ) -> list[tuple[int, float, float, float]]:
         """(id, relevance, cosine, bm25) of the fused dense and lexical candidates, best first;
-        with `neighbours`, re-ranked by conversation mode (memory/conversation_recall.py)."""
+        with `neighbours`, re-ranked by conversation mode (memory/recall/conversation.py)."""
         named = self.conversation.named_speakers(user_id, query) if neighbours and conv.SPEAKER_WEIGHT else set()
         qvec = self.query_vector(conv.without_names(query, named))
         dense = self.dense(user_id, qvec, CANDIDATES, kinds, document_ids)

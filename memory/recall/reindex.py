@@ -15,10 +15,10 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-from memory.db import in_clause
-from memory.embedder import Embedder, EmbeddingIndexMismatch
-from memory.recall import blob
-from memory.sketches import sketch
+from memory.db.engine import in_clause
+from memory.recall.embedder import Embedder, EmbeddingIndexMismatch
+from memory.recall.hybrid import blob
+from memory.recall.sketches import sketch
 
 
 def vector_table_sql(dim: int) -> str:

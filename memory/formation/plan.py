@@ -6,7 +6,7 @@ Steps, for one turn:
    ("from now on…", "ignore previous…", "you must…") is kept only as a quoted statement,
    `User said: "…"`, a fact with meta `quoted_instruction`, and never reaches the extractor.
 2. `plan_turn`: the kept text becomes one `turn` memory; the extractor's facts and triples are
-   grounded in the text (memory/extraction.py) and the pattern extractor takes over when the
+   grounded in the text (memory/formation/patterns.py) and the pattern extractor takes over when the
    model returns nothing usable. Each triple is tied to the fact that states it (a fact is
    written from the triple if none does), so forgetting a fact takes its edges with it.
 3. `apply_plan`: exact and near-duplicate facts are skipped (the triple credits the old
@@ -14,7 +14,7 @@ Steps, for one turn:
    added; a functional predicate's older object is superseded with the turn's date, and so is
    the fact that stated it (history is kept, `superseded_by` links the two).
 
-Idempotent by turn id: the plan is saved before any write (memory/formation_queue.py keeps
+Idempotent by turn id: the plan is saved before any write (memory/formation/queue.py keeps
 it with the job), memories are looked up by `source_turn_id` and content hash, and an entity
 or relation already credited to the same memory is not credited again. Rerunning a turn after
 a crash at any point finishes it without doubling anything.
@@ -32,14 +32,14 @@ from typing import Any, Literal, Protocol
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from memory.entities import EntityStore
-from memory.entity_names import name_key
-from memory.extraction import USER, Extraction, Extractor, Triple, extract_patterns, sentences, third_person
-from memory.formation_graph import entity, link, user_roles
-from memory.grounding import grounded, restates
+from memory.formation.graph_writes import entity, link, user_roles
+from memory.formation.grounding import grounded, restates
+from memory.formation.patterns import USER, Extraction, Extractor, Triple, extract_patterns, sentences, third_person
+from memory.graph.entities import EntityStore
+from memory.graph.names import name_key
 from memory.models import MemoryRow, TurnRow
+from memory.recall.vectors import MemoryIndex, NewMemory, content_hash
 from memory.turns import TurnStore
-from memory.vectors import MemoryIndex, NewMemory, content_hash
 
 NEAR_DUPLICATE = 0.95
 _INSTRUCTION = re.compile(

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Protocol
 
-from memory.chunking import Chunk
-from memory.entity_names import normalize_predicate
+from memory.documents.chunking import Chunk
+from memory.graph.names import normalize_predicate
 
 COOCCURS = "RELATED_TO"
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import documents, dreams, entities, formation_queue, queries, sketches, usage, vectors
-from memory.db import Migration
+from memory import dreams, queries, usage
+from memory.db.engine import Migration
+from memory.documents import store as documents
+from memory.formation import queue as formation_queue
+from memory.graph import entities
+from memory.recall import sketches, vectors
 
 
 def _run(conn: Connection, script: str) -> None:

@@ -18,11 +18,11 @@ from typing import Any, Literal, get_args
 from sqlalchemy import Connection, Engine, text
 from sqlmodel import Session, col, select
 
-from memory import recall
-from memory.embedder import Embedder
 from memory.models import MemoryRow, utcnow
-from memory.reindex import vector_table_sql
-from memory.sketches import sketch
+from memory.recall import hybrid as recall
+from memory.recall.embedder import Embedder
+from memory.recall.reindex import vector_table_sql
+from memory.recall.sketches import sketch
 from memory.turns import storable_text
 
 Kind = Literal["turn", "fact", "chunk", "summary"]
@@ -68,7 +68,7 @@ _DDL = [
 
 def m002_memories(conn: Connection) -> None:
     """Semantic memories, their 384-d cosine vectors (partitioned by user) and FTS5 index.
-    (Another embedder's dimension is set at first start or by `reverie reindex`: memory/reindex.py.)"""
+    (Another embedder's dimension is set at first start or by `reverie reindex`: memory/recall/reindex.py.)"""
     for statement in _DDL:
         conn.execute(text(vector_table_sql(384) if statement == "{vector_table}" else statement))
 
@@ -327,7 +327,7 @@ class MemoryIndex:
         *,
         neighbours: bool = False,
     ) -> list[recall.MemoryHit]:
-        """Active memories relevant to `query`, best first, by hybrid recall (memory/recall.py).
+        """Active memories relevant to `query`, best first, by hybrid recall (memory/recall/hybrid.py).
 
         Args:
             user_id: whose memories.
@@ -335,7 +335,7 @@ class MemoryIndex:
             limit: at most this many hits; 0 returns [] without embedding anything.
             threshold: floor on calibrated relevance (0..1; the app clamps it to 0.5-0.9).
             kinds: only these kinds (e.g. ["fact"]); document_ids: only these documents' chunks.
-            neighbours: conversation mode (memory/conversation_recall.py): session support, adjacent
+            neighbours: conversation mode (memory/recall/conversation.py): session support, adjacent
                 turns, turns by a speaker the query names rise; scores are then no longer calibrated.
         """
         query = storable_text(query)

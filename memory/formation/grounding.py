@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from memory.entity_names import name_key, normalize_type
-from memory.extraction import (
+from memory.formation.patterns import (
     FUNCTIONAL_PREDICATES,
     MAX_FACT_CHARS,
     MAX_ITEMS,
@@ -23,6 +22,7 @@ from memory.extraction import (
     canonical_predicate,
     third_person,
 )
+from memory.graph.names import name_key, normalize_type
 
 _WORD = re.compile(r"[0-9A-Za-zÀ-ÿ]+")
 _FACT_STOP = frozenset(re.findall(r"\S+", "the user user's users is are was has have a an of to in at and or for on s"))

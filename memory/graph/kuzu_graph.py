@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 
 import kuzu
 
-from memory import graph_queries as q
-from memory.graph_queries import Direction, GraphEdge, GraphNode, SharedNeighbour, Subgraph
+from memory.graph import cypher as q
+from memory.graph.cypher import Direction, GraphEdge, GraphNode, SharedNeighbour, Subgraph
 
 __all__ = [
     "Graph",

@@ -6,10 +6,10 @@ A job moves pending → running → done (or back to pending after a failure, `f
 Crash safety comes from three things together:
 - `requeue_stale()` at start-up puts jobs a dead process left `running` back to pending (all of
   them when no other process is open, else those claimed over `STALE_AFTER` ago);
-- the job's plan (what the extractor said, memory/formation.py `Plan`) is saved before any
+- the job's plan (what the extractor said, memory/formation/plan.py `Plan`) is saved before any
   memory is written, so a rerun applies the same plan instead of asking a non-deterministic
   model again;
-- applying a plan is idempotent (memory/formation.py), so the part done before the crash
+- applying a plan is idempotent (memory/formation/plan.py), so the part done before the crash
   is found, not repeated.
 `enqueue` ignores a turn already queued, so a retried reply never forms a turn twice.
 """
@@ -23,9 +23,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from memory.extraction import Extractor
-from memory.formation import FormationResult, Plan, Stores, apply_plan, plan_turn
-from memory.formation_graph import user_roles
+from memory.formation.graph_writes import user_roles
+from memory.formation.patterns import Extractor
+from memory.formation.plan import FormationResult, Plan, Stores, apply_plan, plan_turn
 from memory.models import utcnow
 from memory.usage import UsageLog
 

@@ -1,7 +1,7 @@
 """Read-only Cypher for the graph projection, and the plain values its answers become.
 
 This module builds queries and parses rows but never imports `kuzu`: it runs them through
-any `Runner` (memory/graph.py provides the Kuzu one), so another engine is an adapter change.
+any `Runner` (memory/graph/kuzu_graph.py provides the Kuzu one), so another engine is an adapter change.
 Every query is parameterized, and every node on every pattern is filtered by `user_id`, so a
 caller passing another user's ids gets nothing back.
 """

@@ -1,6 +1,6 @@
 """Conversation mode: re-ranking fused recall hits by the structure of a conversation.
 
-`MemoryIndex.search(..., neighbours=True)` takes the calibrated candidates of `memory/recall.py`
+`MemoryIndex.search(..., neighbours=True)` takes the calibrated candidates of `memory/recall/hybrid.py`
 and applies, in order:
 
 1. session support: a turn in a thread that matches the question in several places rises;
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine, text
 
-from memory.db import in_clause
+from memory.db.engine import in_clause
 from memory.tokens import query_terms
 
 # How many top hits lend their score to their neighbouring turns.

@@ -2,7 +2,7 @@
 
 `entity_keys` indexes the dedupe key of every name and alias so lookups never scan JSON;
 `entity_sources`/`relation_sources` hold per-memory provenance (memory id 0: not from a
-memory) for the forget rule in memory/entities.py. Foreign keys cascade, so deleting an
+memory) for the forget rule in memory/graph/entities.py. Foreign keys cascade, so deleting an
 entity takes its keys, provenance and relations with it.
 """
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, Engine, text
 from sqlmodel import Session, col, select
 
-from memory import entity_records as rec
-from memory.chunking import Chunk
-from memory.entities import EntityStore
+from memory.documents.chunking import Chunk
+from memory.graph import records as rec
+from memory.graph.entities import EntityStore
 from memory.models import DocumentChunkRow, DocumentRow, RelationRow, utcnow
 
 CROSS_DOMAIN = "CROSS_DOMAIN"

@@ -197,7 +197,7 @@ class OllamaEmbedder(Embedder):
     The dimension is whatever the model returns, read once here, so the store's check at start-up
     knows it, and a stopped Ollama or a model never pulled fails at start with the fix named.
     Vectors are normalised here (recall is cosine everywhere). The relevance calibration of
-    memory/recall.py was fitted on MiniLM's cosines: another model ranks by the same formula, but
+    memory/recall/hybrid.py was fitted on MiniLM's cosines: another model ranks by the same formula, but
     SIMILARITY_THRESHOLD keeps a different share of its matches.
     """
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from memory.doc_extraction import COOCCURS, HONORIFICS, Mention, Triple
-from memory.documents import CoreEntity, CoreRelation
-from memory.embedder import Embedder
-from memory.entity_names import DEFAULT_TYPE, name_key, normalize_predicate, normalize_type
+from memory.documents.extraction import COOCCURS, HONORIFICS, Mention, Triple
+from memory.documents.store import CoreEntity, CoreRelation
+from memory.graph.names import DEFAULT_TYPE, name_key, normalize_predicate, normalize_type
+from memory.recall.embedder import Embedder
 
 DEFAULT_TYPE_CAPS: dict[str, int] = {
     "Person": 25,

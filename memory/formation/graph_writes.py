@@ -4,7 +4,7 @@ Every write is credited to the memory that states it (`entity_sources`, `relatio
 which is what makes a rerun safe (a credit already there means "done") and what lets
 `EntityStore.forget_source_memory` remove the edges that came only from a forgotten memory.
 
-Supersession applies to functional predicates (memory.extraction.FUNCTIONAL_PREDICATES): the
+Supersession applies to functional predicates (memory.formation.patterns.FUNCTIONAL_PREDICATES): the
 subject's current relation to another object ends when the new statement was made
 (`valid_to` = the turn's time) and the active facts behind it become `superseded`, with
 `superseded_by` the new fact. A retried older turn formed after a newer one cannot undo it:
@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
-from memory.entity_names import name_key
-from memory.extraction import USER, USER_ALIASES, Triple, is_functional
+from memory.formation.patterns import USER, USER_ALIASES, Triple, is_functional
+from memory.graph.names import name_key
 from memory.models import EntityRow, MemoryRow, RelationRow
 from memory.tokens import query_terms
 
 if TYPE_CHECKING:
-    from memory.formation import Stores
+    from memory.formation.plan import Stores
 
 
 def _credited(engine: Engine, sql: str, params: dict[str, Any]) -> bool:
@@ -72,7 +72,7 @@ def link(
     """Add one relation (once per memory) and supersede what it contradicts.
 
     Args:
-        triple: canonical names, predicate and types (memory.extraction).
+        triple: canonical names, predicate and types (memory.formation.patterns).
         memory_id: the memory that states it (credited; `forget_source_memory` follows it).
         turn_id: the turn it was said in, if any.
         when: when it was said: the new relation's `valid_from`, the old one's `valid_to`.

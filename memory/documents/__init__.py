@@ -1,0 +1,1 @@
+"""Documents: the store, streaming chunks, resumable ingestion, entity extraction and core-entity selection."""
