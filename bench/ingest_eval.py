@@ -25,6 +25,7 @@ from sqlalchemy import text
 
 from app.runtime import open_storage
 from app.settings import Settings
+from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
@@ -102,7 +103,8 @@ def retrieval(store: MemoryStore, user: int) -> dict[str, dict[str, float]]:
                 rows.append((q["multi_hop"], 0.0, 0, 0.0))
                 continue
             ctx = store.assembler.assemble(user, "bench", q["q"], req)
-            rows.append((q["multi_hop"], covered(q["expect"], ctx.block()), ctx.tokens, ctx.retrieval_ms))
+            block = TwoLevelContext.from_assembled(ctx).block()  # the block the model is sent
+            rows.append((q["multi_hop"], covered(q["expect"], block), ctx.tokens, ctx.retrieval_ms))
         multi = [r for r in rows if r[0]]
         table[name] = {
             "coverage": round(sum(r[1] for r in rows) / len(rows), 3),

@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol
 
 import psutil
 
+from capabilities.context import TwoLevelContext
 from capabilities.resources import Dimension, Number
 from dreaming.analysis import ClampedTurn, percentile
 from memory.assembly import AssembledContext, ContextRequest
@@ -146,7 +147,8 @@ def _replay(
             times.append((time.perf_counter() - start) * 1000)
             tokens.append(ctx.tokens + sum(h.tokens for h in ctx.history))
             said = "\n".join(f"{h.role}: {h.content}" for h in ctx.history)
-            prompts.append(f"{ctx.block()}\n\n{said}\n\nuser: {t.excerpt}")
+            # the one renderer, so the model is measured on the block chat sends it
+            prompts.append(f"{TwoLevelContext.from_assembled(ctx).block()}\n\n{said}\n\nuser: {t.excerpt}")
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -100,12 +100,6 @@ class AssembledContext:
         """Estimated tokens of the recalled block (history not included)."""
         return sum(i.cost(i.level or "full") for i in self.loaded)
 
-    def block(self) -> str:
-        """The recalled context as one delimited text, grouped by kind and entity type."""
-        if not self.loaded:
-            return ""
-        return "<recalled_context>\n" + escape_delimiters("\n".join(_block_lines(self))) + "\n</recalled_context>"
-
     def telemetry(self) -> dict[str, Any]:
         """What was loaded at which level, what was skipped and why, and the coverage."""
         total = len(self.loaded) + len(self.skipped)
@@ -125,32 +119,9 @@ class AssembledContext:
 
 def escape_delimiters(text: str) -> str:
     """Recalled text with its delimiter defused: it must not close (or reopen) the block and so
-    pass for the person's own words. Every renderer of recalled context uses this."""
+    pass for the person's own words. The one renderer of recalled context
+    (`capabilities.context.TwoLevelContext.block`) and the policy path's notes use this."""
     return _DELIMITER.sub(lambda m: m.group(0).replace("<", "‹"), text)
-
-
-def _block_lines(ctx: AssembledContext) -> list[str]:
-    lines: list[str] = []
-    memories = [i for i in ctx.loaded if i.kind not in ("entity", "relation")]
-    if memories:
-        lines.append("Memories (most relevant first; dates are when it was said or written):")
-        lines += [f"- [{i.ref}] {_text(i)}" for i in memories]
-    entities = sorted((i for i in ctx.loaded if i.kind == "entity"), key=lambda i: (i.group, -i.score))
-    if entities:
-        lines.append("Known entities:")
-        lines += [f"- {i.group} [{i.ref}] {_text(i)}" for i in entities]
-    relations = [i for i in ctx.loaded if i.kind == "relation"]
-    if relations:
-        lines.append("Relations:")
-        lines += [f"- [{i.ref}] {_text(i)}" for i in relations]
-    if ctx.skipped:
-        names = ", ".join(i.summary[:40] for i in ctx.skipped[:10])
-        lines.append(f"Related but not loaded: {names}")
-    return lines
-
-
-def _text(item: ContextItem) -> str:
-    return item.full if item.level == "full" else item.summary
 
 
 def recency(created_at: datetime | None, now: datetime) -> float:

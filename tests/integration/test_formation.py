@@ -20,6 +20,7 @@ from app.extractor import (
     _requeue_stale,  # pyright: ignore[reportPrivateUsage]
 )
 from app.llm import Backend, LLMConfig, open_backend
+from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
 from memory.formation.patterns import Extraction
 from memory.formation.queue import FormationQueue, run_pending
@@ -72,7 +73,7 @@ def test_formation_recall_after_many_threads(storage: MemoryStore) -> None:
     assert not any(c in contents for c in ("Hi!", "ok cool", "thanks, that helps"))
     assert not any(c.endswith("?") for c in contents)
     ctx = storage.assembler.assemble(uid, "thread-new", "Where does my sister live?", DEFAULT_REQUEST)
-    block = ctx.block()
+    block = TwoLevelContext.from_assembled(ctx).block()
     assert "Porto" in block and "(2025-03-03," in block  # recalled with its date and source ref
     assert any(i.ref.startswith("m") for i in ctx.loaded)
 
@@ -100,7 +101,9 @@ def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage:
     assert [(r.valid_from, r.valid_to) for r in lives] == [(march, june), (june, None)]  # history kept, dated
     # The allergy (not functional, another turn) is untouched; the current view says Lisbon.
     assert any("peanuts" in m.content for m in storage.memories.list(uid, ["fact"]))
-    block = storage.assembler.assemble(uid, "t9", "Where does my sister live?", DEFAULT_REQUEST).block()
+    block = TwoLevelContext.from_assembled(
+        storage.assembler.assemble(uid, "t9", "Where does my sister live?", DEFAULT_REQUEST)
+    ).block()
     assert "Lisbon" in block and "Porto" not in block
 
 
@@ -199,7 +202,7 @@ def test_formation_users_see_only_their_own_memories(storage: MemoryStore) -> No
     assert all(m.user_id == bob for m in storage.memories.list(bob, None, None))
     assert storage.entities.find_by_name(bob, "Ana") == [] and storage.entities.find_by_name(ada, "Globex") == []
     ctx = storage.assembler.assemble(bob, "b2", "Where does Ana live, in Porto?", DEFAULT_REQUEST)
-    assert "Porto" not in ctx.block()
+    assert "Porto" not in TwoLevelContext.from_assembled(ctx).block()
     ada_fact = storage.memories.list(ada, ["fact"])[0]
     assert ada_fact.id is not None
     with pytest.raises(MemoryNotFound):

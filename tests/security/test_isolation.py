@@ -19,6 +19,7 @@ from app.chat import Finished, Rejected, chat_turn, reply_to
 from app.llm import Backend
 from app.runtime import Runtime
 from app.settings import Settings
+from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
 from memory.graph.entities import EntityNotFound
 from memory.store import MemoryStore
@@ -121,7 +122,7 @@ def test_isolation_assembly_on_a_guessed_thread_loads_nothing_of_bob(storage: Me
         mal, bob.thread, f"Bob Locker Blue Notebook {SECRET}", ContextRequest(20, 15, 0.5, 3)
     )
     assert ctx.history == [] and ctx.entities == {} and all(h.memory.user_id == mal for h in ctx.hits)
-    assert "4417" not in ctx.block()
+    assert "4417" not in TwoLevelContext.from_assembled(ctx).block()
 
 
 @pytest.mark.anyio
