@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest, pack
 from memory.store import MemoryStore
 
@@ -69,7 +70,7 @@ def test_assembly_triple_depth_reaches_further_hops(seeded: tuple[MemoryStore, i
     names_one = {e.name for e in one.entities.values()}
     names_two = {e.name for e in two.entities.values()}
     assert names_one == {"Ana", "Porto"} and names_two == {"Ana", "Porto", "Portugal"}
-    block = two.block()
+    block = TwoLevelContext.from_assembled(two).block()
     assert "Ana LIVES_IN Porto" in block and block.startswith("<recalled_context>")
 
 
