@@ -340,7 +340,7 @@ async def test_policy_path_follows_what_the_answer_names_to_its_change(
 
 
 async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_an_answer(
-    settings: Settings, storage: Storage
+    settings: Settings, storage: MemoryStore
 ) -> None:
     rt = _runtime(settings, storage, Voice())
     uid = storage.accounts.create("lena", "correct-horse").id or 0
