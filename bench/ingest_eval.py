@@ -8,9 +8,13 @@
 2. The whole novel (../shared/data/dracula.txt, read at run time) ingested with the pattern
    extractor — skipped if that data dir already holds it (ingestion is idempotent); --reselect
    re-runs selection, relations and the graph write from the stored chunks with current code.
-3. bench/dracula_questions.json through three context configurations at the same token budget:
-   none, flat (top-k chunks, no graph) and graph (fewer chunks + names → entities → expansion),
-   reporting answer-entity coverage, tokens and retrieval time, overall and on multi-hop questions.
+3. bench/dracula_questions.json through five context configurations at the same token budget:
+   none, flat (top-k chunks, no graph), graph (fewer chunks + names → entities → expansion)
+   scored as before issue 19 (`STRUCTURE`: seed, centrality, recency), the same graph scored
+   with relevance to the question (`RELEVANCE`), and as shipped (`GRAPH_WEIGHTS`: the order of
+   `STRUCTURE` with a relevance cut), reporting answer-entity coverage,
+   the share of questions with every required name in context, tokens and retrieval time,
+   overall and on multi-hop questions.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from app.runtime import open_storage
 from app.settings import Settings
 from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
+from memory.attention import GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
 from memory.documents.extraction import EntityExtractor, PatternExtractor
@@ -41,10 +46,13 @@ EXCERPT = ROOT / "tests" / "data" / "dracula_ch4_excerpt.txt"
 LABELS = ROOT / "tests" / "data" / "dracula_labeled.json"
 QUESTIONS = ROOT / "bench" / "dracula_questions.json"
 BUDGET = 800
-CONFIGS = {
-    "none": None,
-    "flat": ContextRequest(0, 6, 0.5, 0, BUDGET),
-    "graph": ContextRequest(0, 2, 0.5, 2, BUDGET),
+GRAPH = ContextRequest(0, 2, 0.5, 2, BUDGET)
+CONFIGS: dict[str, tuple[ContextRequest | None, Weights]] = {
+    "none": (None, GRAPH_WEIGHTS),
+    "flat": (ContextRequest(0, 6, 0.5, 0, BUDGET), GRAPH_WEIGHTS),
+    "graph (before issue 19)": (GRAPH, STRUCTURE),
+    "graph (relevance weighted)": (GRAPH, RELEVANCE),
+    "graph (shipped: relevance cut)": (GRAPH, GRAPH_WEIGHTS),
 }
 
 
@@ -64,8 +72,11 @@ def quality(extractor: EntityExtractor, store: MemoryStore) -> dict[str, object]
         names = [e.name for e in select_core(staged, cfg, store.embedder)]
         hits = sum(any(name_key(n) in k for k in keys) for n in names)
         covered = sum(any(name_key(n) in k for n in names) for k in keys)
-        out[label] = {"n": len(names), "precision": round(hits / max(1, len(names)), 2),
-                      "recall": round(covered / len(keys), 2)}
+        out[label] = {
+            "n": len(names),
+            "precision": round(hits / max(1, len(names)), 2),
+            "recall": round(covered / len(keys), 2),
+        }
     return out
 
 
@@ -81,9 +92,14 @@ def ingest_novel(store: MemoryStore, user: int, reselect: bool) -> dict[str, obj
     result = Ingestor(docs, store.memories, store.embedder).ingest(user, NOVEL)
     d = result.document
     total_s = (d.finished_at - d.created_at).total_seconds() if d.finished_at else None
-    return {"chunks": d.chunks_total, "entities": d.entities, "relations": d.relations,
-            "first_run_wall_s": total_s, "this_run_s": round(time.monotonic() - t0, 1),
-            "chunks_per_s_first_run": round(d.chunks_total / total_s, 2) if total_s else None}
+    return {
+        "chunks": d.chunks_total,
+        "entities": d.entities,
+        "relations": d.relations,
+        "first_run_wall_s": total_s,
+        "this_run_s": round(time.monotonic() - t0, 1),
+        "chunks_per_s_first_run": round(d.chunks_total / total_s, 2) if total_s else None,
+    }
 
 
 def covered(expect: list[str], context: str) -> float:
@@ -92,26 +108,38 @@ def covered(expect: list[str], context: str) -> float:
     return sum(any(part.casefold() in low for part in (e, e.split()[-1])) for e in expect) / len(expect)
 
 
+def _loaded_only(block: str) -> str:
+    """The block without the names of what was not loaded (they are in the context, as pointers)."""
+    return "\n".join(ln for ln in block.splitlines() if not ln.startswith(("Related but not loaded", "Recommendation")))
+
+
 def retrieval(store: MemoryStore, user: int) -> dict[str, dict[str, float]]:
     """Coverage, tokens and time of each configuration, overall and on multi-hop questions."""
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
-    for name, req in CONFIGS.items():
+    for name, (req, weights) in CONFIGS.items():
+        store.assembler.weights = weights
         rows = []
         for q in questions:
             if req is None:
-                rows.append((q["multi_hop"], 0.0, 0, 0.0))
+                rows.append((q["multi_hop"], 0.0, 0, 0.0, 0.0))
                 continue
             ctx = store.assembler.assemble(user, "bench", q["q"], req)
             block = TwoLevelContext.from_assembled(ctx).block()  # the block the model is sent
-            rows.append((q["multi_hop"], covered(q["expect"], block), ctx.tokens, ctx.retrieval_ms))
+            rows.append((q["multi_hop"], covered(q["expect"], block), ctx.tokens, ctx.retrieval_ms,
+                         covered(q["expect"], _loaded_only(block))))  # fmt: skip
         multi = [r for r in rows if r[0]]
         table[name] = {
             "coverage": round(sum(r[1] for r in rows) / len(rows), 3),
             "coverage_multi_hop": round(sum(r[1] for r in multi) / len(multi), 3),
+            "coverage_loaded_only": round(sum(r[4] for r in rows) / len(rows), 3),
+            "coverage_loaded_only_multi_hop": round(sum(r[4] for r in multi) / len(multi), 3),
+            "every_name": round(sum(r[1] == 1.0 for r in rows) / len(rows), 3),
+            "every_name_multi_hop": round(sum(r[1] == 1.0 for r in multi) / len(multi), 3),
             "tokens": round(sum(r[2] for r in rows) / len(rows)),
             "ms": round(sum(r[3] for r in rows) / len(rows), 1),
         }
+    store.assembler.weights = GRAPH_WEIGHTS
     return table
 
 
@@ -133,6 +161,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=Path("/tmp/reverie-dracula-bench"))
     parser.add_argument("--llm", action="store_true", help="also measure the embedded-model extractor")
     parser.add_argument("--reselect", action="store_true")
+    parser.add_argument("--retrieval-only", action="store_true", help="only step 3, on an ingested data dir")
     args = parser.parse_args()
     settings = Settings(_env_file=None, data_dir=args.data_dir, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
     store = open_storage(settings)
@@ -140,10 +169,12 @@ def main() -> None:
         accounts = store.accounts.list()  # reuse whoever ingested the novel in this data dir
         account = accounts[0] if accounts else store.accounts.create("bench", "bench-password")
         assert account.id is not None
-        report: dict[str, object] = {"pattern_quality": quality(PatternExtractor(), store)}
-        if args.llm:
-            report["llm_quality"] = asyncio.run(_llm_quality(settings, store))
-        report["novel"] = ingest_novel(store, account.id, args.reselect)
+        report: dict[str, object] = {}
+        if not args.retrieval_only:
+            report["pattern_quality"] = quality(PatternExtractor(), store)
+            if args.llm:
+                report["llm_quality"] = asyncio.run(_llm_quality(settings, store))
+            report["novel"] = ingest_novel(store, account.id, args.reselect)
         report["retrieval"] = retrieval(store, account.id)
         print(json.dumps(report, indent=2))
     finally:

@@ -4,40 +4,56 @@ Inputs are plain, already-clamped values (memory/ knows nothing of the clamping)
 `context_turns` turns, the top `vector_limit` memories at or above `similarity_threshold`,
 and a graph expansion to `triple_depth` hops from the entities named in the message and
 those linked to the recalled memories. Every candidate gets an attention score (semantic
-relevance, graph centrality, recency, kind); the packer loads full text first and a one-line
-summary when the budget is short, and lists what it left out ("related but not loaded").
+relevance, graph centrality, recency, kind; memory/attention.py); the packer loads full text
+first and a one-line summary when the budget is short. Everything related that was not loaded is
+kept with its reason (relevance below the cut, token budget, one hop past the depth, outside
+the focus, superseded), and the telemetry turns the best of it into plain recommendations.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import Engine, text
 
+from memory.attention import (
+    GRAPH_WEIGHTS,
+    ContextItem,
+    GraphFacts,
+    Skip,
+    Weights,
+    graph_items,
+    hops,
+    recency,
+)
 from memory.db.engine import in_clause
-from memory.graph.cypher import Subgraph
+from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
+from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphLockedError
 from memory.models import EntityRow, TurnRow, utcnow
 from memory.recall.hybrid import MemoryHit
 from memory.recall.vectors import MemoryIndex
-from memory.tokens import estimate_tokens
 from memory.turns import TurnStore
 
 log = logging.getLogger(__name__)
 
-Level = Literal["full", "summary"]
+__all__ = ["AssembledContext", "ContextAssembler", "ContextItem", "ContextRequest", "Skip", "pack"]
+
 # How much each kind of memory is worth before relevance: a distilled fact beats a raw turn.
 KIND_WEIGHT = {"fact": 1.0, "summary": 0.85, "chunk": 0.75, "turn": 0.6}
-RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_SEEDS = 8
+BEYOND_FROM = 40
+"""The depth-limit look one hop past the granted depth starts from at most this many of the
+farthest nodes (the best by score): a bounded query, whatever the size of the frontier."""
+BEST_UNLOADED = 5
+"""Unloaded items the telemetry names as the best (with why) for the agent and the Context step."""
 # Skipped items the telemetry names (best first); the count is always whole. Naming every one
 # wrote ~250 KB into each usage row for a depth-3 request on a 10k-entity graph (~3,000 skipped).
 TELEMETRY_SKIPPED = 50
@@ -60,27 +76,13 @@ class ContextRequest:
 
 
 @dataclass
-class ContextItem:
-    """One candidate piece of recalled context."""
-
-    ref: str  # "m12" memory, "e4" entity, "r9" relation
-    kind: str  # memory kind, "entity" or "relation"
-    full: str
-    summary: str
-    score: float
-    created_at: datetime | None = None
-    group: str = ""  # entity type, for grouping in the block
-    level: Level | None = None
-    reason: str = ""
-
-    def cost(self, level: Level) -> int:
-        """Token cost of this item at a level."""
-        return estimate_tokens(self.full if level == "full" else self.summary) + 2
-
-
-@dataclass
 class AssembledContext:
-    """What one turn's context holds, and the telemetry of how it was chosen."""
+    """What one turn's context holds, and the telemetry of how it was chosen.
+
+    `skipped` holds everything related that was not loaded, each with its `skip` kind and reason,
+    best score first; `depth` is the depth granted and `depth_reached` the deepest hop the
+    expansion found anything at.
+    """
 
     history: list[TurnRow]
     loaded: list[ContextItem]
@@ -89,6 +91,8 @@ class AssembledContext:
     entities: dict[int, EntityRow]
     subgraph: Subgraph
     timings_ms: dict[str, float] = field(default_factory=dict)
+    depth: int = 0
+    depth_reached: int = 0
 
     @property
     def retrieval_ms(self) -> float:
@@ -100,21 +104,59 @@ class AssembledContext:
         """Estimated tokens of the recalled block (history not included)."""
         return sum(i.cost(i.level or "full") for i in self.loaded)
 
+    def best_unloaded(self, n: int = BEST_UNLOADED) -> list[ContextItem]:
+        """The best of what was left out that could still be had (superseded items cannot)."""
+        return [i for i in self.skipped if i.skip is not Skip.SUPERSEDED][:n]
+
+    def recommendations(self) -> list[str]:
+        """One or two plain next steps for what was left out, most useful first."""
+        by_kind: dict[Skip, list[ContextItem]] = {}
+        for item in self.skipped:
+            by_kind.setdefault(item.skip or Skip.BUDGET, []).append(item)
+        out: list[str] = []
+        if deeper := _entities(by_kind.get(Skip.DEPTH, [])):
+            out.append(f"ask TRIPLE_DEPTH {self.depth + 1} for {_names(deeper)}")
+        if crowded := _entities(by_kind.get(Skip.BUDGET, [])):
+            refs = ", ".join(f"{i.summary} [{i.ref}]" for i in crowded[:3])
+            out.append(f"ask EXPAND_ENTITY for {refs} (left out for the token budget)")
+        if outside := by_kind.get(Skip.FOCUS, []):
+            out.append(f"set /focus all to include {_names(outside)} (outside this chat's focus)")
+        return out[:2]
+
     def telemetry(self) -> dict[str, Any]:
-        """What was loaded at which level, what was skipped and why, and the coverage."""
+        """What was loaded at which level and why, what was skipped and why, the depth reached,
+        the best unloaded items, recommendations, and the coverage."""
         total = len(self.loaded) + len(self.skipped)
+        kinds = {k.value: sum(1 for i in self.skipped if i.skip is k) for k in Skip}
         return {
             "history_turns": len(self.history),
             "history_tokens": sum(t.tokens for t in self.history),
-            "loaded": [{"ref": i.ref, "level": i.level, "score": round(i.score, 3)} for i in self.loaded],
-            "skipped": [
-                {"ref": i.ref, "label": i.summary[:60], "reason": i.reason} for i in self.skipped[:TELEMETRY_SKIPPED]
+            "loaded": [
+                {"ref": i.ref, "level": i.level, "score": round(i.score, 3), "reason": i.reason} for i in self.loaded
             ],
+            "skipped": [_skip_entry(i) for i in self.skipped[:TELEMETRY_SKIPPED]],
             "skipped_total": len(self.skipped),
+            "skipped_by_kind": {k: n for k, n in kinds.items() if n},
+            "depth": self.depth,
+            "depth_reached": self.depth_reached,
+            "best_unloaded": [_skip_entry(i) for i in self.best_unloaded()],
+            "recommendations": self.recommendations(),
             "coverage": round(len(self.loaded) / total, 3) if total else 1.0,
             "context_tokens": self.tokens,
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
         }
+
+
+def _skip_entry(item: ContextItem) -> dict[str, Any]:
+    return {"ref": item.ref, "label": item.summary[:60], "reason": item.reason, "kind": str(item.skip or "")}
+
+
+def _entities(items: list[ContextItem]) -> list[ContextItem]:
+    return [i for i in items if i.kind == "entity"]
+
+
+def _names(items: list[ContextItem]) -> str:
+    return ", ".join(i.summary[:40] for i in items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
 def escape_delimiters(text: str) -> str:
@@ -124,12 +166,9 @@ def escape_delimiters(text: str) -> str:
     return _DELIMITER.sub(lambda m: m.group(0).replace("<", "‹"), text)
 
 
-def recency(created_at: datetime | None, now: datetime) -> float:
-    """1.0 for now, halving every RECENCY_HALF_LIFE_DAYS."""
-    if created_at is None:
-        return 0.5
-    age_days = max(0.0, (now - created_at).total_seconds() / 86400)
-    return math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS)
+def unloaded_line(item: ContextItem) -> str:
+    """`Lucy [e12] (token budget)`: an unloaded item as the agent and the person read it."""
+    return f"{item.summary[:40]} [{item.ref}] ({item.reason})"
 
 
 def pack(items: list[ContextItem], budget_tokens: int) -> tuple[list[ContextItem], list[ContextItem]]:
@@ -144,19 +183,48 @@ def pack(items: list[ContextItem], budget_tokens: int) -> tuple[list[ContextItem
                 loaded.append(item)
                 break
         else:
-            item.reason = "token budget"
-            skipped.append(item)
+            skipped.append(item.skipped(Skip.BUDGET, "token budget"))
+    for item in loaded:
+        if item.level == "summary":
+            item.reason += (", " if item.reason else "") + "summary only (token budget)"
     return loaded, skipped
 
 
-class ContextAssembler:
-    """Builds a turn's context from the episodic, semantic and graph stores."""
+@dataclass(frozen=True)
+class _Graph:
+    """The graph step's findings: the scoring facts, and what it found but may not load."""
 
-    def __init__(self, engine: Engine, turns: TurnStore, memories: MemoryIndex, entities: EntityStore) -> None:
+    facts: GraphFacts
+    beyond: tuple[GraphNode, ...] = ()  # one hop past the granted depth
+    superseded: tuple[tuple[int, str], ...] = ()  # (relation id, line) of the seeds' former relations
+    outside: tuple[GraphNode, ...] = ()  # dropped by the focus filter
+
+
+_NO_GRAPH = _Graph(GraphFacts({}, Subgraph(), frozenset(), frozenset(), {}))
+
+
+class ContextAssembler:
+    """Builds a turn's context from the episodic, semantic and graph stores.
+
+    `vectors` gives entity relevance to the question; `weights` are the graph score's weights
+    (memory/attention.py; a benchmark passes `STRUCTURE` to compare with the scoring before).
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        turns: TurnStore,
+        memories: MemoryIndex,
+        entities: EntityStore,
+        vectors: EntityVectors,
+        weights: Weights = GRAPH_WEIGHTS,
+    ) -> None:
         self._engine = engine
         self._turns = turns
         self._memories = memories
         self._entities = entities
+        self.vectors = vectors
+        self.weights = weights
 
     def assemble(
         self, user_id: int, thread_id: str, message: str, req: ContextRequest, before_turn_id: int | None = None
@@ -169,43 +237,72 @@ class ContextAssembler:
         t0 = time.perf_counter()
         # A turn already in the history (or the message itself) is not recalled twice.
         in_history = {t.id for t in history if t.id is not None} | ({before_turn_id} if before_turn_id else set())
-        hits = [
-            h
-            for h in self._memories.search(
-                user_id, message, req.vector_limit, req.similarity_threshold, document_ids=req.document_ids
-            )
-            if (h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history)
-            and _in_focus(h.memory.document_id, req.domains)
-        ]
+        found = self._memories.search(
+            user_id, message, req.vector_limit, req.similarity_threshold, document_ids=req.document_ids
+        )
+        fresh = [h for h in found if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
+        hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
-        entities, subgraph, seeds = self._graph(user_id, message, hits, req.triple_depth, req.domains)
+        graph = self._graph(user_id, message, hits, req.triple_depth, req.domains)
         timings["graph"] = _ms(t0)
         t0 = time.perf_counter()
         now = utcnow()
-        items = [_memory_item(h, now) for h in hits] + _graph_items(entities, subgraph, seeds, now)
-        loaded, skipped = pack(items, req.budget_tokens)
+        items = [_memory_item(h, now) for h in hits] + graph_items(graph.facts, now, self.weights)
+        cut = [i for i in items if i.skip is not None]
+        loaded, skipped = pack([i for i in items if i.skip is None], req.budget_tokens)
+        skipped += cut
+        skipped += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
+        skipped += _unreachable(graph, req.triple_depth)
+        skipped.sort(key=lambda i: -i.score)
         timings["pack"] = _ms(t0)
-        return AssembledContext(history, loaded, skipped, hits, entities, subgraph, timings)
+        facts = graph.facts
+        reached = max(hops(facts.subgraph, set(facts.seeds)).values(), default=0)
+        return AssembledContext(history, loaded, skipped, hits, dict(facts.entities), facts.subgraph, timings,
+                                req.triple_depth, reached)  # fmt: skip
 
     def _graph(
         self, user_id: int, message: str, hits: list[MemoryHit], depth: int, domains: Sequence[str] | None
-    ) -> tuple[dict[int, EntityRow], Subgraph, set[int]]:
+    ) -> _Graph:
         if depth <= 0:  # TRIPLE_DEPTH 0: no graph at all
-            return {}, Subgraph(), set()
-        seeds = self.seeds(user_id, message, [h.memory.id for h in hits if h.memory.id is not None])
+            return _NO_GRAPH
+        named = self._entities.named(user_id, _candidate_names(message), per_name=5)
+        memory_ids = [h.memory.id for h in hits if h.memory.id is not None]
+        linked = [i for i in self._linked_entities(user_id, memory_ids) if i not in named]
+        seeds = (named + linked)[:MAX_SEEDS]
+        outside: list[GraphNode] = []
         if domains is not None:
             known = self._entities.get_many(user_id, seeds)
             seeds = [i for i in seeds if i in known and known[i].domain in domains]
         if not seeds:
-            return {}, Subgraph(), set()
+            return _NO_GRAPH
         try:
-            subgraph = _in_domains(self._entities.expand(user_id, seeds, depth), domains)
+            whole = self._entities.expand(user_id, seeds, depth)
+            subgraph = _in_domains(whole, domains)
+            outside = [n for n in whole.nodes if n.id not in subgraph.node_ids]
+            beyond = self._beyond(user_id, subgraph, seeds, depth, domains)
+            old = _superseded(self._entities.expand(user_id, seeds, 1, history=True))
         except GraphLockedError as exc:  # another process kept the graph past its wait: answer without it
             log.warning("no graph context this turn: %s", exc)
-            return {}, Subgraph(), set()
+            return _NO_GRAPH
         rows = self._entities.get_many(user_id, sorted(subgraph.node_ids | set(seeds)))
-        return rows, subgraph, set(seeds)
+        relevance = self.vectors.relevance(list(rows.values()), self._memories.query_vector(message))
+        facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance)
+        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside))
+
+    def _beyond(
+        self, user_id: int, subgraph: Subgraph, seeds: list[int], depth: int, domains: Sequence[str] | None
+    ) -> list[GraphNode]:
+        """Nodes one hop past the granted depth (what TRIPLE_DEPTH + 1 would add), from a bounded
+        number of the farthest nodes; none past the deepest depth there is."""
+        if depth >= MAX_DEPTH:
+            return []
+        dist = hops(subgraph, set(seeds))
+        edge = sorted(i for i, d in dist.items() if d == depth)[:BEYOND_FROM]
+        if not edge:
+            return []
+        step = _in_domains(self._entities.expand(user_id, edge, 1), domains)
+        return [n for n in step.nodes if n.id not in dist]
 
     def seeds(self, user_id: int, message: str, memory_ids: Sequence[int]) -> list[int]:
         """Entities named in the message (exact name or alias), then those the recalled memories mention."""
@@ -224,6 +321,38 @@ class ContextAssembler:
         with self._engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()
         return list(dict.fromkeys(i for row in rows for i in row))
+
+
+def _superseded(past: Subgraph) -> list[tuple[int, str]]:
+    names = {n.id: n.name for n in past.nodes}
+    return [
+        (e.relation_id, f"{names.get(e.subject_id, '?')} {e.predicate} {names.get(e.object_id, '?')}")
+        for e in past.edges
+        if not e.current
+    ]
+
+
+def _outside(hit: MemoryHit) -> str:
+    doc = hit.memory.document_id
+    return f"outside the focus ({'personal' if doc is None else f'doc:{doc}'})"
+
+
+def _unreachable(graph: _Graph, depth: int) -> list[ContextItem]:
+    """What the graph step found but may not load: one hop past the depth, outside the focus,
+    superseded. They score below anything loadable (0.1-0.3): only their order among them matters."""
+    items = [
+        _node_item(n, 0.3).skipped(Skip.DEPTH, f"{depth + 1} hops out, past TRIPLE_DEPTH {depth}") for n in graph.beyond
+    ]
+    items += [_node_item(n, 0.2).skipped(Skip.FOCUS, f"outside the focus ({n.domain})") for n in graph.outside]
+    items += [
+        ContextItem(f"r{rid}", "relation", line, line, 0.1).skipped(Skip.SUPERSEDED, "superseded, no longer true")
+        for rid, line in graph.superseded
+    ]
+    return items
+
+
+def _node_item(node: GraphNode, score: float) -> ContextItem:
+    return ContextItem(f"e{node.id}", "entity", node.name, node.name, score, group=node.type)
 
 
 def _in_focus(document_id: int | None, domains: Sequence[str] | None) -> bool:
@@ -257,33 +386,6 @@ def _memory_item(hit: MemoryHit, now: datetime) -> ContextItem:
     summary = f"({date}, {row.kind}) {row.content[:120]}" + ("…" if len(row.content) > 120 else "")
     score = 0.6 * hit.relevance + 0.2 * recency(row.created_at, now) + 0.2 * KIND_WEIGHT.get(row.kind, 0.5)
     return ContextItem(f"m{row.id}", row.kind, full, summary, score, row.created_at)
-
-
-def _graph_items(
-    entities: dict[int, EntityRow], subgraph: Subgraph, seeds: set[int], now: datetime
-) -> list[ContextItem]:
-    degree: dict[int, int] = {}
-    for e in subgraph.edges:
-        degree[e.subject_id] = degree.get(e.subject_id, 0) + 1
-        degree[e.object_id] = degree.get(e.object_id, 0) + 1
-    top = max(degree.values(), default=1)
-    items: list[ContextItem] = []
-    for eid, row in entities.items():
-        centrality = degree.get(eid, 0) / top
-        score = 0.5 * (1.0 if eid in seeds else 0.6) + 0.3 * centrality + 0.2 * recency(row.updated_at, now)
-        about = f" — {row.summary}" if row.summary else ""
-        aliases = f" (also: {', '.join(row.aliases[:3])})" if row.aliases else ""
-        full = f"{row.name}{aliases}{about}"
-        items.append(ContextItem(f"e{eid}", "entity", full, row.name, score, row.updated_at, row.type))
-    for e in subgraph.edges:
-        subj, obj = entities.get(e.subject_id), entities.get(e.object_id)
-        if subj is None or obj is None:
-            continue
-        touches = 1.0 if {e.subject_id, e.object_id} & seeds else 0.5
-        score = 0.5 * touches + 0.3 * min(1.0, e.weight / 3) + 0.2
-        line = f"{subj.name} {e.predicate} {obj.name}"
-        items.append(ContextItem(f"r{e.relation_id}", "relation", line, line, score))
-    return items
 
 
 def _ms(t0: float) -> float:

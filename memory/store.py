@@ -29,6 +29,7 @@ from memory.dreams import DreamStore
 from memory.focus import FocusStore
 from memory.formation.queue import FormationQueue
 from memory.graph.entities import EntityStore
+from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import Graph
 from memory.queries import QueryStore
 from memory.recall.embedder import Embedder
@@ -180,7 +181,7 @@ def open_memory(
         graph=graph,
         entities=entities,
         documents=DocumentStore(engine, entities),
-        assembler=ContextAssembler(engine, records.turns, memories, entities),
+        assembler=ContextAssembler(engine, records.turns, memories, entities, EntityVectors(engine, embedder)),
         presence=presence,
     )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal, get_args
 
+import numpy as np
 from sqlalchemy import Connection, Engine, text
 from sqlmodel import Session, col, select
 
@@ -315,6 +316,11 @@ class MemoryIndex:
         query = storable_text(query)
         if query.strip():
             self._search.query_vector(query)
+
+    def query_vector(self, query: str) -> np.ndarray:
+        """The vector `search` uses for `query` (kept from the last search or `prepare`: entity
+        relevance in assembly reads the same one instead of embedding the message again)."""
+        return self._search.query_vector(storable_text(query))
 
     def search(
         self,

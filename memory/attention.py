@@ -1,0 +1,209 @@
+"""Attention: what each candidate piece of context is worth to the question, and why it was or
+was not loaded.
+
+A graph node is scored by a weighted sum of four terms, each in 0..1 (`Weights`; the shipped
+ones are `GRAPH_WEIGHTS`, and why they give relevance no weight is said there):
+- **seed**: 1.0 for an entity the message names or a recalled memory links, 0.6 for one reached
+  by expansion;
+- **relevance**: cosine of the entity's name + summary to the question (memory/graph/entity_vectors.py,
+  the embedder of memories);
+- **centrality**: its degree in the expanded subgraph over the highest degree there;
+- **recency**: 1.0 when last updated now, halving every 30 days.
+A relation is scored with the same weights: touching a seed, the mean relevance of its two ends,
+its weight (3 mentions and more count fully), and 1.0 for recency.
+
+Every candidate carries a reason: why it was loaded ("named in the question", "2 hops out,
+relevance 0.41"), or the kind of skip and its words (`Skip`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal
+
+from memory.graph.cypher import GraphEdge, Subgraph
+from memory.models import EntityRow
+from memory.tokens import estimate_tokens
+
+Level = Literal["full", "summary"]
+RECENCY_HALF_LIFE_DAYS = 30.0
+EXPANDED = 0.6
+"""The seed term of an entity reached by expansion (a named or linked one has 1.0)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of a graph node's score terms (they sum to 1), and the relevance cut: an
+    expanded entity whose name + summary has a cosine below `cut` to the question is not loaded,
+    nor a relation to it (0 cuts nothing)."""
+
+    seed: float
+    relevance: float
+    centrality: float
+    recency: float
+    cut: float = 0.0
+
+
+STRUCTURE = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2)
+"""The scoring before issue 19: nothing relates a node to the question."""
+RELEVANCE = Weights(seed=0.35, relevance=0.35, centrality=0.15, recency=0.15, cut=0.15)
+"""Relevance weighted as much as being named. On the Dracula questions (bench/ingest_eval.py,
+depth 2, 800 tokens) it lost to `STRUCTURE`: answer names among the loaded items 0.697 against
+0.738 (every mix tried, down to relevance 0.05, lost a question or more). In a novel's
+co-occurrence graph the central names are the answers, and ranking by a name's likeness to the
+question let the relations that name them go. Kept for the benchmark and for other graphs."""
+GRAPH_WEIGHTS = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2, cut=0.1)
+"""Shipped: the order of `STRUCTURE`, and an expanded entity less like the question than 0.1
+(MiniLM puts unrelated short texts at about 0.0-0.15) is not loaded, nor a relation to it.
+On the Dracula questions: answer names among the loaded items 0.748 (multi-hop 0.817) against
+0.738 (0.783) before; a cut of 0.15 lost a question."""
+
+
+class Skip(StrEnum):
+    """Why something related was not loaded."""
+
+    RELEVANCE = "relevance"
+    BUDGET = "budget"
+    DEPTH = "depth"
+    FOCUS = "focus"
+    SUPERSEDED = "superseded"
+
+
+@dataclass
+class ContextItem:
+    """One candidate piece of recalled context."""
+
+    ref: str  # "m12" memory, "e4" entity, "r9" relation
+    kind: str  # memory kind, "entity" or "relation"
+    full: str
+    summary: str
+    score: float
+    created_at: datetime | None = None
+    group: str = ""  # entity type, for grouping in the block
+    level: Level | None = None
+    reason: str = ""  # why it was loaded, or why not
+    skip: Skip | None = None
+
+    def cost(self, level: Level) -> int:
+        """Token cost of this item at a level."""
+        return estimate_tokens(self.full if level == "full" else self.summary) + 2
+
+    def skipped(self, skip: Skip, reason: str) -> ContextItem:
+        """This item, marked as not loaded for `reason`."""
+        self.level, self.skip, self.reason = None, skip, reason
+        return self
+
+
+def recency(created_at: datetime | None, now: datetime) -> float:
+    """1.0 for now, halving every RECENCY_HALF_LIFE_DAYS."""
+    if created_at is None:
+        return 0.5
+    age_days = max(0.0, (now - created_at).total_seconds() / 86400)
+    return math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS)
+
+
+def hops(subgraph: Subgraph, seeds: set[int]) -> dict[int, int]:
+    """Each node's distance in hops from the nearest seed, over the subgraph's edges."""
+    links: dict[int, set[int]] = {}
+    for e in subgraph.edges:
+        links.setdefault(e.subject_id, set()).add(e.object_id)
+        links.setdefault(e.object_id, set()).add(e.subject_id)
+    dist = {s: 0 for s in seeds}
+    frontier = sorted(seeds)
+    while frontier:
+        fresh = sorted({n for f in frontier for n in links.get(f, ()) if n not in dist})
+        dist.update((n, dist[frontier[0]] + 1) for n in fresh)
+        frontier = fresh
+    return dist
+
+
+@dataclass(frozen=True)
+class GraphFacts:
+    """What the graph step found, for scoring: rows, the subgraph, seeds and how they were found."""
+
+    entities: Mapping[int, EntityRow]
+    subgraph: Subgraph
+    named: frozenset[int]
+    linked: frozenset[int]
+    relevance: Mapping[int, float]
+
+    @property
+    def seeds(self) -> frozenset[int]:
+        """Entities the expansion started from."""
+        return self.named | self.linked
+
+
+def graph_items(facts: GraphFacts, now: datetime, weights: Weights = GRAPH_WEIGHTS) -> list[ContextItem]:
+    """Every entity and relation of the subgraph, scored; those below the weights' relevance cut
+    already marked skipped."""
+    degree: dict[int, int] = {}
+    for e in facts.subgraph.edges:
+        degree[e.subject_id] = degree.get(e.subject_id, 0) + 1
+        degree[e.object_id] = degree.get(e.object_id, 0) + 1
+    top = max(degree.values(), default=1)
+    dist = hops(facts.subgraph, set(facts.seeds))
+    cut: set[int] = set()
+    items: list[ContextItem] = []
+    for eid, row in facts.entities.items():
+        seed, rel = eid in facts.seeds, facts.relevance.get(eid, 0.0)
+        score = (
+            weights.seed * (1.0 if seed else EXPANDED)
+            + weights.relevance * rel
+            + weights.centrality * degree.get(eid, 0) / top
+            + weights.recency * recency(row.updated_at, now)
+        )
+        item = entity_item(row, score)
+        item.reason = _why_entity(eid, facts, dist)
+        if not seed and rel < weights.cut:
+            cut.add(eid)
+            item.skipped(Skip.RELEVANCE, f"relevance {rel:.2f} below the cut {weights.cut}")
+        items.append(item)
+    items += [item for e in facts.subgraph.edges if (item := _relation_item(e, facts, dist, cut, weights)) is not None]
+    return items
+
+
+def entity_item(row: EntityRow, score: float) -> ContextItem:
+    """An entity as a candidate: name, aliases and summary in full; the name alone as summary."""
+    about = f" — {row.summary}" if row.summary else ""
+    aliases = f" (also: {', '.join(row.aliases[:3])})" if row.aliases else ""
+    return ContextItem(f"e{row.id}", "entity", f"{row.name}{aliases}{about}", row.name, score, row.updated_at, row.type)
+
+
+def _why_entity(eid: int, facts: GraphFacts, dist: Mapping[int, int]) -> str:
+    if eid in facts.named:
+        return "named in the question"
+    if eid in facts.linked:
+        return "linked to a recalled memory"
+    hop = dist.get(eid)
+    where = f"{hop} hop{'s' if hop != 1 else ''} out" if hop is not None else "in the expansion"
+    return f"{where}, relevance {facts.relevance.get(eid, 0.0):.2f}"
+
+
+def _relation_item(
+    e: GraphEdge, facts: GraphFacts, dist: Mapping[int, int], cut: set[int], weights: Weights
+) -> ContextItem | None:
+    subj, obj = facts.entities.get(e.subject_id), facts.entities.get(e.object_id)
+    if subj is None or obj is None:
+        return None
+    ends = {e.subject_id, e.object_id}
+    rel = sum(facts.relevance.get(i, 0.0) for i in ends) / len(ends)
+    touches = 1.0 if ends & facts.seeds else 0.5
+    score = (
+        weights.seed * touches
+        + weights.relevance * rel
+        + weights.centrality * min(1.0, e.weight / 3)
+        + weights.recency * 1.0
+    )
+    line = f"{subj.name} {e.predicate} {obj.name}"
+    item = ContextItem(f"r{e.relation_id}", "relation", line, line, score)
+    far = max(dist.get(i, 0) for i in ends)
+    item.reason = "link of a named entity" if ends & facts.named else f"link {far} hop{'s' if far != 1 else ''} out"
+    off = sorted(ends & cut)
+    if off:
+        name = facts.entities[off[0]].name
+        item.skipped(Skip.RELEVANCE, f"links {name}, below the relevance cut")
+    return item

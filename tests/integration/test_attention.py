@@ -1,0 +1,90 @@
+"""Attention and telemetry on real stores: relevance against centrality, and a reason for every
+kind of skip (real SQLite, sqlite-vec, Kuzu and the bundled embedder)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.assembly import AssembledContext, ContextRequest, Skip
+from memory.attention import GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights
+from memory.store import MemoryStore
+
+QUESTION = "What instrument does Ana play?"
+
+
+@pytest.fixture
+def band(storage: MemoryStore) -> tuple[MemoryStore, int]:
+    """Ana plays the violin (a leaf) and works at Acme, the hub of five freight things: the central
+    node at depth 2 is off-topic."""
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    ents = storage.entities
+    ana = ents.upsert_entity(uid, "Ana", "Person", summary="the user's sister")
+    violin = ents.upsert_entity(uid, "Violin", "Concept", summary="the string instrument Ana plays")
+    acme = ents.upsert_entity(uid, "Acme Logistics", "Organization", summary="a freight company")
+    assert ana.id and violin.id and acme.id
+    ents.add_relation(uid, ana.id, "PLAYS", violin.id)
+    ents.add_relation(uid, ana.id, "WORKS_AT", acme.id)
+    for name in ("Forklift", "Pallet", "Truck", "Invoice", "Depot"):
+        thing = ents.upsert_entity(uid, name, "Concept")
+        assert thing.id
+        ents.add_relation(uid, acme.id, "USES", thing.id)
+    return storage, uid
+
+
+def _item(ctx: AssembledContext, name: str) -> tuple[float, Skip | None, str]:
+    found = [i for i in ctx.loaded + ctx.skipped if i.kind == "entity" and i.summary == name]
+    assert found, name
+    return found[0].score, found[0].skip, found[0].reason
+
+
+def _ask(storage: MemoryStore, uid: int, weights: Weights, **kw: object) -> AssembledContext:
+    storage.assembler.weights = weights
+    req = ContextRequest(**{"context_turns": 0, "vector_limit": 0, "similarity_threshold": 0.5,  # pyright: ignore[reportArgumentType]
+                            "triple_depth": 2, **kw})  # fmt: skip
+    return storage.assembler.assemble(uid, "t", QUESTION, req)
+
+
+def test_attention_relevance_beats_centrality_when_the_hub_is_off_topic(band: tuple[MemoryStore, int]) -> None:
+    storage, uid = band
+    before = _ask(storage, uid, STRUCTURE)
+    assert _item(before, "Acme Logistics")[0] > _item(before, "Violin")[0]  # centrality alone: the hub first
+    weighted = _ask(storage, uid, RELEVANCE)
+    assert _item(weighted, "Violin")[0] > _item(weighted, "Acme Logistics")[0]
+    shipped = _ask(storage, uid, GRAPH_WEIGHTS)
+    _, skip, reason = _item(shipped, "Acme Logistics")
+    assert skip is Skip.RELEVANCE and reason.startswith("relevance 0.0") and "below the cut 0.1" in reason
+    assert "Violin" in {i.summary for i in shipped.loaded}
+    assert all("Acme" not in i.full for i in shipped.loaded if i.kind == "relation")
+    assert _item(shipped, "Violin")[2] == "1 hop out, relevance 0.81"
+    assert _item(shipped, "Ana")[2] == "named in the question"
+
+
+def test_telemetry_each_skip_kind_has_its_reason(band: tuple[MemoryStore, int]) -> None:
+    storage, uid = band
+    ents = storage.entities
+    ana = ents.find_by_name(uid, "Ana", fuzzy=False)[0]
+    lisbon = ents.upsert_entity(uid, "Lisbon", "Location")
+    whitby = ents.upsert_entity(uid, "Whitby", "Location", domain="doc:1")
+    assert ana.id and lisbon.id and whitby.id
+    old = ents.add_relation(uid, ana.id, "LIVES_IN", lisbon.id)
+    assert old.id
+    ents.supersede_relation(uid, old.id)
+    ents.add_relation(uid, ana.id, "VISITED", whitby.id)
+
+    shallow = _ask(storage, uid, GRAPH_WEIGHTS, triple_depth=1, domains=["personal"])
+    reasons = {(i.summary, i.skip): i.reason for i in shallow.skipped}
+    assert reasons[("Forklift", Skip.DEPTH)] == "2 hops out, past TRIPLE_DEPTH 1"
+    assert reasons[("Whitby", Skip.FOCUS)] == "outside the focus (doc:1)"
+    assert reasons[("Ana LIVES_IN Lisbon", Skip.SUPERSEDED)] == "superseded, no longer true"
+    assert reasons[("Acme Logistics", Skip.RELEVANCE)].endswith("below the cut 0.1")
+    tight = _ask(storage, uid, GRAPH_WEIGHTS, budget_tokens=12)
+    assert any(i.skip is Skip.BUDGET and i.reason == "token budget" for i in tight.skipped)
+
+    telemetry = shallow.telemetry()
+    assert telemetry["depth"] == 1 and telemetry["depth_reached"] == 1
+    assert set(telemetry["skipped_by_kind"]) == {"depth", "focus", "superseded", "relevance"}
+    assert all(entry["reason"] for entry in telemetry["loaded"])
+    assert telemetry["best_unloaded"] and all(e["kind"] != "superseded" for e in telemetry["best_unloaded"])
+    said = " | ".join(telemetry["recommendations"])
+    assert "ask TRIPLE_DEPTH 2 for" in said and "set /focus all to include Whitby" in said
