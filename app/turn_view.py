@@ -48,14 +48,45 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
         f"\n**Loaded**: {telemetry.get('history_turns', 0)} recent turns, {summary} "
         f"({telemetry.get('context_tokens', 0)} tokens, coverage {telemetry.get('coverage', 1.0):.0%})"
     )
-    skipped = telemetry.get("skipped", [])
-    if skipped:
-        more = int(telemetry.get("skipped_total", len(skipped))) - min(len(skipped), 8)
-        names = "; ".join(f"{s['label']} ({s['reason']})" for s in skipped[:8])
-        lines.append("**Related but not loaded**: " + names + (f"; and {more} more" if more > 0 else ""))
+    lines += _telemetry_lines(telemetry)
     timings = telemetry.get("timings_ms", {})
     lines.append(f"**Timings**: request {request_ms:.0f} ms · retrieval {sum(timings.values()):.0f} ms")
     return "\n".join(lines)
+
+
+_SKIP_WORDS = {
+    "budget": "for the token budget",
+    "relevance": "below the relevance cut",
+    "depth": "one step past the depth",
+    "focus": "outside the focus",
+    "superseded": "superseded",
+}
+SHOWN = 8
+"""Items named in each line of the Context step (the telemetry keeps up to 50)."""
+
+
+def _telemetry_lines(telemetry: dict[str, Any]) -> list[str]:
+    """Why things were loaded, how deep the links went, what was left out and why, and what to ask."""
+    lines: list[str] = []
+    depth, reached = telemetry.get("depth"), telemetry.get("depth_reached")
+    if depth:
+        lines.append(f"**Links followed**: {reached} of {depth} step(s) out had something")
+    why = [f"{i['label']} ({i['reason']})" for i in telemetry.get("loaded", []) if i.get("reason") and i.get("label")]
+    if why:
+        lines.append(
+            "**Why loaded**: " + "; ".join(why[:SHOWN]) + (f"; and {len(why) - SHOWN} more" if len(why) > SHOWN else "")
+        )
+    skipped = telemetry.get("skipped", [])
+    if skipped:
+        best = telemetry.get("best_unloaded") or skipped
+        more = int(telemetry.get("skipped_total", len(skipped))) - min(len(best), SHOWN)
+        names = "; ".join(f"{s['label']} ({s['reason']})" for s in best[:SHOWN])
+        lines.append("**Related but not loaded**: " + names + (f"; and {more} more" if more > 0 else ""))
+        kinds = telemetry.get("skipped_by_kind", {})
+        if kinds:
+            lines.append("Left out: " + ", ".join(f"{n} {_SKIP_WORDS.get(k, k)}" for k, n in kinds.items()))
+    lines += [f"**Recommendation**: {r}" for r in telemetry.get("recommendations", [])]
+    return lines
 
 
 def report_markdown(report: str) -> str:

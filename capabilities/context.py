@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory.assembly import AssembledContext, escape_delimiters
+from memory.assembly import AssembledContext, Skip, escape_delimiters, unloaded_line
 from memory.graph.entities import EntityStore
 from memory.graph.names import name_key
 from memory.models import EntityRow
@@ -22,6 +22,11 @@ from memory.tokens import estimate_tokens
 SUMMARY_CHARS = 120
 MAX_DETAIL_RELATIONS = 12
 MAX_DETAIL_MEMORIES = 3
+RELATED_SHOWN = 8
+"""Unloaded items named on the "Related but not loaded" line of the block."""
+# An entity left out for these reasons can still be expanded; one outside the focus cannot (the
+# person chose the focus) and a superseded relation is no longer true.
+_LOADABLE = (Skip.BUDGET, Skip.RELEVANCE, Skip.DEPTH)
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,9 @@ class TwoLevelContext:
     relations: dict[int, RelationFact] = field(default_factory=dict)
     ambiguous: dict[str, tuple[int, ...]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)  # "Lucy [e12] (token budget)": what assembly left out
+    loadable: set[int] = field(default_factory=set)  # entities left out that EXPAND_ENTITY may still load
+    recommendations: list[str] = field(default_factory=list)
 
     @classmethod
     def from_assembled(cls, ctx: AssembledContext, include_relationships: bool = True) -> TwoLevelContext:
@@ -169,6 +177,10 @@ class TwoLevelContext:
                 e = edges[number]
                 delta.relations.append(RelationFact(number, e.subject_id, e.predicate, e.object_id, item.full))
         out.merge(delta)
+        unloaded = ctx.best_unloaded(RELATED_SHOWN)
+        out.related = [unloaded_line(i) for i in unloaded]
+        out.loadable = {int(i.ref[1:]) for i in unloaded if i.kind == "entity" and i.skip in _LOADABLE}
+        out.recommendations = ctx.recommendations()
         return out
 
     @property
@@ -178,8 +190,8 @@ class TwoLevelContext:
 
     @property
     def expandable_ids(self) -> list[int]:
-        """Entities in context as a summary only."""
-        return [i for i in sorted(self.summaries) if i not in self.details]
+        """Entities in context as a summary only, and those named as related but not loaded."""
+        return sorted((set(self.summaries) | self.loadable) - set(self.details))
 
     @property
     def expanded_ids(self) -> list[int]:
@@ -261,9 +273,17 @@ class TwoLevelContext:
         if self.notes:
             lines.append("Other findings:")
             lines += [f"- {n}" for n in self.notes]
+        if related := [r for r in self.related if not self._in_context(r)]:
+            lines.append("Related but not loaded (EXPAND_ENTITY can load an entity): " + "; ".join(related))
+        lines += [f"Recommendation: {r}" for r in self.recommendations]
         if not lines:
             return "<recalled_context>\n(nothing recalled)\n</recalled_context>"
         return "<recalled_context>\n" + escape_delimiters("\n".join(lines)) + "\n</recalled_context>"
+
+    def _in_context(self, line: str) -> bool:
+        """Whether an unloaded item has since been loaded by an info request."""
+        ref = line.rsplit(" [", 1)[-1].split("]", 1)[0] if " [" in line else ""
+        return ref in self.refs
 
     def _label(self, entity_id: int) -> str:
         entity = self.summaries.get(entity_id)

@@ -132,7 +132,14 @@ class AssembledContext:
             "history_turns": len(self.history),
             "history_tokens": sum(t.tokens for t in self.history),
             "loaded": [
-                {"ref": i.ref, "level": i.level, "score": round(i.score, 3), "reason": i.reason} for i in self.loaded
+                {
+                    "ref": i.ref,
+                    "label": i.summary[:60],
+                    "level": i.level,
+                    "score": round(i.score, 3),
+                    "reason": i.reason,
+                }
+                for i in self.loaded
             ],
             "skipped": [_skip_entry(i) for i in self.skipped[:TELEMETRY_SKIPPED]],
             "skipped_total": len(self.skipped),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from capabilities.context import TwoLevelContext
 from memory.assembly import AssembledContext, ContextRequest, Skip
 from memory.attention import GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights
 from memory.store import MemoryStore
@@ -88,3 +89,6 @@ def test_telemetry_each_skip_kind_has_its_reason(band: tuple[MemoryStore, int]) 
     assert telemetry["best_unloaded"] and all(e["kind"] != "superseded" for e in telemetry["best_unloaded"])
     said = " | ".join(telemetry["recommendations"])
     assert "ask TRIPLE_DEPTH 2 for" in said and "set /focus all to include Whitby" in said
+    block = TwoLevelContext.from_assembled(shallow).block()  # the block the model is sent
+    assert "Related but not loaded (EXPAND_ENTITY can load an entity): " in block
+    assert "(2 hops out, past TRIPLE_DEPTH 1)" in block and "Recommendation: ask TRIPLE_DEPTH 2 for" in block
