@@ -35,6 +35,7 @@ from capabilities.answer import Answer, NeedsMoreInfo, forced_answer, to_answer
 from capabilities.context import ContextStats, TwoLevelContext
 from capabilities.info import InfoRequestInvalid, InfoResult, InfoStores, Round, build_round, fulfil
 from memory.graph.entities import EntityNotFound, EntityStore
+from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphError
 from memory.models import QueryRow, utcnow
 from memory.queries import QueryStore
@@ -60,6 +61,11 @@ class LoopStores(Protocol):
     entities: EntityStore
     memories: MemoryIndex
     queries: QueryStore
+
+    @property
+    def vectors(self) -> EntityVectors:
+        """Entity vectors for SEARCH_ENTITIES."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -185,7 +191,7 @@ def _raw_request(raw: str) -> tuple[str, dict[str, Any]]:
 def _apply(stores: LoopStores, user_id: int, ctx: TwoLevelContext, request: NeedsMoreInfo) -> InfoResult | str:
     """Fulfil a validated request and merge it; a string says why it could not be fulfilled."""
     try:
-        result = fulfil(request, InfoStores(stores.entities, stores.memories), user_id, ctx)
+        result = fulfil(request, InfoStores(stores.entities, stores.memories, stores.vectors), user_id, ctx)
     except (InfoRequestInvalid, EntityNotFound, GraphError, ValueError) as exc:
         log.warning("info request %s failed: %r", request.capability, exc)
         return f"failed: {exc}"[:300]

@@ -29,6 +29,7 @@ from capabilities.context import (
 )
 from memory.graph.cypher import Subgraph
 from memory.graph.entities import EntityStore
+from memory.graph.entity_vectors import EntityVectors
 from memory.graph.names import ENTITY_TYPES, name_key
 from memory.recall.vectors import MemoryIndex
 
@@ -41,6 +42,10 @@ MAX_HOPS = 4
 SEARCH_LIMIT = 5
 SEARCH_THRESHOLD = 0.5  # the floor of the allowed range: the model asked, so show near misses too
 LIST_LIMIT = 10
+SHARED_POOL = 200
+"""Shared-neighbour rows read per entity: enough that the other entity is among them."""
+ENTITY_SEARCH_FLOOR = 0.2
+"""SEARCH_ENTITIES leaves out entities less like the query than this (MiniLM: unrelated ≈ 0-0.15)."""
 
 
 class InfoRequestInvalid(ValueError):
@@ -127,6 +132,23 @@ CAPABILITIES: tuple[Capability, ...] = (
             "max_hops": (int, Field(ge=1, le=MAX_HOPS)),
         },
         lambda o: o.include_relationships and len(o.entity_refs) > 1,
+    ),
+    Capability(
+        "FIND_SHARED_CONNECTIONS",
+        "Find the entities linked to both of two entities (their shared neighbours).",
+        '{"first_id": "e4", "second_id": "e7"}',
+        lambda o, e: {"first_id": (_ids(o, e, "EntityId"), ...), "second_id": (_ids(o, e, "EntityId"), ...)},
+        lambda o: o.include_relationships and len(o.entity_refs) > 1,
+    ),
+    Capability(
+        "SEARCH_ENTITIES",
+        "Find the people, places or things whose name or description is closest in meaning to a phrase.",
+        '{"query": "the Dutch professor", "type": "Person"}',
+        lambda o, e: {
+            "query": (str, Field(min_length=1, max_length=MAX_QUERY_CHARS)),
+            "type": (_types(o, e) | None, None),
+        },
+        lambda o: bool(o.types),
     ),
     Capability(
         "LIST_ENTITY_TYPES",
@@ -275,10 +297,11 @@ def build_round(
 
 @dataclass(frozen=True)
 class InfoStores:
-    """The stores info requests read."""
+    """The stores info requests read (`vectors`: SEARCH_ENTITIES fails without them)."""
 
     entities: EntityStore
     memories: MemoryIndex
+    vectors: EntityVectors | None = None
 
 
 Handler = Callable[[InfoStores, int, TwoLevelContext, dict[str, Any]], tuple[str, ContextDelta]]
@@ -357,6 +380,39 @@ def _of_type(st: InfoStores, user_id: int, ctx: TwoLevelContext, a: dict[str, An
     return (f"{len(found)} {a['type']}: {listed}" if found else f"no {a['type']}"), ContextDelta(summaries=found)
 
 
+def _shared(st: InfoStores, user_id: int, ctx: TwoLevelContext, a: dict[str, Any]) -> tuple[str, ContextDelta]:
+    first, second = _num(a["first_id"]), _num(a["second_id"])
+    if first == second:
+        raise InfoRequestInvalid("FIND_SHARED_CONNECTIONS needs two different entities")
+    # Entities both are linked to: the `via` of the second one's row among the first's shared
+    # neighbours (read from the other side too: a hub may list the other past the pool).
+    common: set[int] = set()
+    for one, other in ((first, second), (second, first)):
+        rows = st.entities.shared_neighbours(user_id, one, SHARED_POOL)
+        common |= {v for n in rows if n.node.id == other for v in n.via}
+    rows = st.entities.get_many(user_id, sorted(common)).values()
+    found = [summarize(r) for r in rows if r.status == "active"][:LIST_LIMIT]
+    names = {s.id: s.name for s in ctx.summaries.values()} | {s.id: s.name for s in found}
+    pair = f"{names.get(first, a['first_id'])} and {names.get(second, a['second_id'])}"
+    if not found:
+        note = f"{pair} share no connection"
+        return note, ContextDelta(notes=[note])
+    note = f"{pair} are both linked to " + ", ".join(f"{s.name} [e{s.id}]" for s in found)
+    return note, ContextDelta(summaries=found, notes=[note])
+
+
+def _search_entities(st: InfoStores, user_id: int, ctx: TwoLevelContext, a: dict[str, Any]) -> tuple[str, ContextDelta]:
+    if st.vectors is None:
+        raise InfoRequestInvalid("SEARCH_ENTITIES is not available here")
+    matches = st.vectors.search(user_id, a["query"], SEARCH_LIMIT, a.get("type"), ENTITY_SEARCH_FLOOR)
+    found = [summarize(m.entity) for m in matches]
+    what = f"{a['type']} entities" if a.get("type") else "entities"
+    if not found:
+        return f"no {what} close to {a['query']!r}", ContextDelta()
+    listed = ", ".join(f"{s.name} [e{s.id}] ({m.relevance:.2f})" for s, m in zip(found, matches, strict=True))
+    return f"{len(found)} {what}: {listed}", ContextDelta(summaries=found)
+
+
 FULFILMENT: dict[str, Handler] = {
     "SEARCH_MEMORIES": _search,
     "GET_ENTITY_BY_NAME": _by_name,
@@ -364,6 +420,8 @@ FULFILMENT: dict[str, Handler] = {
     "EXPAND_ENTITIES": _expand,
     "GET_RELATIONSHIPS": _relationships,
     "FIND_PATH": _path,
+    "FIND_SHARED_CONNECTIONS": _shared,
+    "SEARCH_ENTITIES": _search_entities,
     "LIST_ENTITY_TYPES": _types_list,
     "GET_ENTITIES_BY_TYPE": _of_type,
 }

@@ -94,6 +94,11 @@ class MemoryStore(Records):
     assembler: ContextAssembler
     presence: int = -1  # a shared flock the caller took to say this process has the stores open
 
+    @property
+    def vectors(self) -> EntityVectors:
+        """Entity vectors (relevance in assembly, SEARCH_ENTITIES): one cache for both."""
+        return self.assembler.vectors
+
     def alone(self) -> bool:
         """Whether no other Reverie process has the stores open: then a formation job left `running`
         is a dead process's, not one another process is forming right now."""

@@ -21,6 +21,7 @@ from app.llm import Backend, LLMConfig, open_backend
 from capabilities.answer import NOT_VERIFIED
 from capabilities.context import TwoLevelContext
 from memory.graph.entities import EntityStore
+from memory.graph.entity_vectors import EntityVectors
 from memory.queries import QueryConfig, QueryStore
 from memory.recall.vectors import MemoryIndex
 from memory.store import MemoryStore
@@ -34,6 +35,7 @@ class Stores:
     entities: EntityStore
     memories: MemoryIndex
     queries: QueryStore
+    vectors: EntityVectors
 
 
 @dataclass
@@ -82,7 +84,7 @@ def world(storage: MemoryStore) -> World:
 
 @pytest.fixture
 def stores(storage: MemoryStore) -> Stores:
-    return Stores(storage.entities, storage.memories, QueryStore(storage.engine))
+    return Stores(storage.entities, storage.memories, QueryStore(storage.engine), storage.vectors)
 
 
 async def run_loop(

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from capabilities.answer import NeedsMoreInfo
 from capabilities.context import TwoLevelContext
-from capabilities.info import InfoStores, Round, build_round, fulfil
+from capabilities.info import InfoRequestInvalid, InfoStores, Round, build_round, fulfil
 from memory.assembly import ContextRequest
 from memory.store import MemoryStore
 
@@ -78,7 +78,7 @@ def _validated(rnd: Round, raw: dict[str, object]) -> NeedsMoreInfo:
 
 def _run(storage: MemoryStore, world: World, ctx: TwoLevelContext, raw: dict[str, object]) -> str:
     request = _validated(_round(storage, world, ctx), raw)
-    result = fulfil(request, InfoStores(storage.entities, storage.memories), world.uid, ctx)
+    result = fulfil(request, InfoStores(storage.entities, storage.memories, storage.vectors), world.uid, ctx)
     ctx.merge(result.delta)
     return result.summary
 
@@ -174,6 +174,10 @@ def test_info_list_entity_types_and_get_entities_by_type(storage: MemoryStore, w
         {"capability": "SEARCH_MEMORIES", "args": {"query": ""}, "reason": ""},
         {"capability": "SEARCH_MEMORIES", "args": {"query": "x", "limit": 99}, "reason": "extra argument"},
         {"capability": "DELETE_EVERYTHING", "args": {}, "reason": "unknown capability"},
+        {"capability": "FIND_SHARED_CONNECTIONS", "args": {"first_id": "e1", "second_id": "e999"}, "reason": "guessed"},
+        {"capability": "FIND_SHARED_CONNECTIONS", "args": {"first_id": "e1"}, "reason": "one entity"},
+        {"capability": "SEARCH_ENTITIES", "args": {"query": ""}, "reason": ""},
+        {"capability": "SEARCH_ENTITIES", "args": {"query": "boats", "type": "Spaceship"}, "reason": ""},
         {"capability": "EXPAND_ENTITY", "args": {"name": "Ana"}, "reason": "args of another capability"},
     ],
 )
@@ -206,3 +210,57 @@ def test_info_capabilities_absent_when_nothing_to_offer(storage: MemoryStore, wo
     after = _round(storage, world, ctx)
     assert "EXPAND_ENTITY" not in after.offered and "EXPAND_ENTITIES" not in after.offered
     assert "GET_RELATIONSHIPS" in after.offered
+
+
+def test_info_find_shared_connections_names_the_common_neighbours(storage: MemoryStore, world: World) -> None:
+    storage.entities.add_relation(world.uid, world.bruno, "LIVES_IN", world.porto)
+    oslo = storage.entities.upsert_entity(world.uid, "Oslo", "Location").id
+    ctx = initial_context(storage, world, "Do Ana and Bruno live near each other, or near Oslo?")
+    assert {world.sister, world.bruno} <= set(ctx.entity_ids)
+    args = {"first_id": f"e{world.sister}", "second_id": f"e{world.bruno}"}
+    summary = _run(storage, world, ctx, {"capability": "FIND_SHARED_CONNECTIONS", "args": args, "reason": ""})
+    assert summary == f"Ana and Bruno are both linked to Porto [e{world.porto}]"
+    assert world.porto in ctx.summaries and summary in ctx.block()
+    apart = {"first_id": f"e{oslo}", "second_id": f"e{world.bruno}"}
+    assert _run(storage, world, ctx, {"capability": "FIND_SHARED_CONNECTIONS", "args": apart, "reason": ""}) == (
+        "Oslo and Bruno share no connection"
+    )
+
+
+def test_info_find_shared_connections_rejects_one_entity_twice(storage: MemoryStore, world: World) -> None:
+    ctx = initial_context(storage, world, "Do Ana and Bruno live near each other?")
+    same = {"first_id": f"e{world.bruno}", "second_id": f"e{world.bruno}"}
+    request = _validated(
+        _round(storage, world, ctx), {"capability": "FIND_SHARED_CONNECTIONS", "args": same, "reason": ""}
+    )
+    with pytest.raises(InfoRequestInvalid, match="two different entities"):
+        fulfil(request, InfoStores(storage.entities, storage.memories, storage.vectors), world.uid, ctx)
+
+
+def test_info_search_entities_by_meaning_and_type(storage: MemoryStore, world: World) -> None:
+    ctx = TwoLevelContext()
+    summary = _run(
+        storage, world, ctx, {"capability": "SEARCH_ENTITIES", "args": {"query": "a Portuguese city"}, "reason": ""}
+    )
+    assert summary.split(": ", 1)[1].startswith(f"Porto [e{world.porto}]")
+    people = TwoLevelContext()
+    args = {"query": "Ana's husband", "type": "Person"}
+    summary = _run(storage, world, people, {"capability": "SEARCH_ENTITIES", "args": args, "reason": ""})
+    assert " Person entities: Bruno " in summary and world.porto not in people.summaries
+    assert {s.type for s in people.summaries.values()} == {"Person"}
+    nothing = _run(
+        storage,
+        world,
+        TwoLevelContext(),
+        {"capability": "SEARCH_ENTITIES", "args": {"query": "quantum chromodynamics lattice"}, "reason": ""},
+    )
+    assert nothing.startswith("no entities close to")
+
+
+def test_info_search_entities_without_vectors_says_so(storage: MemoryStore, world: World) -> None:
+    ctx = TwoLevelContext()
+    request = _validated(
+        _round(storage, world, ctx), {"capability": "SEARCH_ENTITIES", "args": {"query": "city"}, "reason": ""}
+    )
+    with pytest.raises(InfoRequestInvalid, match="not available"):
+        fulfil(request, InfoStores(storage.entities, storage.memories), world.uid, ctx)

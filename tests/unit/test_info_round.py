@@ -29,7 +29,7 @@ def context() -> TwoLevelContext:
 
 
 def test_info_capabilities_are_declared_with_one_sentence_descriptions() -> None:
-    assert len(CAPABILITIES) == 8
+    assert len(CAPABILITIES) == 10
     for cap in CAPABILITIES:
         assert cap.description.endswith(".") and cap.description.count(".") == 1
         assert cap.description[0].isupper() and not cap.description.startswith(("This", "The "))
@@ -51,6 +51,10 @@ def test_info_round_schema_carries_the_allowed_ids_and_types_as_enums() -> None:
     request = schema["properties"]["result"]["anyOf"][1]["properties"]["data"]
     branches = {b["properties"]["capability"]["const"]: b["properties"]["args"]["$ref"] for b in request["anyOf"]}
     assert branches["FIND_PATH"] == "#/$defs/FindPathArgs"  # each capability is paired with its own args
+    shared = defs["FindSharedConnectionsArgs"]["properties"]
+    assert shared["first_id"]["$ref"] == shared["second_id"]["$ref"] == "#/$defs/EntityId"  # ids in context only
+    kind = defs["SearchEntitiesArgs"]["properties"]["type"]["anyOf"]
+    assert {"$ref": "#/$defs/EntityType"} in kind and {"type": "null"} in kind
     assert all(b["additionalProperties"] is False for b in request["anyOf"])
     assert defs["GetRelationshipsArgs"]["properties"]["direction"]["enum"] == ["incoming", "outgoing", "both"]
 
