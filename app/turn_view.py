@@ -66,27 +66,31 @@ SHOWN = 8
 
 
 def _telemetry_lines(telemetry: dict[str, Any]) -> list[str]:
-    """Why things were loaded, how deep the links went, what was left out and why, and what to ask."""
+    """Why things were loaded, how deep the links went, what was left out and why, and what to ask.
+    Labels are the person's text (and a document's): escaped, so they show as written."""
     lines: list[str] = []
     depth, reached = telemetry.get("depth"), telemetry.get("depth_reached")
     if depth:
         lines.append(f"**Links followed**: {reached} of {depth} step(s) out had something")
-    why = [f"{i['label']} ({i['reason']})" for i in telemetry.get("loaded", []) if i.get("reason") and i.get("label")]
+    why = [_entry(i) for i in telemetry.get("loaded", []) if i.get("reason") and i.get("label")]
     if why:
-        lines.append(
-            "**Why loaded**: " + "; ".join(why[:SHOWN]) + (f"; and {len(why) - SHOWN} more" if len(why) > SHOWN else "")
-        )
+        more = f"; and {len(why) - SHOWN} more" if len(why) > SHOWN else ""
+        lines.append("**Why loaded**: " + "; ".join(why[:SHOWN]) + more)
     skipped = telemetry.get("skipped", [])
     if skipped:
         best = telemetry.get("best_unloaded") or skipped
         more = int(telemetry.get("skipped_total", len(skipped))) - min(len(best), SHOWN)
-        names = "; ".join(f"{s['label']} ({s['reason']})" for s in best[:SHOWN])
+        names = "; ".join(_entry(s) for s in best[:SHOWN])
         lines.append("**Related but not loaded**: " + names + (f"; and {more} more" if more > 0 else ""))
         kinds = telemetry.get("skipped_by_kind", {})
         if kinds:
             lines.append("Left out: " + ", ".join(f"{n} {_SKIP_WORDS.get(k, k)}" for k, n in kinds.items()))
-    lines += [f"**Recommendation**: {r}" for r in telemetry.get("recommendations", [])]
+    lines += [f"**Recommendation**: {escape(r)}" for r in telemetry.get("recommendations", [])]
     return lines
+
+
+def _entry(item: dict[str, Any]) -> str:
+    return f"{escape(str(item['label']))} ({escape(str(item['reason']))})"
 
 
 def report_markdown(report: str) -> str:

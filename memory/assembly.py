@@ -117,7 +117,7 @@ class AssembledContext:
         if deeper := _entities(by_kind.get(Skip.DEPTH, [])):
             out.append(f"ask TRIPLE_DEPTH {self.depth + 1} for {_names(deeper)}")
         if crowded := _entities(by_kind.get(Skip.BUDGET, [])):
-            refs = ", ".join(f"{i.summary} [{i.ref}]" for i in crowded[:3])
+            refs = ", ".join(f"{_label(i, 40)} [{i.ref}]" for i in crowded[:3])
             out.append(f"ask EXPAND_ENTITY for {refs} (left out for the token budget)")
         if outside := by_kind.get(Skip.FOCUS, []):
             out.append(f"set /focus all to include {_names(outside)} (outside this chat's focus)")
@@ -155,7 +155,12 @@ class AssembledContext:
 
 
 def _skip_entry(item: ContextItem) -> dict[str, Any]:
-    return {"ref": item.ref, "label": item.summary[:60], "reason": item.reason, "kind": str(item.skip or "")}
+    return {"ref": item.ref, "label": _label(item), "reason": item.reason, "kind": str(item.skip or "")}
+
+
+def _label(item: ContextItem, chars: int = 60) -> str:
+    """An item's summary on one line (a document chunk's has line breaks), cut to `chars`."""
+    return " ".join(item.summary.split())[:chars]
 
 
 def _entities(items: list[ContextItem]) -> list[ContextItem]:
@@ -163,7 +168,7 @@ def _entities(items: list[ContextItem]) -> list[ContextItem]:
 
 
 def _names(items: list[ContextItem]) -> str:
-    return ", ".join(i.summary[:40] for i in items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
+    return ", ".join(_label(i, 40) for i in items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
 def escape_delimiters(text: str) -> str:
@@ -175,7 +180,7 @@ def escape_delimiters(text: str) -> str:
 
 def unloaded_line(item: ContextItem) -> str:
     """`Lucy [e12] (token budget)`: an unloaded item as the agent and the person read it."""
-    return f"{item.summary[:40]} [{item.ref}] ({item.reason})"
+    return f"{_label(item, 40)} [{item.ref}] ({item.reason})"
 
 
 def pack(items: list[ContextItem], budget_tokens: int) -> tuple[list[ContextItem], list[ContextItem]]:

@@ -69,7 +69,7 @@ def _mixed() -> AssembledContext:
 
 def test_context_step_says_why_loaded_why_not_and_what_to_ask() -> None:
     provision = clamp(ResourceRequest(), Limits.from_values())
-    markdown = plan_markdown(provision, [], _mixed().telemetry(), 5.0)
+    markdown = plan_markdown(provision, [], _mixed().telemetry(), 5.0).replace("\\", "")  # as rendered
     assert "**Links followed**: 1 of 1 step(s) out had something" in markdown
     assert "**Why loaded**: Ana (named in the question)" in markdown
     assert (
@@ -92,3 +92,10 @@ def test_answer_prompt_names_what_was_not_loaded_and_offers_to_expand_it() -> No
     offer = build_round(ctx, ["Person"]).offer
     assert set(offer.expandable_refs) == {"e2", "e3", "e4"} and offer.entity_refs == ()
     assert "e2" not in ctx.refs  # not loaded: nothing to cite yet
+
+
+def test_context_step_shows_a_left_out_note_as_written_on_one_line() -> None:
+    note = ContextItem("m3", "chunk", "x", "Ana [lives](http://evil.example)\nin Porto", 0.4)
+    ctx = AssembledContext([], [], [note.skipped(Skip.BUDGET, "token budget")], [], {}, Subgraph())
+    markdown = plan_markdown(clamp(ResourceRequest(), Limits.from_values()), [], ctx.telemetry(), 1.0)
+    assert "Ana \\[lives\\]\\(http://evil\\.example\\) in Porto (token budget)" in markdown
