@@ -31,6 +31,12 @@ class ReminderAsk:
     due: datetime | None
 
 
+# "Remind me, what…", "remind me of my physio's name?", "remind me again where…": the person asks to be
+# told something remembered, now.
+_RECALL = re.compile(r"^\s*[,:]?\s*(?:again\s*,?\s*)?(?:what|who|whom|whose|where|when|which|why|how|of|if|whether)\b",
+                     re.IGNORECASE)
+
+
 def parse_reminder(message: str, now: datetime, zone: ZoneInfo) -> ReminderAsk | None:
     """A reminder request in the message, if any ("remind me tomorrow at 9 to call the vet").
 
@@ -41,6 +47,8 @@ def parse_reminder(message: str, now: datetime, zone: ZoneInfo) -> ReminderAsk |
         return None
     rest, due = found.group("rest"), None
     words = read_when(rest, now, zone)
+    if words is None and _RECALL.match(rest):  # "remind me, what does Priya do?": a question, not a reminder
+        return None
     if words is not None:
         rest, due = words.rest, words.due
     what = re.sub(r"^\s*(to|that|about)\b", "", rest.strip(" .!?,:")).strip(" .!?,:")

@@ -40,3 +40,11 @@ def test_parse_reminder_reads_time_only_after_the_ask() -> None:
 
 def test_parse_reminder_absent() -> None:
     assert parse_reminder("What did I tell you about reminders?", NOW, ZONE) is None
+
+
+def test_remind_me_asking_what_is_remembered_is_a_question_not_a_reminder() -> None:
+    asked = ("Remind me, what does Priya do?", "Remind me of my physio's name?", "remind me again where Tash works?")
+    for message in asked:
+        assert parse_reminder(message, NOW, ZONE) is None
+    ask = parse_reminder("remind me of the dentist tomorrow morning", NOW, ZONE)  # a time: a reminder
+    assert ask is not None and ask.due is not None
