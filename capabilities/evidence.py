@@ -1090,10 +1090,13 @@ def _linked(x: _Scored, y: _Scored) -> bool:
     """Two notes that may be read together: sentences of one memory, a turn and the one it leans on,
     notes about the same one, or document chunks that continue each other (chunks overlap by a few
     words)."""
-    a, b = x.note, y.note
-    if a.ref == b.ref or (a.after and a.after == b.ref) or (b.after and b.after == a.ref):
-        return True
-    return bool(x.about & y.about) or bool(a.phrases & b.phrases) or _continues(a, b) or _continues(b, a)
+    return _told_together(x.note, y.note) or bool(x.about & y.about) or bool(x.note.phrases & y.note.phrases)
+
+
+def _told_together(a: Note, b: Note) -> bool:
+    """Sentences of one memory, a turn and the one it leans on, or chunks that continue each other."""
+    leans = bool(a.after and a.after == b.ref) or bool(b.after and b.after == a.ref)
+    return a.ref == b.ref or leans or _continues(a, b) or _continues(b, a)
 
 
 def _continues(a: Note, b: Note, least: int = 3) -> bool:
@@ -1489,12 +1492,9 @@ def _of_it(c: _Scored, chosen: Sequence[_Scored], asked: set[str], money: bool =
     name: "He's nineteen" after "Cian rang…" for "Aoife's eldest", Cian). An amount of money is a
     thing's, not a person's: it must be told with the thing ("Tickets are £8… Sheena and Alec" is no price
     of the Jazz "sold to Sheena's grandson")."""
-    def told_with(o: _Scored) -> bool:
-        a, b = c.note, o.note
-        leans = a.after == b.ref != "" or b.after == a.ref != ""
-        return a.ref == b.ref or leans or _continues(a, b) or _continues(b, a)
+    def linked(o: _Scored) -> bool:
+        return _told_together(c.note, o.note) if money else _linked(c, o)
 
-    linked = told_with if money else (lambda o: _linked(c, o))
     return bool(c.terms & asked or c.hard) or any(linked(o) for o in chosen if o is not c and o.terms & asked)
 
 

@@ -192,7 +192,9 @@ def _keep(stores: Stores, user_id: int, row: MemoryRow, rest: str) -> None:
 
 
 _CLAUSE = re.compile(r"[.!?;:]+\s+|,\s+|\s+(?:and|but|so|while|because)\s+|\s+[-–—]+\s+", re.IGNORECASE)
-_CHANGE_WORDS = frozenset(query_terms("actually now back moved move moving anymore longer user"))
+_CHANGE_WORDS = frozenset(  # as `remainder` compares words: without a plural s
+    w.removesuffix("s") for w in query_terms("actually now back moved move moving anymore longer user")
+)
 _PRONOUN_LEAD = re.compile(r"^(?:she|he|they|her|his|their|its|it|who|whose)\b", re.IGNORECASE)
 _PLACED = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?\w", re.IGNORECASE)
 _WHERE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "BORN_IN"})
@@ -213,7 +215,7 @@ def remainder(content: str, known: str, ended: str, subject: str = USER, predica
     def plain(text: str) -> set[str]:
         return {w.removesuffix("s") for w in query_terms(text)}
 
-    gone, said = plain(ended), plain(known) | {w.removesuffix("s") for w in _CHANGE_WORDS}
+    gone, said = plain(ended), plain(known) | _CHANGE_WORDS
 
     def telling(clause: str) -> bool:  # "who is 34", "her birthday is 14 March"; not "love it"
         new = plain(clause) - said
