@@ -82,14 +82,16 @@ def normalise(text: str) -> str:
 def contains_answer(reply: str, expect: list[str]) -> bool:
     """Whether the reply contains one of the expected answers as whole words.
 
-    A trailing plural or possessive counts ("walnut" matches "walnuts"); "5" does not match "15".
+    A trailing plural or possessive counts ("walnut" matches "walnuts"), and so does am/pm after a
+    time ("7:15" matches "7:15am"); "5" does not match "15".
 
     Args:
         reply: The reply the person reads.
         expect: Acceptable answers, any one suffices, e.g. ["March 2024", "2024-03"].
     """
     text = normalise(reply)
-    return any(re.search(rf"(?<!\w){re.escape(normalise(e))}(?:s|'s)?(?!\w)", text) for e in expect if e.strip())
+    tail = r"(?:s|'s|(?<=\d)[ap]m)?(?!\w)"
+    return any(re.search(rf"(?<!\w){re.escape(normalise(e))}{tail}", text) for e in expect if e.strip())
 
 
 def says_unknown(reply: str) -> bool:

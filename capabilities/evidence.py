@@ -265,7 +265,11 @@ _OF_THING = re.compile(
 )
 _DESCRIBER = "(?:" + "|".join(sorted(DESCRIBERS)) + r")\s+"
 # "my sister Ana", "The user's friend Carla": who the person calls by that word.
-_ALIAS = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+([A-Z][a-zà-ÿ]+)")
+# (also "I have a younger sister Bing", "we've got a dog, Choco": having one is calling them so)
+_ALIAS = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s|(?:[Ii]|[Ww]e)\s+(?:have|['’]ve\s+got)\s+an?)\s+(?:" + _DESCRIBER
+    + r")?([a-z]+),?\s+([A-Z][a-zà-ÿ]+)"
+)
 # "my wife's brother Liam", "my daughter's best friend's dad is Kwame": a chain of words in a reading.
 _CHAIN_ALIAS = re.compile(
     r"\b[Mm]y\s+((?:(?:" + _DESCRIBER + r")?[a-z]+['’]s\s+)+(?:" + _DESCRIBER + r")?[a-z-]+)(?:,|\s+is|\s+was)?\s+"
@@ -793,7 +797,11 @@ _UNITS = word_set(
 _COVERED = word_set("did ran run runs walked walk cycled rode swam hiked done doing running")  # "did 14k"
 _PRICED = word_set(
     "month months week weekly monthly year yearly pcm pw quid bucks rand dollars euros pounds deposit rent fee "
-    "fees cost costs paid pay pays price salary each per total bill"
+    "fees cost costs paid pay pays price salary each per total bill "
+    # the world's currencies said as words (not "won", "real", "dong": common English words)
+    "peso pesos rupee rupees yen yuan franc francs lei leu lira naira shilling shillings baht ringgit zloty "
+    "krona kronor krone kroner ruble rubles rouble roubles reais dirham dirhams riyal riyals cedi cedis "
+    "php usd eur gbp inr aud cad nzd zar"
 )
 
 
@@ -1556,6 +1564,11 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
     return not _people(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
 
 
+_OF_SOMEONE = re.compile(
+    r"\b([a-z]+)\s+of\s+(?:(?:my|our|the|his|her|their)\s+)?((?:[A-Z][\w-]*\s+){0,2}[A-Z][a-zà-ÿ]+)"
+)  # "daughter of my Tita Nora": whose the daughter is
+
+
 def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     """Whether a note that names `name` says `thing` of them in one part: not "Eli turns eight on
     September 30th…; his little sister Harper is four" for Harper's birthday. A part that names no
@@ -1567,6 +1580,9 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
         return True  # (naming no one, it leans on a note that does: see `_mentions`)
     if any(stem(m[1]) == name for m in _CALLS.finditer(text)):  # "…is a retired nurse. The kids call her Gogo."
         return True  # the whole note is about the one it gives another name
+    for m in _OF_SOMEONE.finditer(text):  # "daughter of my Tita Nora"
+        if covers(_said(m[1]), thing) and name in {stem(w) for w in words(m[2])}:
+            return True
     for p in parts(text):
         at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
         if at is None:
@@ -1667,8 +1683,8 @@ def _names_one(note: Note, question: str) -> bool:
     return bool(said) or (note.source == "chunk" and bool(note.title))
 
 
-# A deed asked that a note tells as another: paying for a thing is said as buying it.
-_BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased"))  # (not "sold")
+# A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
+_BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
 _WITH_ME = re.compile(r"\b([A-Z][a-zà-ÿ]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-Z][a-zà-ÿ]+)")
 

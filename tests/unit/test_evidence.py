@@ -1075,3 +1075,21 @@ def test_an_amount_is_the_price_of_what_it_is_told_with() -> None:
     notes = [_note("m1", "Sold the Corsa to Moira's nephew Kyle, and I've bought myself a wee Honda Jazz.", 5),
              _note("m2", "Choir concert: tickets are £8 and Moira and I have to sell twenty.", 4)]  # fmt: skip
     assert _answers("How much did I pay for the Jazz?", notes) == []
+
+
+def test_having_someone_names_them_and_whose_said_with_of() -> None:
+    # "i have a younger sister Bing" calls Bing "sister", so "her husband Ramil" is my sister's husband
+    kin = [_note("m1", "i have a younger sister Bing, she's in Lipa with her family"),
+           Note("m2", "her husband Ramil drives a jeepney, Lipa to Batangas City route", T0 + timedelta(minutes=1),
+                0.8, "turn", after="m1")]  # fmt: skip
+    assert "m2" in _answer_refs("what does my sister's husband do for work?", kin)
+    # "daughter of my Tita Nora": the daughter is Nora's, though Tess is named first
+    tess = [_note("m1", "then my cousin Tess, daughter of my Tita Nora, she's been a nurse in Manchester for 6 years")]
+    assert _answer_refs("where does my Tita Nora's daughter work?", tess) == ["m1"]
+    assert _answer_refs("where does my Tita Rosa's daughter work?", tess) == []
+
+
+def test_booking_is_paying_and_currencies_said_as_words_are_money() -> None:
+    oet = [_note("m1", "ok decided na. i booked the OET! Sept 6, test venue in Makati. 25,900 pesos")]
+    assert _answer_refs("how much did i pay for the OET?", oet) == ["m1"]
+    assert _answer_refs("how much did i pay for the IELTS?", oet) == []

@@ -157,3 +157,8 @@ def test_chat_process_reads_one_json_reply_per_line(tmp_path: Path) -> None:
             assert chat.reply() is None
         finally:
             chat.kill()
+
+
+def test_contains_answer_takes_a_time_with_am_or_pm() -> None:
+    assert contains_answer("Report time 7:15am, exam starts 8.", ["7:15"])
+    assert not contains_answer("Report time 7:150.", ["7:15"])
