@@ -58,6 +58,7 @@ from capabilities.evidence import (
     cased,
     cased_question,
     choose,
+    corrects,
     covers,
     denied,
     described,
@@ -420,7 +421,10 @@ async def _grounded(
     links = _bridges(evidence.notes) if stale else set()
     beside = set().union(*(candidates(n.text, kind, question, near_only=True) for n in evidence.notes)) if (
         kind != "place") else set()  # (a place beside "works" may be a partner's: "bistro in Stockbridge")
-    named = (beside - gone - links) or (named - gone) or named
+    # (a note that drops every answer offered may give the new one bare: "so scrap Baguio… now he wants
+    # Ilocos instead")
+    instead = {m.casefold() for n in evidence.notes if corrects(n.text) for m in names_in(n.text)} - gone
+    named = (beside - gone - links) or (named - gone) or (instead if named and named <= gone else set()) or named
     if kind == "person" and not ask.answer_type:  # a name asked: the one said as "called the Sally Ann"
         named = {m.casefold() for n in evidence.notes for m in _CALLED.findall(n.text)} or named
     jobs = [roles(n.text) - stale for n in evidence.notes] if not kind and set(ask.attributes) & ROLE_STEMS else []

@@ -162,6 +162,11 @@ _NUMBER_WORDS = word_set(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred half dozen"
 )
+def corrects(text: str) -> bool:
+    """Whether a note says something changed ("moved", "instead", "not … anymore")."""
+    return _CORRECTS.search(text) is not None
+
+
 _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't isn't aren't wasn't")
 _LOCATIVE = word_set("at in from to near on into")
 # A clock time as one token ("8:15", "7.30am"); the voice finds it whole in a reply the same way.
@@ -775,12 +780,13 @@ def headed(text: str, question: str, found: set[str]) -> set[str]:
 
 
 def denied(text: str) -> set[str]:
-    """The words a text says are not so, lower-cased: "didn't go the Hilux in the end", "not Pickles"."""
+    """The words a text says are not so, lower-cased: "didn't go the Hilux in the end", "not Pickles",
+    "so scrap Baguio"."""
     plain = _plain(text)
     return {w for i, w in enumerate(plain) if _DENIED & set(plain[max(0, i - 3) : i])}
 
 
-_DENIED = _NEGATED | word_set("not never")
+_DENIED = _NEGATED | word_set("not never scrap scrapped ditch ditched cancel cancelled canceled")  # "so scrap Baguio"
 
 
 _MONEY = re.compile(
@@ -807,12 +813,14 @@ _PRICED = word_set(
 
 def _priced(plain: Sequence[str], i: int, token: str) -> bool:
     """Whether the number at `i` is said as money: a currency sign ("R37,000", "$1,850", "41k") or a
-    money word within four words ("1150 a month", "my half's 575. more than I pay"); not "turned 14"."""
+    money word within four words ("1150 a month", "my half's 575. more than I pay"), six before a
+    "to" ("the rent is going up to 15,500"); not "turned 14"."""
     if re.match(r"^\W*(?:[$€£¥₹]|R(?=\d))", token):
         return True
     if re.search(r"\dk\W*$", token, re.IGNORECASE):  # "41k", but not "did 14k yesterday" (a distance)
         return not (i and plain[i - 1] in _COVERED)
-    return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - 4) : i], *plain[i + 1 : i + 5]])
+    back = 6 if i and plain[i - 1] == "to" else 4  # "the rent is going up to 15,500"
+    return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - back) : i], *plain[i + 1 : i + 5]])
 
 
 def _clause_numbers(text: str) -> set[str]:
@@ -1634,9 +1642,12 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
     typed = max(c.typed for c in chosen)
     # (of two that correct, one about the very one answered first: "NEW TRUCK. Scania… Bunica goes to Paul"
     # for "my truck is a Volvo… I call her Bunica", not "the ferry for 2 cars… Sozopol instead")
-    shared = bool(s.about & _answer_names(chosen, ask))
+    answered = _answer_names(chosen, ask)
+    shared = bool(s.about & answered)
     corrects = 1 + shared if (
-        s.typed > 0  # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"
+        # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"; a name
+        # beside the answer it drops is of that answer's type ("so scrap Baguio… now he wants Ilocos instead")
+        (s.typed > 0 or (shared and bool(s.about - answered)))
         and (ask.now or (ask.answer_type is not None and typed > 0))
         and _CORRECTS.search(s.note.text) is not None
         and all(_later(s.note, c.note) for c in chosen)

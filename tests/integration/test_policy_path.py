@@ -72,6 +72,8 @@ class Voice:
             yield "I don't know."
         elif "breed" in question:  # the question said back, no description
             yield "Biscuit is a breed of dog."
+        elif (dropped := re.search(r"scrap (\w+)", notes)) is not None:  # the plan a note drops
+            yield f"You're going to {dropped.group(1)}."
         elif (gone := re.search(r"not the (\w+)", notes)) is not None:  # the name a note says is not so
             yield f"You live in the {gone.group(1)}."
         elif (job := re.search(r"a senior (\w+ \w+)", notes)) is not None:  # half the job
@@ -354,3 +356,7 @@ async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_
     _told(rt, uid, "d", "Our dog Biscuit, a very stubborn basset hound, sleeps in the garage.")
     breed = _reply(await _say(rt, uid, "q3", "What breed is Biscuit?"))
     assert "basset hound" in breed.reply
+    _told(rt, uid, "e", "Family trip plan: when Ben is home in November we're going to Baguio.")
+    _told(rt, uid, "f", "so scrap Baguio. we'll do the trip when he's back, and now he wants Ilocos instead")
+    trip = _reply(await _say(rt, uid, "q4", "Where are we going for the family trip when Ben gets home?"))
+    assert "Ilocos" in trip.reply

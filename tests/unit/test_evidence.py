@@ -1093,3 +1093,15 @@ def test_booking_is_paying_and_currencies_said_as_words_are_money() -> None:
     oet = [_note("m1", "ok decided na. i booked the OET! Sept 6, test venue in Makati. 25,900 pesos")]
     assert _answer_refs("how much did i pay for the OET?", oet) == ["m1"]
     assert _answer_refs("how much did i pay for the IELTS?", oet) == []
+
+
+def test_a_dropped_plan_is_denied_and_its_replacement_corrects_it() -> None:
+    from capabilities.evidence import denied
+
+    assert "baguio" in denied("so scrap Baguio. we'll do the trip when he's back")
+    trip = [_note("m1", "family trip plan: when Dennis is home in Nov we're going to Baguio", 1),
+            _note("m2", "so scrap Baguio. we'll do the trip when he's back, and now he wants Ilocos instead", 9)]
+    assert _answer_refs("where are we going for the family trip when Dennis gets home?", trip) == ["m1", "m2"]
+    rent = [_note("m1", "we rent a 2 bedroom apartment in Sta. Mesa. 14k a month", 1),
+            _note("m2", "and Mrs Chua told me the rent is going up to 15,500 starting Oct 1", 9)]
+    assert _answer_refs("how much is our rent now?", rent) == ["m2"]
