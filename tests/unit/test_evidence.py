@@ -1105,3 +1105,9 @@ def test_a_dropped_plan_is_denied_and_its_replacement_corrects_it() -> None:
     rent = [_note("m1", "we rent a 2 bedroom apartment in Sta. Mesa. 14k a month", 1),
             _note("m2", "and Mrs Chua told me the rent is going up to 15,500 starting Oct 1", 9)]
     assert _answer_refs("how much is our rent now?", rent) == ["m2"]
+
+
+def test_a_correction_of_something_else_about_the_one_named_does_not_join() -> None:
+    migo = [_note("m1", "my bestfriend at work is Grace Villanueva. shes Migo's ninang too so kumare ko sya", 1),
+            _note("m2", "Migo's adviser Ma'am Reyes went on maternity leave, the new adviser is Sir Tolentino", 5)]
+    assert _answer_refs("who's Migo's ninang?", migo) == ["m1"]
