@@ -476,12 +476,21 @@ _ORDINARY = word_set(
 )  # "what's the latest…", "what's the date…": no thing a note must name
 
 
+_NAMED_COMPOUND = re.compile(r"\b[A-Z][a-zà-ÿ]+['’]s\s+([a-z]+)\s+([a-z]{3,})\b")
+_AUX = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\b", re.IGNORECASE)
+
+
 def read_ask(sit: Situation) -> Ask:
     """The hard terms, attributes and answer type of a question."""
     # "what does Jonas do (for a living)?" asks for a job.
     text = re.sub(r"\bdo\s*\?\s*$", "do for work?", re.sub(r"\bfor an? (?:living|job)\b", "for work", sit.text))
     hard: list[str] = [h for h in sit.heads]
     hard += _name_chains(text)
+    for m in _NAMED_COMPOUND.finditer(text):  # "Migo's class adviser": either word may be said ("the new adviser")
+        first = stem(m[1])
+        if (first in hard and m[2].casefold() not in STOP and not m[2].endswith(("ed", "ing"))
+                and not _AUX.search(text[: m.start()])):
+            hard[hard.index(first)] = f"{first}|{stem(m[2])}"  # (not "does Ana's husband work")
     wh = _WH_NOUN.search(text)
     noun = wh.group(1).casefold() if wh else ""
     if noun and noun not in STOP | _NEGATED | _VAGUE and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:

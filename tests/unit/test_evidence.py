@@ -1111,3 +1111,11 @@ def test_a_correction_of_something_else_about_the_one_named_does_not_join() -> N
     migo = [_note("m1", "my bestfriend at work is Grace Villanueva. shes Migo's ninang too so kumare ko sya", 1),
             _note("m2", "Migo's adviser Ma'am Reyes went on maternity leave, the new adviser is Sir Tolentino", 5)]
     assert _answer_refs("who's Migo's ninang?", migo) == ["m1"]
+
+
+def test_a_named_ones_compound_is_covered_by_either_word() -> None:
+    adviser = [_note("m1", "Migo's adviser Ma'am Reyes went on maternity leave, the new adviser is Sir Tolentino", 5)]
+    assert _answer_refs("who's Migo's class adviser now?", adviser) == ["m1"]
+    from capabilities.evidence import read_ask
+
+    assert read_ask(read("where does Ana's husband work?")).hard == ("ana", stem("husband"))  # "work" is the verb
