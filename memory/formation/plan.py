@@ -56,7 +56,7 @@ _IMPERATIVE_START = re.compile(r"^\s*(always|never|stop|only) (answer|respond|re
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
     r"(?:tell me|remind me|show me|give me|list|summari[sz]e|recap"
-    r"|(?:what|who|where|when|how)(?:'s|(?:\s+(?!i\b|you\b|he\b|she\b|we\b|they\b|it\b)\w+){0,3}?"
+    r"|(?:what|who|where|when|how)(?:['’]?s\b|(?:\s+(?!i\b|you\b|he\b|she\b|we\b|they\b|it\b)\w+){0,3}?"
     r"\s+(?:do|does|did|is|are|was|were|am|can|should|will|would|many|much|old)\b)"
     r"|(?:do|does|did|can|could|would|will)\s+(?:you|i)\b)",
     re.I,

@@ -139,7 +139,8 @@ def test_filter_does_not_remember_a_question_asked_without_its_question_mark(tex
 
 
 @pytest.mark.parametrize(
-    "text", ["what time do i see the physio", "when is my volleyball league", "what kind of milk should i get"]
+    "text", ["what time do i see the physio", "when is my volleyball league", "what kind of milk should i get",
+             "whats the name of Dennis's ship", "what’s the name of Dennis’s ship"]  # (typed without the apostrophe)
 )
 def test_filter_drops_a_question_whose_verb_comes_a_few_words_in(text: str) -> None:
     assert prepare(text).text == ""
