@@ -1232,7 +1232,8 @@ def _score(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
         sum(idf.get(t, 1.0) for t in ask.terms if covers(stems, t)),
-        not _theirs(note, sit) and not _someone_of(read or note.text, sit),  # "my partner": not "Ana's boyfriend"
+        # "my partner": not "Ana's boyfriend"; "what ward am I on?": not "…check on her. she's at Ward 6A"
+        not _theirs(note, sit) and not _someone_of(read or note.text, sit) and not _told_of_another(note, ask, sit),
         _owned(note, sit),
         frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
         frozenset(t for t in ask.terms if covers(stems, t)),
@@ -1248,6 +1249,18 @@ def _score(
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
         does=bool(ask.verb) and _does(note.text, ask.verb),
     )
+
+
+_THIRD_PERSON = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:she|he|they)(?:['’]s|['’]re)?\b", re.IGNORECASE)
+
+
+def _told_of_another(note: Note, ask: Ask, sit: Situation) -> bool:
+    """For a question about the person ("what ward am I on?"), a note that says what is asked only in
+    parts whose subject is someone else ("…so i can check on her. she's at Ward 6A")."""
+    if not sit.about_me or sit.heads or not ask.hard or not _I_ASKED.search(sit.text):
+        return False
+    said = [p for p in parts(note.text) if any(covers(_said(p), t) for t in ask.hard)]
+    return bool(said) and all(_THIRD_PERSON.match(p) for p in said)
 
 
 def _chained(text: str, heads: Sequence[str]) -> bool:

@@ -1119,3 +1119,9 @@ def test_a_named_ones_compound_is_covered_by_either_word() -> None:
     from capabilities.evidence import read_ask
 
     assert read_ask(read("where does Ana's husband work?")).hard == ("ana", stem("husband"))  # "work" is the verb
+
+
+def test_what_is_asked_of_the_person_is_not_what_a_note_says_of_her() -> None:
+    ward = [_note("m1", "so about me, 45, nurse. senior staff nurse at Mabini Medical Center, Ward 5B", 1, 0.6),
+            _note("m2", "buti sa Mabini sya, so i can check on her during my breaks. she's at Ward 6A", 5, 0.8)]
+    assert _answer_refs("what ward am i on", ward) == ["m1"]
