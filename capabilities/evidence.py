@@ -1683,7 +1683,8 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)
                  # and of the thing asked, not only of the one named ("the new adviser is Sir Tolentino"
                  # for "who's Migo's ninang?")
-                 and any(t not in set(ask.hard) - set(ask.things) for t in (s.terms | s.hard) - {ask.verb})))
+                 and (not ask.things
+                      or any(t not in set(ask.hard) - set(ask.things) for t in (s.terms | s.hard) - {ask.verb}))))
     ) else 0
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
     return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),

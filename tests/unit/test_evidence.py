@@ -1125,3 +1125,6 @@ def test_what_is_asked_of_the_person_is_not_what_a_note_says_of_her() -> None:
     ward = [_note("m1", "so about me, 45, nurse. senior staff nurse at Mabini Medical Center, Ward 5B", 1, 0.6),
             _note("m2", "buti sa Mabini sya, so i can check on her during my breaks. she's at Ward 6A", 5, 0.8)]
     assert _answer_refs("what ward am i on", ward) == ["m1"]
+    nanay = [_note("m1", "also Nanay lives with us, she's 73, diabetic and hypertensive", 1),
+             _note("m2", "her endo Dr. Abad switched Nanay from metformin to insulin. so now I'm injecting her", 9)]
+    assert "m2" in _answer_refs("what's Nanay taking for her diabetes now?", nanay)  # nothing asked but her
