@@ -4,8 +4,9 @@ Pure functions over staged mentions (plus the embedder for semantic dedupe), so 
 ingestion selects exactly the same set. The steps, in order:
 
 1. exact dedupe: one candidate per `name_key` with a leading honorific dropped ("Dr. Seward"
-   and "Seward" are one), then a one-word person name folds into the only (or clearly
-   dominant) multi-word person it is part of ("Dracula", "the Count" → "Count Dracula");
+   and "Seward" are one); a multi-word name ending in a known person's surname is a person;
+   then a one-word person name folds into the only (or clearly dominant) multi-word person
+   it is part of ("Dracula", "the Count" → "Count Dracula");
 2. selection: minimum mentions and salience, score = mention_weight·log2(1+mentions) +
    salience_weight·salience, caps per type and overall (all in `CoreConfig`);
 3. semantic dedupe: same-type candidates whose "name: description" embeddings have cosine ≥
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memory.documents.extraction import COOCCURS, HONORIFICS, Mention, Triple
+from memory.documents.mentions import place_name
 from memory.documents.store import CoreEntity, CoreRelation
 from memory.graph.names import DEFAULT_TYPE, name_key, normalize_predicate, normalize_type
 from memory.recall.embedder import Embedder
@@ -115,15 +117,32 @@ def aggregate(staged: Iterable[tuple[int, Sequence[Mention]]]) -> list[Candidate
             c.salience = max(c.salience, m.salience)
             if not c.description and m.description:
                 c.description = m.description
-    return fold_people(list(by_key.values()))
+    return fold_people(type_by_surname(list(by_key.values())))
+
+
+def type_by_surname(cands: list[Candidate]) -> list[Candidate]:
+    """A multi-word name whose last word is a known person's is a person: "Quincey Morris" beside
+    "Mr. Morris", "Lucy Westenra" beside "Mrs. Westenra" (their own votes said Location, from
+    "to Quincey Morris" on letters). A place word in the name keeps it a place ("Castle Dracula")."""
+    people = {c.key for c in cands if " " not in c.key and c.type == "Person"}
+    for c in cands:
+        words = c.key.split()
+        if len(words) > 1 and c.type != "Person" and words[-1] in people and not place_name(words):
+            c.types["Person"] += sum(c.types.values())
+    return cands
 
 
 def fold_people(cands: list[Candidate]) -> list[Candidate]:
-    """Fold one-word person names into the one multi-word person containing that word."""
+    """Fold one-word person names into the one multi-word person containing that word.
+
+    The most mentioned go first, so "Jonathan" makes "Jonathan Harker" the clear home of
+    "Harker" before "Harker" is weighed between him and "Mina Harker"; a fold updates the words
+    its target answers to.
+    """
     people = [c for c in cands if c.type in ("Person", DEFAULT_TYPE) and any(len(f.split()) > 1 for f in c.forms)]
     words = {id(p): {w for f in p.forms for w in name_key(f).split()} for p in people}
     gone: set[int] = set()
-    for single in sorted(cands, key=lambda c: c.mentions):
+    for single in sorted(cands, key=lambda c: -c.mentions):
         if " " in single.key or single.type not in ("Person", DEFAULT_TYPE):
             continue
         targets = sorted(
@@ -134,6 +153,7 @@ def fold_people(cands: list[Candidate]) -> list[Candidate]:
             continue
         if len(targets) == 1 or targets[0].mentions > 2 * targets[1].mentions:
             targets[0].absorb(single)
+            words[id(targets[0])] |= words.get(id(single), {single.key})
             gone.add(id(single))
     return [c for c in cands if id(c) not in gone]
 

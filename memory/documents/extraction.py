@@ -1,8 +1,8 @@
 """What document extraction produces, the extractor protocol, and the model-free fallback.
 
 `PatternExtractor` needs no model: capitalized name runs (with honorifics such as "Dr." or
-"Count"), type votes from context ("in Whitby" → Location, "Mr. X" → Person, "the ship X" →
-Product), and relations from a few surface patterns between two known names in a sentence
+"Count") and type votes from context, by the rules of memory/documents/mentions.py, and
+relations from a few surface patterns between two known names in a sentence
 ("X went to Y", "X of Y", "X's wife Y"), with every other pair in a sentence counted as a
 weighted RELATED_TO co-occurrence. It is the floor an embedded 135M model cannot go below.
 """
@@ -17,9 +17,14 @@ from itertools import pairwise
 from typing import Protocol
 
 from memory.documents.chunking import Chunk
+from memory.documents.mentions import HONORIFICS, ChunkNames, plain, tally
 from memory.graph.names import normalize_predicate
 
 COOCCURS = "RELATED_TO"
+__all__ = ["COOCCURS", "HONORIFICS", "EntityExtractor", "Mention", "PatternExtractor", "Triple", "sentences"]
+_DEMONYM = re.compile(r"(?:ian|ish|ese|ic)$")
+_ABBREV = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt))\."  # "Mr." does not end a sentence
+_SENTENCE = re.compile(rf"(?:[^.!?]|{_ABBREV})+(?:[.!?]+[\"'’”)_]*|$)", re.S)
 
 
 @dataclass(frozen=True)
@@ -63,49 +68,6 @@ class EntityExtractor(Protocol):
         ...
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-HONORIFICS = (
-    "Mr|Mrs|Miss|Ms|Dr|Doctor|Professor|Prof|Lord|Lady|Sir|Madam|Madame|Count|Countess|Captain|"
-    "Capt|Father|Sister|Brother|Herr|Frau|Dame|Prince|Princess|King|Queen|Saint|St|Mister"
-)
-_WORD = r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
-_RUN = re.compile(
-    rf"\b(?:(?P<hon>{HONORIFICS})\.?\s+)?"
-    rf"(?P<name>{_WORD}(?:[ \t]+(?:van[ \t]+|von[ \t]+|de[ \t]+)?{_WORD}){{0,3}})"
-)
-_ABBREV = r"(?:(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bDr)|(?<=\bSt))\."  # "Mr." does not end a sentence
-_SENTENCE = re.compile(rf"(?:[^.!?]|{_ABBREV})+(?:[.!?]+[\"'’”)_]*|$)", re.S)
-_STOP = _words(
-    """a an the i he she it we they you his her hers my mine our their its your this that these those there then
-    than when what where who whom whose why how but and or nor if as at in on to for with by from of so not no yes
-    all some one each every after before again still just now here well oh let come go do did does is was were be
-    are am has have had will would shall should can could may might must very much many more most such only also
-    once even ever never perhaps indeed however thus yet though although while until unless because since upon
-    into onto out up down over under about above below between through during without within good dear poor
-    sir madam mr mrs dr miss lord lady god oh ah alas hark see look tell ask say said like other another both
-    january february march april may june july august september october november december monday tuesday
-    wednesday thursday friday saturday sunday chapter letter telegram memorandum journal diary note postscript
-    english to-morrow to-night to-day good-bye"""
-)
-_LOCATION_WORDS = _words(
-    """street road square castle pass hill hills abbey bay river sea station hotel church cathedral park heath
-    lane place cliff cliffs harbour harbor island mountains mountain crescent terrace gardens bridge inn house
-    hall town city county valley forest lake port mount asylum cemetery churchyard"""
-)
-_BARE_TITLES = frozenset({"Count", "Countess", "Professor", "Doctor", "Captain", "King", "Queen", "Prince"})
-_DEMONYM = re.compile(r"(?:ian|ish|ese|ic)$")
-_ORG_WORDS = _words("company society co ltd bank railway club lines office ministry college council")
-_LOC_BEFORE = re.compile(
-    r"\b(?:in|at|to|from|near|towards?|through|into|across|via|reached|reach|left|leave|visit|visited|of)\s+(?:the\s+)?$"
-)
-_PERSON_AFTER = re.compile(
-    r"^(?:'s|’s|,?\s+(?:said|says|asked|replied|answered|cried|went|came|told|looked|smiled|wrote|thought|"
-    r"whispered|laughed|spoke|took|sat|stood))\b"
-)
-_SHIP_BEFORE = re.compile(r"\b(?:ship|schooner|vessel|boat|steamer|yacht|brig)\s+$", re.I)
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
@@ -141,30 +103,6 @@ def sentences(text: str, fresh_from: int = 0) -> list[str]:
     return [m.group(0) for m in _SENTENCE.finditer(text) if m.end() > fresh_from and m.group(0).strip()]
 
 
-def _strip_stops(name: str) -> str:
-    words = name.split()
-    while words and words[0].casefold() in _STOP:
-        words = words[1:]
-    return " ".join(words)
-
-
-def _type_vote(hon: str | None, name: str, before: str, after: str) -> str:
-    last, first = name.split()[-1].casefold(), name.split()[0].casefold()
-    if hon or name in _BARE_TITLES:
-        return "Person"
-    if _SHIP_BEFORE.search(before):
-        return "Product"
-    if last in _LOCATION_WORDS or first in ("castle", "mount", "lake", "port"):
-        return "Location"
-    if last in _ORG_WORDS:
-        return "Organization"
-    if _PERSON_AFTER.match(after):
-        return "Person"
-    if _LOC_BEFORE.search(before[-30:]):
-        return "Location"
-    return "Concept"
-
-
 class PatternExtractor:
     """The model-free extractor: capitalized names, honorifics, and pattern-based relations."""
 
@@ -176,28 +114,8 @@ class PatternExtractor:
         return [self._chunk_entities(c) for c in batch]
 
     def _chunk_entities(self, chunk: Chunk) -> list[Mention]:
-        votes: dict[str, Counter[str]] = {}
-        first_sentence: dict[str, str] = {}
-        mid_sentence: set[str] = set()
-        for sentence in sentences(chunk.text, chunk.fresh_from):
-            lead = len(sentence) - len(sentence.lstrip(" \t\n\"'“‘_(-"))
-            for m in _RUN.finditer(sentence):
-                name = _strip_stops(m.group("name"))
-                if not name or name.casefold() in _STOP:
-                    continue
-                shift = m.group(0).find(name)
-                if m.start() + shift > lead or m.group("hon"):
-                    mid_sentence.add(name)
-                before, after = sentence[: m.start()], sentence[m.end() : m.end() + 20]
-                full = f"{m.group('hon')} {name}" if m.group("hon") in ("Count", "Lord", "Lady") else name
-                # An honorific is strong evidence; "to X" is weak (letters go to people too).
-                vote = _type_vote(m.group("hon"), name, before, after)
-                votes.setdefault(full, Counter())[vote] += 3 if m.group("hon") else 1
-                first_sentence.setdefault(full, " ".join(sentence.split())[:160])
-        return [
-            self._mention(n, c, first_sentence[n], n in mid_sentence or n.split()[-1] in mid_sentence)
-            for n, c in votes.items()
-        ]
+        found = ChunkNames(sentences(chunk.text, chunk.fresh_from)).found()
+        return [self._mention(n, votes, sentence, mid) for n, (votes, sentence, mid) in tally(found).items()]
 
     @staticmethod
     def _mention(name: str, votes: Counter[str], sentence: str, seen_mid: bool) -> Mention:
@@ -216,7 +134,7 @@ class PatternExtractor:
         finder = re.compile(rf"\b(?:{alternation})\b")
         triples: list[Triple] = []
         for chunk in batch:
-            for sentence in sentences(chunk.text, chunk.fresh_from):
+            for sentence in map(plain, sentences(chunk.text, chunk.fresh_from)):
                 found = [(m.start(), m.end(), surfaces[m.group(0)]) for m in finder.finditer(sentence)]
                 triples += _sentence_triples(sentence, found, chunk.seq)
         return triples

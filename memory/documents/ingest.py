@@ -110,7 +110,7 @@ def ground(mentions: Sequence[Mention], chunk: Chunk) -> list[Mention]:
         name = " ".join(m.name.split())
         if len(name) < 2:
             continue
-        n = len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", fresh))
+        n = len(re.findall(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", fresh))  # "_Demeter_" is emphasis
         if n:
             kept.append(Mention(name, m.type, m.description, max(1, min(5, m.salience)), n))
     return kept
