@@ -8,13 +8,18 @@
 2. The whole novel (../shared/data/dracula.txt, read at run time) ingested with the pattern
    extractor — skipped if that data dir already holds it (ingestion is idempotent); --reselect
    re-runs selection, relations and the graph write from the stored chunks with current code.
-3. bench/dracula_questions.json through five context configurations at the same token budget:
-   none, flat (top-k chunks, no graph), graph (fewer chunks + names → entities → expansion)
-   scored as before issue 19 (`STRUCTURE`: seed, centrality, recency), the same graph scored
-   with relevance to the question (`RELEVANCE`), and as shipped (`GRAPH_WEIGHTS`: the order of
-   `STRUCTURE` with a relevance cut), reporting answer-entity coverage,
-   the share of questions with every required name in context, tokens and retrieval time,
-   overall and on multi-hop questions.
+3. bench/dracula_questions.json through context configurations at the same token budget
+   (`--budget`, default 1,024): none, flat (top chunks, no graph), graph as before issue 14
+   (bare relation lines, every co-occurrence, nothing when no entity matches), graph as shipped
+   (each document relation with the sentence joining its ends, no bare co-occurrence, chunks
+   fill the budget when no entity matches), the same with the evidence ranking term and without
+   the passages, and a bare list of every entity name of the novel (a control). For each: answer-name coverage and
+   the share of questions with every required name, on the whole block, on the loaded items
+   only (no "Related but not loaded" pointers) and with every co-occurrence (RELATED_TO) line
+   removed (the control of issue 14), tokens packed and tokens of the block, and time.
+
+--reextract re-runs the current extractor over the stored chunks (no re-embedding), then does
+what --reselect does: the way to measure a new extractor on the novel in seconds.
 """
 
 from __future__ import annotations
@@ -23,37 +28,46 @@ import argparse
 import asyncio
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import text
 
 from app.runtime import open_storage
 from app.settings import Settings
+from bench.machine import print_machine
 from capabilities.context import TwoLevelContext
-from memory.assembly import ContextRequest
-from memory.attention import GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights
+from memory.assembly import PASSAGES, ContextRequest
+from memory.attention import GRAPH_WEIGHTS, Weights
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
-from memory.documents.extraction import EntityExtractor, PatternExtractor
+from memory.documents.extraction import COOCCURS, EntityExtractor, PatternExtractor
 from memory.documents.ingest import Ingestor, ground
 from memory.documents.store import DocumentStore
 from memory.graph.names import name_key
 from memory.store import MemoryStore
+from memory.tokens import estimate_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 NOVEL = ROOT.parent / "shared" / "data" / "dracula.txt"
 EXCERPT = ROOT / "tests" / "data" / "dracula_ch4_excerpt.txt"
 LABELS = ROOT / "tests" / "data" / "dracula_labeled.json"
 QUESTIONS = ROOT / "bench" / "dracula_questions.json"
-BUDGET = 800
-GRAPH = ContextRequest(0, 2, 0.5, 2, BUDGET)
-CONFIGS: dict[str, tuple[ContextRequest | None, Weights]] = {
-    "none": (None, GRAPH_WEIGHTS),
-    "flat": (ContextRequest(0, 6, 0.5, 0, BUDGET), GRAPH_WEIGHTS),
-    "graph (before issue 19)": (GRAPH, STRUCTURE),
-    "graph (relevance weighted)": (GRAPH, RELEVANCE),
-    "graph (shipped: relevance cut)": (GRAPH, GRAPH_WEIGHTS),
-}
+EVIDENCE_TERM = replace(GRAPH_WEIGHTS, evidence=0.3)
+
+
+def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, int]]:
+    """Each configuration: the request (None: no context), the graph weights, issue 14's evidence,
+    and how many answering sentences (passages) it may add."""
+    graph = ContextRequest(0, 2, 0.5, 2, budget)
+    return {
+        "none": (None, GRAPH_WEIGHTS, True, PASSAGES),
+        "flat (top chunks to the budget)": (ContextRequest(0, 15, 0.5, 0, budget), GRAPH_WEIGHTS, True, PASSAGES),
+        "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False, PASSAGES),
+        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, PASSAGES),
+        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, PASSAGES),
+        "graph, shipped without passages": (graph, GRAPH_WEIGHTS, True, 0),
+    }
 
 
 def quality(extractor: EntityExtractor, store: MemoryStore) -> dict[str, object]:
@@ -113,34 +127,103 @@ def _loaded_only(block: str) -> str:
     return "\n".join(ln for ln in block.splitlines() if not ln.startswith(("Related but not loaded", "Recommendation")))
 
 
-def retrieval(store: MemoryStore, user: int) -> dict[str, dict[str, float]]:
+def _no_cooccurrence(block: str, bare_only: bool = False) -> str:
+    """The loaded block without its co-occurrence lines (issue 14's control): every one, or only
+    the bare ones (a line with no sentence quoted)."""
+    lines = _loaded_only(block).splitlines()
+    return "\n".join(ln for ln in lines if f" {COOCCURS} " not in ln or (bare_only and "“" in ln))
+
+
+def reextract(store: MemoryStore) -> int:
+    """Re-stage every stored chunk's mentions with the current extractor; returns chunks read."""
+    docs = DocumentStore(store.engine, store.entities)
+    ingestor = Ingestor(docs, store.memories, store.embedder)
+    with store.engine.connect() as conn:
+        doc_ids = [r[0] for r in conn.execute(text("SELECT id FROM documents")).all()]
+    done = 0
+    for doc in doc_ids:
+        seq = 0
+        while batch := docs.chunks(doc, seq, 16):
+            found = zip(batch, ingestor.entities_of(batch), strict=True)
+            rows = [{"d": doc, "s": c.seq, "m": json.dumps([[m.name, m.type, m.description, m.salience, m.count]
+                                                            for m in ms])} for c, ms in found]  # fmt: skip
+            with store.engine.begin() as conn:
+                conn.execute(text("UPDATE document_chunks SET mentions = :m WHERE document_id = :d AND seq = :s"), rows)
+            seq, done = batch[-1].seq + 1, done + len(batch)
+    return done
+
+
+def _names_block(store: MemoryStore, user: int) -> str:
+    with store.engine.connect() as conn:
+        names = conn.execute(text("SELECT name FROM entities WHERE user_id = :u AND domain LIKE 'doc:%'"), {"u": user})
+        return "\n".join(r[0] for r in names)
+
+
+def _row(q: dict[str, object], block: str, tokens: int, ms: float) -> dict[str, object]:
+    expect = list(q["expect"])  # type: ignore[call-overload]
+    return {
+        "multi_hop": q["multi_hop"], "block": covered(expect, block), "loaded": covered(expect, _loaded_only(block)),
+        "no_bare": covered(expect, _no_cooccurrence(block, bare_only=True)),
+        "no_cooc": covered(expect, _no_cooccurrence(block)), "tokens": tokens, "block_tokens": estimate_tokens(block),
+        "ms": ms,
+    }  # fmt: skip
+
+
+def _summary(rows: list[dict[str, object]]) -> dict[str, float]:
+    def mean(key: str, rs: list[dict[str, object]]) -> float:
+        return round(sum(float(r[key]) for r in rs) / len(rs), 3)  # type: ignore[arg-type]
+
+    def every(key: str, rs: list[dict[str, object]]) -> float:
+        return round(sum(r[key] == 1.0 for r in rs) / len(rs), 3)
+
+    multi = [r for r in rows if r["multi_hop"]]
+    kinds = ("block", "loaded", "no_bare", "no_cooc")
+    out = {f"coverage_{k}": mean(k, rows) for k in kinds}
+    out |= {f"every_name_{k}": every(k, rows) for k in kinds}
+    out |= {f"every_name_{k}_multi_hop": every(k, multi) for k in kinds}
+    out |= {"tokens": round(mean("tokens", rows)), "block_tokens": round(mean("block_tokens", rows))}
+    out["ms"] = mean("ms", rows)
+    return out
+
+
+def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str, float]]:
     """Coverage, tokens and time of each configuration, overall and on multi-hop questions."""
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
-    for name, (req, weights) in CONFIGS.items():
-        store.assembler.weights = weights
+    misses: dict[str, list[str]] = {}
+    for name, (req, weights, evidence, passages) in configs(budget).items():
+        store.assembler.weights, store.assembler.evidence, store.assembler.passages = weights, evidence, passages
         rows = []
         for q in questions:
             if req is None:
-                rows.append((q["multi_hop"], 0.0, 0, 0.0, 0.0))
+                rows.append(_row(q, "", 0, 0.0))
                 continue
             ctx = store.assembler.assemble(user, "bench", q["q"], req)
             block = TwoLevelContext.from_assembled(ctx).block()  # the block the model is sent
-            rows.append((q["multi_hop"], covered(q["expect"], block), ctx.tokens, ctx.retrieval_ms,
-                         covered(q["expect"], _loaded_only(block))))  # fmt: skip
-        multi = [r for r in rows if r[0]]
-        table[name] = {
-            "coverage": round(sum(r[1] for r in rows) / len(rows), 3),
-            "coverage_multi_hop": round(sum(r[1] for r in multi) / len(multi), 3),
-            "coverage_loaded_only": round(sum(r[4] for r in rows) / len(rows), 3),
-            "coverage_loaded_only_multi_hop": round(sum(r[4] for r in multi) / len(multi), 3),
-            "every_name": round(sum(r[1] == 1.0 for r in rows) / len(rows), 3),
-            "every_name_multi_hop": round(sum(r[1] == 1.0 for r in multi) / len(multi), 3),
-            "tokens": round(sum(r[2] for r in rows) / len(rows)),
-            "ms": round(sum(r[3] for r in rows) / len(rows), 1),
-        }
-    store.assembler.weights = GRAPH_WEIGHTS
+            rows.append(_row(q, block, ctx.tokens, ctx.retrieval_ms))
+            if name == "graph, shipped (evidence)" and rows[-1]["loaded"] < 1.0:
+                misses.setdefault(name, []).append(q["q"])
+        table[name] = _summary(rows)
+    names = _names_block(store, user)
+    listed = [_row(q, names, estimate_tokens(names), 0.0) for q in questions]
+    table["control: every entity name, a bare list"] = _summary(listed)
+    store.assembler.weights, store.assembler.evidence, store.assembler.passages = GRAPH_WEIGHTS, True, PASSAGES
+    table["misses (shipped, loaded items)"] = misses  # type: ignore[assignment]
     return table
+
+
+def print_table(table: dict[str, dict[str, float]]) -> None:
+    """The retrieval table as markdown."""
+    print("| context | every name: block / loaded / no bare co-occurrence / no co-occurrence at all | "
+          "multi-hop (no bare co-occ.) | coverage (no bare co-occ.) | tokens packed / block | ms |")
+    print("|---|---|---|---|---|---|")
+    for name, r in table.items():
+        if name.startswith("misses"):
+            continue
+        print(f"| {name} | {r['every_name_block']:.3f} / {r['every_name_loaded']:.3f} / "
+              f"{r['every_name_no_bare']:.3f} / {r['every_name_no_cooc']:.3f} | "
+              f"{r['every_name_no_bare_multi_hop']:.3f} | {r['coverage_no_bare']:.3f} | "
+              f"{r['tokens']:.0f} / {r['block_tokens']:.0f} | {r['ms']:.0f} |")  # fmt: skip
 
 
 async def _llm_quality(settings: Settings, store: MemoryStore) -> dict[str, object]:
@@ -161,8 +244,11 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=Path("/tmp/reverie-dracula-bench"))
     parser.add_argument("--llm", action="store_true", help="also measure the embedded-model extractor")
     parser.add_argument("--reselect", action="store_true")
+    parser.add_argument("--reextract", action="store_true", help="re-extract mentions from the stored chunks")
     parser.add_argument("--retrieval-only", action="store_true", help="only step 3, on an ingested data dir")
+    parser.add_argument("--budget", type=int, default=1024)
     args = parser.parse_args()
+    print_machine()
     settings = Settings(_env_file=None, data_dir=args.data_dir, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
     store = open_storage(settings)
     try:
@@ -174,9 +260,12 @@ def main() -> None:
             report["pattern_quality"] = quality(PatternExtractor(), store)
             if args.llm:
                 report["llm_quality"] = asyncio.run(_llm_quality(settings, store))
-            report["novel"] = ingest_novel(store, account.id, args.reselect)
-        report["retrieval"] = retrieval(store, account.id)
+            if args.reextract:
+                report["reextracted_chunks"] = reextract(store)
+            report["novel"] = ingest_novel(store, account.id, args.reselect or args.reextract)
+        report["retrieval"] = retrieval(store, account.id, args.budget)
         print(json.dumps(report, indent=2))
+        print_table(report["retrieval"])  # type: ignore[arg-type]
     finally:
         store.close()
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,13 +33,15 @@ from memory.attention import (
     recency,
 )
 from memory.db.engine import in_clause
+from memory.documents.joins import STEM, Join, answering_sentences, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphLockedError
-from memory.models import EntityRow, TurnRow, utcnow
+from memory.models import EntityRow, MemoryRow, TurnRow, utcnow
 from memory.recall.hybrid import MemoryHit
 from memory.recall.vectors import MemoryIndex
+from memory.tokens import query_terms
 from memory.turns import TurnStore
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,19 @@ MAX_SEEDS = 8
 BEYOND_FROM = 40
 """The depth-limit look one hop past the granted depth starts from at most this many of the
 farthest nodes (the best by score): a bounded query, whatever the size of the frontier."""
+JOIN_SOURCES = 3
+"""A document relation's joining sentence is looked for in its best-supporting chunks, at most this many."""
+FILL = 8
+"""When the question names no entity, graph mode fills its budget from up to this many more
+document chunks (the granted memories come first; issue 14: half the budget went unused)."""
+PASSAGE_CHUNKS = 40
+"""An entity the question names is read in at most this many of its chunks (most mentions first)."""
+PASSAGES = 6
+"""At most this many sentences of those chunks holding the question's other words (memory/documents/joins.py);
+the assembler's `passages` (a benchmark sets 0 to measure what they add)."""
+PASSAGE_SCORE = 0.6
+"""A passage scores this plus its fit to the question (0-1): a full fit goes before any relation
+(at most 1.3 with its evidence), a third of the question's words about where a granted memory is."""
 BEST_UNLOADED = 5
 """Unloaded items the telemetry names as the best (with why) for the agent and the Context step."""
 # Skipped items the telemetry names (best first); the count is always whole. Naming every one
@@ -210,6 +225,8 @@ class _Graph:
     beyond: tuple[GraphNode, ...] = ()  # one hop past the granted depth
     superseded: tuple[tuple[int, str], ...] = ()  # (relation id, line) of the seeds' former relations
     outside: tuple[GraphNode, ...] = ()  # dropped by the focus filter
+    fill: tuple[MemoryHit, ...] = ()  # document chunks beyond the granted memories, when no entity matched
+    passages: tuple[ContextItem, ...] = ()  # sentences naming an entity of the question, with its other words
 
 
 _NO_GRAPH = _Graph(GraphFacts({}, Subgraph(), frozenset(), frozenset(), {}))
@@ -220,6 +237,9 @@ class ContextAssembler:
 
     `vectors` gives entity relevance to the question; `weights` are the graph score's weights
     (memory/attention.py; a benchmark passes `STRUCTURE` to compare with the scoring before).
+    `evidence` (issue 14) shows each document relation with the sentence joining its ends, drops a
+    bare co-occurrence, and fills graph mode's budget with document chunks when the question
+    names no entity; a benchmark turns it off to compare with the context before.
     """
 
     def __init__(
@@ -230,6 +250,7 @@ class ContextAssembler:
         entities: EntityStore,
         vectors: EntityVectors,
         weights: Weights = GRAPH_WEIGHTS,
+        evidence: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -237,6 +258,8 @@ class ContextAssembler:
         self._entities = entities
         self.vectors = vectors
         self.weights = weights
+        self.evidence = evidence
+        self.passages = PASSAGES
 
     def assemble(
         self, user_id: int, thread_id: str, message: str, req: ContextRequest, before_turn_id: int | None = None
@@ -256,11 +279,12 @@ class ContextAssembler:
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
-        graph = self._graph(user_id, message, hits, req.triple_depth, req.domains)
+        graph = self._graph(user_id, message, hits, req)
         timings["graph"] = _ms(t0)
         t0 = time.perf_counter()
         now = utcnow()
         items = [_memory_item(h, now) for h in hits] + graph_items(graph.facts, now, self.weights)
+        items += [_filling(h, now) for h in graph.fill] + list(graph.passages)
         cut = [i for i in items if i.skip is not None]
         loaded, skipped = pack([i for i in items if i.skip is None], req.budget_tokens)
         skipped += cut
@@ -273,9 +297,8 @@ class ContextAssembler:
         return AssembledContext(history, loaded, skipped, hits, dict(facts.entities), facts.subgraph, timings,
                                 req.triple_depth, reached)  # fmt: skip
 
-    def _graph(
-        self, user_id: int, message: str, hits: list[MemoryHit], depth: int, domains: Sequence[str] | None
-    ) -> _Graph:
+    def _graph(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> _Graph:
+        depth, domains = req.triple_depth, req.domains
         if depth <= 0:  # TRIPLE_DEPTH 0: no graph at all
             return _NO_GRAPH
         named = self._entities.named(user_id, _candidate_names(message), per_name=5)
@@ -287,7 +310,8 @@ class ContextAssembler:
             known = self._entities.get_many(user_id, seeds)
             seeds = [i for i in seeds if i in known and known[i].domain in domains]
         if not seeds:
-            return _NO_GRAPH
+            fill = self._fill(user_id, message, hits, req) if self.evidence else []
+            return _Graph(_NO_GRAPH.facts, fill=tuple(fill))
         try:
             whole = self._entities.expand(user_id, seeds, depth)
             subgraph = _in_domains(whole, domains)
@@ -299,8 +323,72 @@ class ContextAssembler:
             return _NO_GRAPH
         rows = self._entities.get_many(user_id, sorted(subgraph.node_ids | set(seeds)))
         relevance = self.vectors.relevance(list(rows.values()), self._memories.query_vector(message))
-        facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance)
-        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside))
+        joins = self._joins(user_id, subgraph, rows, message) if self.evidence else None
+        facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance,
+                           joins)  # fmt: skip
+        asked = [rows[i] for i in named if i in rows]
+        passages = self._passages(user_id, asked, message, hits) if self.evidence else []
+        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside), passages=tuple(passages))
+
+    def _passages(self, user_id: int, named: list[EntityRow], message: str, hits: list[MemoryHit]) -> list[ContextItem]:
+        """The sentences of the named document entities' chunks that hold most of the question's
+        other words (memory/documents/joins.py), one item per chunk (a quote of that chunk memory)."""
+        named = [r for r in named if r.domain.startswith("doc:") and r.id is not None]
+        params: dict[str, Any] = {}
+        sql = (f"SELECT entity_id, memory_id FROM entity_sources WHERE memory_id != 0"
+               f"{in_clause('entity_id', [r.id for r in named], params)} ORDER BY entity_id, amount DESC, memory_id")
+        sources: dict[int, list[int]] = {}
+        with self._engine.connect() as conn:
+            for eid, mid in conn.execute(text(sql), params).all() if named else []:
+                sources.setdefault(eid, []).append(mid)
+        have = {h.memory.id for h in hits}
+        ids = sorted({m for ms in sources.values() for m in ms[:PASSAGE_CHUNKS] if m not in have})
+        chunks = self._memories.by_ids(user_id, ids)
+        own = stems([w for r in named for f in _forms(r) for w in f.casefold().split()])
+        terms = [t for t in query_terms(message) if t[:STEM] not in own and len(t) > 2]  # not "Dr"
+        best = answering_sentences({i: m.content for i, m in chunks.items()}, terms, self.passages)
+        by_chunk: dict[int, list[tuple[float, str]]] = {}
+        for mid, join in best:
+            by_chunk.setdefault(mid, []).append((join.fit, join.sentence))
+        return [_passage(chunks[mid], said) for mid, said in by_chunk.items()]
+
+    def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:
+        """Document chunks past the granted memories, at the granted threshold, for graph mode's
+        budget when no entity matched (chunks only: how memories rank is recall's business)."""
+        have = {h.memory.id for h in hits}
+        more = self._memories.search(user_id, message, req.vector_limit + FILL, req.similarity_threshold,
+                                     kinds=["chunk"], document_ids=req.document_ids)  # fmt: skip
+        return [h for h in more if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains)]
+
+    def _joins(
+        self, user_id: int, subgraph: Subgraph, rows: Mapping[int, EntityRow], message: str
+    ) -> dict[int, Join | None]:
+        """For each document relation, the sentence of its best-supporting chunks that names both
+        ends and holds most of the question's words (None: no chunk has one)."""
+        params: dict[str, Any] = {"u": user_id}
+        ids = [e.relation_id for e in subgraph.edges]
+        sql = (
+            "SELECT s.relation_id, s.memory_id FROM relation_sources s JOIN relations r ON r.id = s.relation_id "
+            f"WHERE r.user_id = :u AND r.document_id IS NOT NULL{in_clause('s.relation_id', ids, params)} "
+            "ORDER BY s.relation_id, s.amount DESC, s.memory_id"
+        )
+        with self._engine.connect() as conn:
+            sources: dict[int, list[int]] = {}
+            for rid, mid in conn.execute(text(sql), params).all():
+                sources.setdefault(rid, []).append(mid)
+        chunks = self._memories.by_ids(user_id, sorted({m for ms in sources.values() for m in ms[:JOIN_SOURCES]}))
+        edges, terms = {e.relation_id: e for e in subgraph.edges}, query_terms(message)
+        out: dict[int, Join | None] = {}
+        for rid, mids in sources.items():
+            a, b = rows.get(edges[rid].subject_id), rows.get(edges[rid].object_id)
+            if a is None or b is None:
+                continue
+            own = stems([w for f in (*_forms(a), *_forms(b)) for w in f.casefold().split()])
+            asked = [t for t in terms if t[:STEM] not in own]  # what the question asks beyond the two names
+            found = [j for m in mids[:JOIN_SOURCES] if m in chunks
+                     and (j := joining_sentence(chunks[m].content, _forms(a), _forms(b), asked))]  # fmt: skip
+            out[rid] = max(found, key=lambda j: j.fit, default=None)
+        return out
 
     def _beyond(
         self, user_id: int, subgraph: Subgraph, seeds: list[int], depth: int, domains: Sequence[str] | None
@@ -361,6 +449,25 @@ def _unreachable(graph: _Graph, depth: int) -> list[ContextItem]:
         for rid, line in graph.superseded
     ]
     return items
+
+
+def _forms(row: EntityRow) -> list[str]:
+    return [row.name, *row.aliases]
+
+
+def _passage(row: MemoryRow, said: list[tuple[float, str]]) -> ContextItem:
+    date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
+    text = f"({date}, excerpt) " + " … ".join(s for _, s in said)
+    score = PASSAGE_SCORE + said[0][0]
+    item = ContextItem(f"m{row.id}", "excerpt", text, text, score, row.created_at)
+    item.reason = "names an entity of the question, with its other words"
+    return item
+
+
+def _filling(hit: MemoryHit, now: datetime) -> ContextItem:
+    item = _memory_item(hit, now)
+    item.reason = "no entity matched: a further document chunk"
+    return item
 
 
 def _node_item(node: GraphNode, score: float) -> ContextItem:

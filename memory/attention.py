@@ -10,7 +10,11 @@ ones are `GRAPH_WEIGHTS`, and why they give relevance no weight is said there):
 - **centrality**: its degree in the expanded subgraph over the highest degree there;
 - **recency**: 1.0 when last updated now, halving every 30 days.
 A relation is scored with the same weights: touching a seed, the mean relevance of its two ends,
-its weight (3 mentions and more count fully), and 1.0 for recency.
+its weight (3 mentions and more count fully), and 1.0 for recency. A document's relation is shown
+with the sentence that joins its ends (memory/documents/joins.py), and `Weights.evidence` adds the
+share of the question's other content words (beyond the two names) that sentence holds. A
+co-occurrence (RELATED_TO) is offered only when such a sentence holds one of them: two names that
+met in a sentence saying nothing the question asks carry no fact for it.
 
 Every candidate carries a reason: why it was loaded ("named in the question", "2 hops out,
 relevance 0.41"), or the kind of skip and its words (`Skip`).
@@ -25,6 +29,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Literal
 
+from memory.documents.extraction import COOCCURS
+from memory.documents.joins import Join
 from memory.graph.cypher import GraphEdge, Subgraph
 from memory.models import EntityRow
 from memory.tokens import estimate_tokens
@@ -39,15 +45,21 @@ EXPANDED = 0.6
 class Weights:
     """The weights of a graph node's score terms (they sum to 1), and the relevance cut: an
     expanded entity whose name + summary has a cosine below `cut` to the question is not loaded,
-    nor a relation to it (0 cuts nothing)."""
+    nor a relation to it (0 cuts nothing). `evidence` weighs, for a relation only, the share of
+    the question's content words in the sentence shown with it."""
 
     seed: float
     relevance: float
     centrality: float
     recency: float
     cut: float = 0.0
+    evidence: float = 0.0
 
 
+EVIDENCE = 0.0
+"""Issue 14 measured ranking a relation up by the share of the question's words in its joining
+sentence (0.3): it lost a question on the Dracula set (docs/benchmarks.md, "Entities worth having
+and evidence"), so it ships off; the term stays for other graphs and the benchmark's row."""
 STRUCTURE = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2)
 """The scoring before issue 19: nothing relates a node to the question."""
 RELEVANCE = Weights(seed=0.35, relevance=0.35, centrality=0.15, recency=0.15, cut=0.15)
@@ -56,7 +68,7 @@ depth 2, 800 tokens) it lost to `STRUCTURE`: answer names among the loaded items
 0.738 (every mix tried, down to relevance 0.05, lost a question or more). In a novel's
 co-occurrence graph the central names are the answers, and ranking by a name's likeness to the
 question let the relations that name them go. Kept for the benchmark and for other graphs."""
-GRAPH_WEIGHTS = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2, cut=0.1)
+GRAPH_WEIGHTS = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2, cut=0.1, evidence=EVIDENCE)
 """Shipped: the order of `STRUCTURE`, and an expanded entity less like the question than 0.1
 (MiniLM puts unrelated short texts at about 0.0-0.15) is not loaded, nor a relation to it.
 On the Dracula questions: answer names among the loaded items 0.748 (multi-hop 0.817) against
@@ -130,6 +142,9 @@ class GraphFacts:
     named: frozenset[int]
     linked: frozenset[int]
     relevance: Mapping[int, float]
+    joins: Mapping[int, Join | None] | None = None
+    """Per document relation, the sentence joining its ends (None: no sentence found); the whole
+    map is None when nothing was looked up (relations then show as bare lines, as before)."""
 
     @property
     def seeds(self) -> frozenset[int]:
@@ -189,6 +204,10 @@ def _relation_item(
     subj, obj = facts.entities.get(e.subject_id), facts.entities.get(e.object_id)
     if subj is None or obj is None:
         return None
+    joins = facts.joins or {}
+    join = joins.get(e.relation_id)
+    if e.relation_id in joins and e.predicate == COOCCURS and (join is None or join.fit == 0):
+        return None  # two names met in a sentence that says nothing the question asks: no fact for it
     ends = {e.subject_id, e.object_id}
     rel = sum(facts.relevance.get(i, 0.0) for i in ends) / len(ends)
     touches = 1.0 if ends & facts.seeds else 0.5
@@ -197,9 +216,12 @@ def _relation_item(
         + weights.relevance * rel
         + weights.centrality * min(1.0, e.weight / 3)
         + weights.recency * 1.0
+        + (weights.evidence * join.fit if join else 0.0)
     )
     line = f"{subj.name} {e.predicate} {obj.name}"
-    item = ContextItem(f"r{e.relation_id}", "relation", line, line, score)
+    full = f"{line}: “{join.sentence}”" if join else line
+    # A co-occurrence is its sentence: without it the line is no fact, so it has no short form.
+    item = ContextItem(f"r{e.relation_id}", "relation", full, full if e.predicate == COOCCURS else line, score)
     far = max(dist.get(i, 0) for i in ends)
     item.reason = "link of a named entity" if ends & facts.named else f"link {far} hop{'s' if far != 1 else ''} out"
     off = sorted(ends & cut)

@@ -94,6 +94,39 @@ def test_ingest_fuses_domains_and_answers_across_them(storage: MemoryStore, user
     assert any(e.domain == f"doc:{doc.id}" for e in ctx.entities.values())
 
 
+def test_document_context_shows_evidence_not_bare_cooccurrence(storage: MemoryStore, user: int, book: Path) -> None:
+    _ingestor(storage).ingest(user, book)
+    req = ContextRequest(context_turns=0, vector_limit=1, similarity_threshold=0.5, triple_depth=2, budget_tokens=1024)
+    question = "Who travelled on the Demeter?"
+    ctx = storage.assembler.assemble(user, "t1", question, req)
+    lines = [i.full for i in ctx.loaded if i.kind == "relation" and " RELATED_TO " in i.full]
+    # A co-occurrence comes with the sentence joining its names, when it holds a word the question asks.
+    assert lines == ["Count Dracula RELATED_TO Demeter: “Count Dracula travelled on the Demeter, hidden in a box.”"]
+    storage.assembler.evidence = False  # as before issue 14: bare lines, whatever the question asks
+    before = storage.assembler.assemble(user, "t1", question, req)
+    bare = sorted(i.full for i in before.loaded if i.kind == "relation" and " RELATED_TO " in i.full)
+    assert bare == ["Count Dracula RELATED_TO Demeter", "Lucy Westenra RELATED_TO Whitby"]
+
+
+def test_document_context_fills_the_budget_when_no_entity_matches(
+    storage: MemoryStore, user: int, tmp_path: Path
+) -> None:
+    notes = tmp_path / "garden.md"  # no name at all: the graph has nothing to start from
+    notes.write_text("\n\n".join(
+        f"tomatoes need water every {d} in the summer heat, and the soil should stay moist but never soaked."
+        for d in ("morning", "evening", "second day", "third day", "week")
+    ))
+    _ingestor(storage, chunk_chars=120, overlap_chars=0).ingest(user, notes)
+    req = ContextRequest(context_turns=0, vector_limit=1, similarity_threshold=0.5, triple_depth=2, budget_tokens=1024)
+    question = "how often do tomatoes need water in summer?"
+    ctx = storage.assembler.assemble(user, "t1", question, req)
+    assert not ctx.entities
+    chunks = [i for i in ctx.loaded if i.kind == "chunk"]
+    assert len(chunks) > req.vector_limit and any("no entity matched" in i.reason for i in chunks)
+    storage.assembler.evidence = False  # before issue 14: the granted memory alone, most of the budget unused
+    assert len([i for i in storage.assembler.assemble(user, "t1", question, req).loaded if i.kind == "chunk"]) == 1
+
+
 def test_ingest_remove_takes_everything_it_added(storage: MemoryStore, user: int, book: Path) -> None:
     home = storage.entities.upsert_entity(user, "Whitby", "Location")
     docs = DocumentStore(storage.engine, storage.entities)
