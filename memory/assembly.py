@@ -66,7 +66,7 @@ PASSAGES = 6
 the assembler's `passages` (a benchmark sets 0 to measure what they add)."""
 PASSAGE_SCORE = 0.6
 """A passage scores this plus its fit to the question (0-1): a full fit goes before any relation
-(at most 1.3 with its evidence), a third of the question's words about where a granted memory is."""
+(at most 1.0 with `GRAPH_WEIGHTS`), a third of the question's words about where a granted memory is."""
 BEST_UNLOADED = 5
 """Unloaded items the telemetry names as the best (with why) for the agent and the Context step."""
 # Skipped items the telemetry names (best first); the count is always whole. Naming every one
@@ -238,8 +238,9 @@ class ContextAssembler:
     `vectors` gives entity relevance to the question; `weights` are the graph score's weights
     (memory/attention.py; a benchmark passes `STRUCTURE` to compare with the scoring before).
     `evidence` (issue 14) shows each document relation with the sentence joining its ends, drops a
-    bare co-occurrence, and fills graph mode's budget with document chunks when the question
-    names no entity; a benchmark turns it off to compare with the context before.
+    co-occurrence whose sentence says nothing the question asks, adds passages (sentences of the
+    named entities' chunks holding the question's other words), and fills graph mode's budget with
+    document chunks when no entity matches; a benchmark turns it off to compare with the context before.
     """
 
     def __init__(
