@@ -8,15 +8,15 @@
 2. The whole novel (../shared/data/dracula.txt, read at run time) ingested with the pattern
    extractor — skipped if that data dir already holds it (ingestion is idempotent); --reselect
    re-runs selection, relations and the graph write from the stored chunks with current code.
-3. bench/dracula_questions.json through context configurations at the same token budget
-   (`--budget`, default 1,024): none, flat (top chunks, no graph), graph as before issue 14
-   (bare relation lines, every co-occurrence, nothing when no entity matches), graph as shipped
-   (each document relation with the sentence joining its ends, no bare co-occurrence, chunks
-   fill the budget when no entity matches), the same with the evidence ranking term and without
-   the passages, and a bare list of every entity name of the novel (a control). For each: answer-name coverage and
-   the share of questions with every required name, on the whole block, on the loaded items
-   only (no "Related but not loaded" pointers) and with every co-occurrence (RELATED_TO) line
-   removed (the control of issue 14), tokens packed and tokens of the block, and time.
+3. bench/dracula_questions.json through context configurations at the same token budget (`--budget`,
+   default 1,024): none, flat (top chunks, no graph), graph as before issue 14 (bare relation lines,
+   every co-occurrence, nothing when no entity matches), graph as shipped (each document relation
+   with the sentence joining its ends, no bare co-occurrence, chunks fill the budget when no entity
+   matches), the same with the evidence ranking term, and a bare list of every entity name of the
+   novel (a control). For each: answer-name coverage and the share of questions with every required
+   name, on the whole block, on the loaded items only (no "Related but not loaded" pointers), and
+   with the bare co-occurrence (RELATED_TO) lines or every one removed (the control of issue 14), tokens packed and
+   tokens of the block, and time.
 
 --reextract re-runs the current extractor over the stored chunks (no re-embedding), then does
 what --reselect does: the way to measure a new extractor on the novel in seconds.
@@ -37,7 +37,7 @@ from app.runtime import open_storage
 from app.settings import Settings
 from bench.machine import print_machine
 from capabilities.context import TwoLevelContext
-from memory.assembly import PASSAGES, ContextRequest
+from memory.assembly import ContextRequest
 from memory.attention import GRAPH_WEIGHTS, Weights
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
@@ -56,17 +56,15 @@ QUESTIONS = ROOT / "bench" / "dracula_questions.json"
 EVIDENCE_TERM = replace(GRAPH_WEIGHTS, evidence=0.3)
 
 
-def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, int]]:
-    """Each configuration: the request (None: no context), the graph weights, issue 14's evidence,
-    and how many answering sentences (passages) it may add."""
+def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool]]:
+    """Each configuration: the request (None: no context), the graph weights, issue 14's evidence."""
     graph = ContextRequest(0, 2, 0.5, 2, budget)
     return {
-        "none": (None, GRAPH_WEIGHTS, True, PASSAGES),
-        "flat (top chunks to the budget)": (ContextRequest(0, 15, 0.5, 0, budget), GRAPH_WEIGHTS, True, PASSAGES),
-        "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False, PASSAGES),
-        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, PASSAGES),
-        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, PASSAGES),
-        "graph, shipped without passages": (graph, GRAPH_WEIGHTS, True, 0),
+        "none": (None, GRAPH_WEIGHTS, True),
+        "flat (top chunks to the budget)": (ContextRequest(0, 15, 0.5, 0, budget), GRAPH_WEIGHTS, True),
+        "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False),
+        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True),
+        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True),
     }
 
 
@@ -191,8 +189,8 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
     misses: dict[str, list[str]] = {}
-    for name, (req, weights, evidence, passages) in configs(budget).items():
-        store.assembler.weights, store.assembler.evidence, store.assembler.passages = weights, evidence, passages
+    for name, (req, weights, evidence) in configs(budget).items():
+        store.assembler.weights, store.assembler.evidence = weights, evidence
         rows = []
         for q in questions:
             if req is None:
@@ -207,7 +205,7 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     names = _names_block(store, user)
     listed = [_row(q, names, estimate_tokens(names), 0.0) for q in questions]
     table["control: every entity name, a bare list"] = _summary(listed)
-    store.assembler.weights, store.assembler.evidence, store.assembler.passages = GRAPH_WEIGHTS, True, PASSAGES
+    store.assembler.weights, store.assembler.evidence = GRAPH_WEIGHTS, True
     table["misses (shipped, loaded items)"] = misses  # type: ignore[assignment]
     return table
 

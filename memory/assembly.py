@@ -33,12 +33,12 @@ from memory.attention import (
     recency,
 )
 from memory.db.engine import in_clause
-from memory.documents.joins import STEM, Join, answering_sentences, joining_sentence, stems
+from memory.documents.joins import STEM, Join, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphLockedError
-from memory.models import EntityRow, MemoryRow, TurnRow, utcnow
+from memory.models import EntityRow, TurnRow, utcnow
 from memory.recall.hybrid import MemoryHit
 from memory.recall.vectors import MemoryIndex
 from memory.tokens import query_terms
@@ -59,14 +59,6 @@ JOIN_SOURCES = 3
 FILL = 8
 """When the question names no entity, graph mode fills its budget from up to this many more
 document chunks (the granted memories come first; issue 14: half the budget went unused)."""
-PASSAGE_CHUNKS = 40
-"""An entity the question names is read in at most this many of its chunks (most mentions first)."""
-PASSAGES = 6
-"""At most this many sentences of those chunks holding the question's other words (memory/documents/joins.py);
-the assembler's `passages` (a benchmark sets 0 to measure what they add)."""
-PASSAGE_SCORE = 0.6
-"""A passage scores this plus its fit to the question (0-1): a full fit goes before any relation
-(at most 1.0 with `GRAPH_WEIGHTS`), a third of the question's words about where a granted memory is."""
 BEST_UNLOADED = 5
 """Unloaded items the telemetry names as the best (with why) for the agent and the Context step."""
 # Skipped items the telemetry names (best first); the count is always whole. Naming every one
@@ -226,7 +218,6 @@ class _Graph:
     superseded: tuple[tuple[int, str], ...] = ()  # (relation id, line) of the seeds' former relations
     outside: tuple[GraphNode, ...] = ()  # dropped by the focus filter
     fill: tuple[MemoryHit, ...] = ()  # document chunks beyond the granted memories, when no entity matched
-    passages: tuple[ContextItem, ...] = ()  # sentences naming an entity of the question, with its other words
 
 
 _NO_GRAPH = _Graph(GraphFacts({}, Subgraph(), frozenset(), frozenset(), {}))
@@ -238,8 +229,7 @@ class ContextAssembler:
     `vectors` gives entity relevance to the question; `weights` are the graph score's weights
     (memory/attention.py; a benchmark passes `STRUCTURE` to compare with the scoring before).
     `evidence` (issue 14) shows each document relation with the sentence joining its ends, drops a
-    co-occurrence whose sentence says nothing the question asks, adds passages (sentences of the
-    named entities' chunks holding the question's other words), and fills graph mode's budget with
+    co-occurrence whose sentence says nothing the question asks, and fills graph mode's budget with
     document chunks when no entity matches; a benchmark turns it off to compare with the context before.
     """
 
@@ -260,7 +250,6 @@ class ContextAssembler:
         self.vectors = vectors
         self.weights = weights
         self.evidence = evidence
-        self.passages = PASSAGES
 
     def assemble(
         self, user_id: int, thread_id: str, message: str, req: ContextRequest, before_turn_id: int | None = None
@@ -285,7 +274,7 @@ class ContextAssembler:
         t0 = time.perf_counter()
         now = utcnow()
         items = [_memory_item(h, now) for h in hits] + graph_items(graph.facts, now, self.weights)
-        items += [_filling(h, now) for h in graph.fill] + list(graph.passages)
+        items += [_filling(h, now) for h in graph.fill]
         cut = [i for i in items if i.skip is not None]
         loaded, skipped = pack([i for i in items if i.skip is None], req.budget_tokens)
         skipped += cut
@@ -327,31 +316,7 @@ class ContextAssembler:
         joins = self._joins(user_id, subgraph, rows, message) if self.evidence else None
         facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance,
                            joins)  # fmt: skip
-        asked = [rows[i] for i in named if i in rows]
-        passages = self._passages(user_id, asked, message, hits) if self.evidence else []
-        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside), passages=tuple(passages))
-
-    def _passages(self, user_id: int, named: list[EntityRow], message: str, hits: list[MemoryHit]) -> list[ContextItem]:
-        """The sentences of the named document entities' chunks that hold most of the question's
-        other words (memory/documents/joins.py), one item per chunk (a quote of that chunk memory)."""
-        named = [r for r in named if r.domain.startswith("doc:") and r.id is not None]
-        params: dict[str, Any] = {}
-        sql = (f"SELECT entity_id, memory_id FROM entity_sources WHERE memory_id != 0"
-               f"{in_clause('entity_id', [r.id for r in named], params)} ORDER BY entity_id, amount DESC, memory_id")
-        sources: dict[int, list[int]] = {}
-        with self._engine.connect() as conn:
-            for eid, mid in conn.execute(text(sql), params).all() if named else []:
-                sources.setdefault(eid, []).append(mid)
-        have = {h.memory.id for h in hits}
-        ids = sorted({m for ms in sources.values() for m in ms[:PASSAGE_CHUNKS] if m not in have})
-        chunks = self._memories.by_ids(user_id, ids)
-        own = stems([w for r in named for f in _forms(r) for w in f.casefold().split()])
-        terms = [t for t in query_terms(message) if t[:STEM] not in own and len(t) > 2]  # not "Dr"
-        best = answering_sentences({i: m.content for i, m in chunks.items()}, terms, self.passages)
-        by_chunk: dict[int, list[tuple[float, str]]] = {}
-        for mid, join in best:
-            by_chunk.setdefault(mid, []).append((join.fit, join.sentence))
-        return [_passage(chunks[mid], said) for mid, said in by_chunk.items()]
+        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside))
 
     def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:
         """Document chunks past the granted memories, at the granted threshold, for graph mode's
@@ -454,15 +419,6 @@ def _unreachable(graph: _Graph, depth: int) -> list[ContextItem]:
 
 def _forms(row: EntityRow) -> list[str]:
     return [row.name, *row.aliases]
-
-
-def _passage(row: MemoryRow, said: list[tuple[float, str]]) -> ContextItem:
-    date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
-    text = f"({date}, excerpt) " + " … ".join(s for _, s in said)
-    score = PASSAGE_SCORE + said[0][0]
-    item = ContextItem(f"m{row.id}", "excerpt", text, text, score, row.created_at)
-    item.reason = "names an entity of the question, with its other words"
-    return item
 
 
 def _filling(hit: MemoryHit, now: datetime) -> ContextItem:

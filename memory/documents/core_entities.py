@@ -9,8 +9,11 @@ ingestion selects exactly the same set. The steps, in order:
    it is part of ("Dracula", "the Count" → "Count Dracula");
 2. selection: minimum mentions and salience, score = mention_weight·log2(1+mentions) +
    salience_weight·salience, caps per type and overall (all in `CoreConfig`);
-3. semantic dedupe: same-type candidates whose "name: description" embeddings have cosine ≥
-   `semantic_threshold` merge into the higher-scored one (as an alias, never a new node).
+3. semantic dedupe: same-type candidates whose names share a word and whose "name: description"
+   embeddings have cosine ≥ `semantic_threshold` merge into the higher-scored one (as an alias,
+   never a new node). The shared word is required because two names met in one sentence get that
+   sentence as their description: "Letter from Miss Mina Murray to Miss Lucy Westenra" made Mina an
+   alias of Lucy, and "Varna" of "Whitby", once both were typed alike.
 """
 
 from __future__ import annotations
@@ -175,6 +178,10 @@ def _capped(ranked: Sequence[Candidate], cfg: CoreConfig, scale: float = 1.0) ->
     return out
 
 
+def _words(c: Candidate) -> set[str]:
+    return {w for f in c.forms for w in dedupe_key(f).split()}
+
+
 def semantic_dedupe(ranked: list[Candidate], embedder: Embedder, threshold: float) -> list[Candidate]:
     """Merge same-type candidates whose name+description embeddings are near-identical."""
     if len(ranked) < 2:
@@ -183,7 +190,8 @@ def semantic_dedupe(ranked: list[Candidate], embedder: Embedder, threshold: floa
     sims = vectors @ vectors.T
     kept: list[int] = []
     for i, c in enumerate(ranked):
-        twin = next((k for k in kept if ranked[k].type == c.type and sims[i, k] >= threshold), None)
+        twin = next((k for k in kept if ranked[k].type == c.type and sims[i, k] >= threshold
+                     and _words(ranked[k]) & _words(c)), None)  # fmt: skip
         if twin is None:
             kept.append(i)
         else:

@@ -1,20 +1,16 @@
-"""Sentences of a document as evidence: the one that joins two entities, those that answer about one.
+"""The sentence of a document that joins two of its entities: the evidence a relation is shown with.
 
 A co-occurrence ("Mina RELATED_TO Lucy") says only that two names met in a sentence; the
 sentence itself says what joins them. Graph context shows a document relation with it
 (memory/assembly.py), and leaves out a co-occurrence whose sources hold no such sentence.
-For an entity the question names, the sentences of its chunks that name it and hold the
-question's other words are the evidence most likely to answer ("Where does Dr. Seward run his
-asylum?" → "…Dr. Seward's asylum at Purfleet…"), whatever the graph kept of the other names.
 Words match on their first five letters, a crude stem that lets "proposed" find "proposal" (a
 shorter word matches the start of one: "sail" finds "sailed").
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.documents.extraction import sentences
@@ -53,21 +49,6 @@ def joining_sentence(text: str, a: Sequence[str], b: Sequence[str], terms: Seque
         if best is None or fit > best.fit:
             best = Join(_window(flat, min(ma.start(), mb.start()), max(ma.end(), mb.end())), fit)
     return best
-
-
-def answering_sentences(texts: Mapping[int, str], terms: Sequence[str], k: int) -> list[tuple[int, Join]]:
-    """The `k` sentences of `texts` (id → text) that hold the most of the question's `terms`, each
-    term weighted by how rare it is among these sentences (a local IDF: "fever" counts more than
-    "castle" in a castle's chapters), with the id of the text each came from."""
-    said = [(i, " ".join(plain(raw).split())) for i, text in texts.items() for raw in sentences(text)]
-    bags = [stems(_WORDS.findall(flat.casefold())) for _, flat in said]
-    wanted = {t[:STEM] for t in terms}
-    held = {t: [_holds(bag, t) for bag in bags] for t in wanted}
-    idf = {t: math.log(1 + len(bags) / (1 + sum(h))) for t, h in held.items()}
-    total = sum(math.log(1 + len(bags)) for _ in wanted) or 1.0
-    scored = [(sum(idf[t] for t in wanted if held[t][n]) / total, n) for n in range(len(bags))]
-    best = sorted((f, n) for f, n in scored if f > 0)[::-1][:k]
-    return [(said[n][0], Join(_window(said[n][1], 0, 0), f)) for f, n in best]
 
 
 def stems(words: Sequence[str]) -> set[str]:

@@ -77,3 +77,11 @@ def test_core_entities_relations_keep_typed_and_frequent_cooccurrence() -> None:
     ]
     rels = {(r.subject, r.predicate, r.object): r.weight for r in aggregate_relations(staged, core, CoreConfig())}
     assert rels == {("A", "TRAVELS_TO", "B"): 1.0, ("C", COOCCURS, "D"): 2.0}
+
+
+def test_core_entities_semantic_dedupe_needs_a_shared_name_word() -> None:
+    # Both first seen in "Letter from Miss Mina Murray to Miss Lucy Westenra": one description, two people.
+    said = "Letter from Miss Mina Murray to Miss Lucy Westenra."
+    staged = [(0, [Mention("Lucy Westenra", "Person", said, 3, 5), Mention("Mina Murray", "Person", said, 3, 4)])]
+    core = select_core(staged, CoreConfig(), KeywordEmbedder())  # type: ignore[arg-type]
+    assert sorted((e.name, tuple(e.aliases)) for e in core) == [("Lucy Westenra", ()), ("Mina Murray", ())]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.documents.joins import answering_sentences, joining_sentence
+from memory.documents.joins import joining_sentence
 
 TEXT = (
     "It turns out that the schooner is a Russian from Varna, and is called the _Demeter_. "
@@ -27,14 +27,3 @@ def test_joining_sentence_reads_emphasis_as_plain_words_and_cuts_long_sentences(
     join = joining_sentence(long, ["Lucy"], ["Mina"], [])
     assert join is not None and len(join.sentence) <= 241 and join.sentence.endswith("…")
     assert "Lucy" in join.sentence and "Mina" in join.sentence
-
-
-def test_answering_sentences_weigh_rare_question_words_more() -> None:
-    texts = {
-        1: "The castle was dark. The castle was cold. I walked round the castle.",
-        2: "He lay in the castle for six weeks with a brain fever.",
-        3: "We left the castle at dawn.",
-    }
-    best = answering_sentences(texts, ["castle", "fever"], 2)
-    assert best[0][0] == 2 and best[0][1].fit > best[1][1].fit
-    assert answering_sentences(texts, ["wolf"], 3) == []
