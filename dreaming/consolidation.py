@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -120,19 +120,34 @@ def stale_changes(
     return changes
 
 
-def entity_merges(user_id: int, entities: Sequence[EntityRow]) -> list[tuple[int, int, int]]:
-    """Active entities with the same name key and domain and compatible types (equal, or one a Concept)."""
+def entity_merges(
+    user_id: int, entities: Sequence[EntityRow], apart: Collection[tuple[int, int]] = ()
+) -> list[tuple[int, int, int]]:
+    """Active entities with the same name key and domain and compatible types (equal, or one a Concept),
+    never two known to be two (`EntityStore.apart`: the sister Ana and the colleague Ana; a split)."""
     groups: dict[tuple[str, str], list[EntityRow]] = defaultdict(list)
     for row in entities:
         groups[(name_key(row.name), row.domain)].append(row)
+    two = {frozenset(pair) for pair in apart}
     merges: list[tuple[int, int, int]] = []
     for rows in groups.values():
         rows.sort(key=lambda r: (-r.mention_count, r.id or 0))
-        keep = rows[0]
-        for drop in rows[1:]:
-            compatible = drop.type == keep.type or "Concept" in (drop.type, keep.type)
-            if compatible and keep.id is not None and drop.id is not None:
-                merges.append((user_id, keep.id, drop.id))
+        kept: list[tuple[EntityRow, set[int]]] = []  # each survivor and who is merged into it
+        for drop in rows:
+            home = next(
+                (
+                    (keep, members)
+                    for keep, members in kept
+                    if (drop.type == keep.type or "Concept" in (drop.type, keep.type))
+                    and not any(frozenset((m, drop.id)) in two for m in members)
+                ),
+                None,
+            )
+            if home is None or home[0].id is None or drop.id is None:
+                kept.append((drop, {drop.id or 0}))
+                continue
+            home[1].add(drop.id)
+            merges.append((user_id, home[0].id, drop.id))
     return merges
 
 
@@ -188,7 +203,7 @@ def plan(
         gone |= {c.memory_id for c in near}
         stale = stale_changes(user_id, [r for r in active if r.id not in gone], summarised, now, stale_days)
         result.changes += dupes + stale
-        result.merges += entity_merges(user_id, entities.active(user_id))
+        result.merges += entity_merges(user_id, entities.active(user_id), entities.apart(user_id))
         result.summaries += summaries(user_id, turns, turns.threads(user_id), summarised, now.date())
     return result
 

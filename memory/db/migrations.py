@@ -136,4 +136,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m011_trials", usage.m011_trials),
     ("m012_dream_changes", dreams.m012_dream_changes),
     ("m013_policy_adjustments", usage.m013_policy_adjustments),
+    ("m014_entity_apart", entities.m014_entity_apart),
 ]

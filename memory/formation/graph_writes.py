@@ -16,13 +16,15 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
 from memory.formation.patterns import USER, USER_ALIASES, Triple, is_functional
-from memory.graph.names import name_key
+from memory.graph.entities import Namesake
+from memory.graph.names import name_key, roles_agree
 from memory.models import EntityRow, MemoryRow, RelationRow
 from memory.tokens import query_terms
 
@@ -35,21 +37,78 @@ def _credited(engine: Engine, sql: str, params: dict[str, Any]) -> bool:
         return conn.execute(text(sql), params).first() is not None
 
 
-def entity(stores: Stores, user_id: int, name: str, kind: str, memory_id: int, role: str | None = None) -> EntityRow:
+def entity(
+    stores: Stores,
+    user_id: int,
+    name: str,
+    kind: str,
+    memory_id: int,
+    role: str | None = None,
+    seen: dict[str, int] | None = None,
+) -> EntityRow:
     """The entity for `name`, credited once to `memory_id` (a rerun finds the credit and stops).
 
-    `role` ("sister") becomes an alias, so "my sister" in a later question finds the person.
+    `role` ("sister") becomes an alias, so "my sister" in a later question finds the person. Which
+    entity a name means is decided here, by rule (`_chosen`): a role the person gives picks the one it
+    fits, and a role no namesake can also hold makes a new entity, kept apart from them ("my colleague
+    Ana" after "my sister Ana": two Anas). `seen` holds who each name meant earlier in the same turn.
     """
     sql = "SELECT 1 FROM entity_sources WHERE entity_id = :e AND memory_id = :m"
     candidates = stores.entities.find_by_name(user_id, name, fuzzy=True, limit=5)
     for row in candidates:
         if row.id is not None and _credited(stores.engine, sql, {"e": row.id, "m": memory_id}):
-            return row
-    aliases = list(USER_ALIASES) if name == USER else [role] if role else []
-    near = _near(name, kind, candidates) if name != USER else None
+            return _seen(seen, name, row)
+    if name == USER:
+        return stores.entities.upsert_entity(
+            user_id, name, kind, aliases=list(USER_ALIASES), source_memory_id=memory_id
+        )
+    aliases = [role] if role else []
+    same = [n for n in stores.entities.namesakes(user_id, name) if _fits(n.entity, kind)]
+    upsert = partial(stores.entities.upsert_entity, user_id, source_memory_id=memory_id)
+    if same:
+        chosen = _chosen(same, role, (seen or {}).get(name_key(name)))
+        if chosen is not None:
+            return _seen(seen, name, upsert(name, kind, aliases=aliases, into=chosen.id))
+        row = upsert(name, kind, aliases=aliases, distinct=True)
+        assert row.id is not None
+        for other in same:  # every namesake is someone else to the person
+            stores.entities.keep_apart(user_id, row.id, other.id, f"{role}, not {' or '.join(other.roles)}")
+        return _seen(seen, name, row)
+    near = _near(name, kind, candidates)
     if near is not None:
-        name, aliases = near.name, [name, *aliases]
-    return stores.entities.upsert_entity(user_id, name, kind, aliases=aliases, source_memory_id=memory_id)
+        return _seen(seen, name, upsert(near.name, kind, aliases=[name, *aliases], into=near.id))
+    # Nothing of this name: a new entity, never one a role word leads to ("my sister Bea" is not
+    # the sister Ana because both are called "sister").
+    return _seen(seen, name, upsert(name, kind, aliases=aliases, distinct=True))
+
+
+def _fits(row: EntityRow, kind: str) -> bool:
+    return row.type == kind or "Concept" in (row.type, kind)
+
+
+def _seen(seen: dict[str, int] | None, name: str, row: EntityRow) -> EntityRow:
+    if seen is not None and row.id is not None:
+        seen[name_key(name)] = row.id
+    return row
+
+
+def _chosen(same: list[Namesake], role: str | None, earlier: int | None) -> Namesake | None:
+    """Which of the entities of a name this mention is; None: none of them (a new one).
+
+    With a role: the one already that role, else one that can also be it (a friend may be a
+    colleague), else one with no role yet; none when each is someone the role excludes. Without a
+    role: the one the same turn named before, else the most recently mentioned: a person talking
+    about "Ana" means the Ana of the moment (the answer path says which when asked about her).
+    """
+    if role is not None:
+        pools = (
+            [n for n in same if role in n.roles],
+            [n for n in same if any(roles_agree(role, r) for r in n.roles)],
+            [n for n in same if not n.roles],
+        )
+        return next((pool[0] for pool in pools if pool), None)
+    named = [n for n in same if n.id == earlier]
+    return (named or sorted(same, key=lambda n: n.entity.updated_at, reverse=True))[0]
 
 
 def _near(name: str, kind: str, candidates: list[EntityRow]) -> EntityRow | None:
@@ -67,7 +126,13 @@ def _near(name: str, kind: str, candidates: list[EntityRow]) -> EntityRow | None
 
 
 def link(
-    stores: Stores, user_id: int, triple: Triple, memory_id: int, turn_id: int | None, when: datetime
+    stores: Stores,
+    user_id: int,
+    triple: Triple,
+    memory_id: int,
+    turn_id: int | None,
+    when: datetime,
+    seen: dict[str, int] | None = None,
 ) -> tuple[int, list[int]]:
     """Add one relation (once per memory) and supersede what it contradicts.
 
@@ -76,14 +141,15 @@ def link(
         memory_id: the memory that states it (credited; `forget_source_memory` follows it).
         turn_id: the turn it was said in, if any.
         when: when it was said: the new relation's `valid_from`, the old one's `valid_to`.
+        seen: who each name meant earlier in the turn (`entity`).
 
     Returns:
         (relation id, memories retired by the supersession).
     """
-    subject = entity(stores, user_id, triple.subject, triple.subject_type, memory_id)
+    subject = entity(stores, user_id, triple.subject, triple.subject_type, memory_id, seen=seen)
     is_role = triple.subject == USER and triple.predicate.startswith("HAS_")
     role = triple.predicate.removeprefix("HAS_").replace("_", " ").lower() if is_role else None
-    obj = entity(stores, user_id, triple.object, triple.object_type, memory_id, role)
+    obj = entity(stores, user_id, triple.object, triple.object_type, memory_id, role, seen)
     assert subject.id is not None and obj.id is not None
     sql = (
         "SELECT r.id FROM relation_sources s JOIN relations r ON r.id = s.relation_id WHERE r.user_id = :u "
@@ -235,17 +301,23 @@ def remainder(content: str, known: str, ended: str, subject: str = USER, predica
 
 
 def user_roles(engine: Engine, user_id: int) -> dict[str, str]:
-    """What each person is to the user, by name key and first-name key: {"ana": "sister"}."""
+    """What each person is to the user, by name key and first-name key: {"ana": "sister"}.
+
+    A name two people share (the sister Ana and the colleague Ana) has no entry: a fact about
+    "Ana" alone must not be stored as the sister's.
+    """
     sql = (
-        "SELECT e.name, r.predicate FROM relations r JOIN entities u ON u.id = r.subject_id "
+        "SELECT e.id, e.name, r.predicate FROM relations r JOIN entities u ON u.id = r.subject_id "
         "JOIN entities e ON e.id = r.object_id WHERE r.user_id = :u AND u.user_id = :u AND u.name = :user "
-        "AND r.predicate LIKE 'HAS\\_%' ESCAPE '\\' AND r.valid_to IS NULL ORDER BY r.id"
+        "AND e.status = 'active' AND r.predicate LIKE 'HAS\\_%' ESCAPE '\\' AND r.valid_to IS NULL ORDER BY r.id"
     )
     roles: dict[str, str] = {}
+    whose: dict[str, set[int]] = {}
     with engine.connect() as conn:
-        for name, predicate in conn.execute(text(sql), {"u": user_id, "user": USER}):
+        for entity_id, name, predicate in conn.execute(text(sql), {"u": user_id, "user": USER}):
             role = str(predicate).removeprefix("HAS_").replace("_", " ").lower()
             key = name_key(str(name))
-            roles.setdefault(key, role)
-            roles.setdefault(key.split()[0], role)
-    return roles
+            for k in dict.fromkeys((key, key.split()[0])):
+                roles.setdefault(k, role)
+                whose.setdefault(k, set()).add(int(entity_id))
+    return {k: role for k, role in roles.items() if len(whose[k]) == 1}

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from memory.graph.names import clean_name, name_key, normalize_predicate
+from memory.graph.names import ROLE_QUALIFIERS, USER, clean_name, name_key, normalize_predicate
 
-USER = "User"
 USER_ALIASES = ("me",)
 _USER_KEYS = frozenset({"i", "me", "my", "myself", "mine", "user", "the user", "users", "user s", "speaker"})
 MAX_ITEMS = 5
@@ -149,7 +148,9 @@ RELATIONS = (
 _REL_CANON = {"MOM": "MOTHER", "MUM": "MOTHER", "DAD": "FATHER", "GRANDMA": "GRANDMOTHER",
               "GRANDPA": "GRANDFATHER", "COWORKER": "COLLEAGUE", "CO_WORKER": "COLLEAGUE",
               "NEIGHBOR": "NEIGHBOUR", "FIANCEE": "FIANCE"}  # fmt: skip
-_SUBJ = rf"(?:(?i:my)\s+(?:{RELATIONS})\s+)?(?P<subj>{_NAME})"
+# "Ana from work": a qualifier that says who someone is to the user (memory/graph/names.ROLE_QUALIFIERS).
+_FROM = rf"\s+(?i:from)\s+(?i:{'|'.join(ROLE_QUALIFIERS)})\b"
+_SUBJ = rf"(?:(?i:my)\s+(?:{RELATIONS})\s+)?(?P<subj>{_NAME})(?:{_FROM})?"
 _ADV = r"(?:(?i:also|just|recently|now|still|currently|really|finally|absolutely)\s+)*"
 NATIONALITY = (
     r"(?:Welsh|English|Scottish|Irish|British|French|Dutch|German|Swiss|Austrian|Italian|Spanish|Portuguese|Greek|"
@@ -172,12 +173,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"^(?:(?i:hi|hello|hey|hiya|heya|hallo)\b[,!]?\s+)?"
                 rf"(?:(?i:my name is)\s+|(?P<subj>I)(?:'m|’m|\s(?i:am))\s+)(?!{NATIONALITY}\b)"
                 rf"(?P<obj>{_NAME})(?=\s*[,.!;:)]|\s+(?i:here|and)\b|\s*$)"), "HAS_NAME", "Person"),
-    (re.compile(rf"(?P<subj>\bI|{_NAME})\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore|prefer))s?\s+"
+    (re.compile(rf"(?P<subj>\bI|{_NAME})(?:{_FROM})?\s+{_ADV}(?P<pred>(?i:like|love|hate|enjoy|dislike|adore|prefer))s?\s+"
                 r"(?!to\b)(?P<obj>[^.,;!?]+?)(?=\s+(?i:over|rather than|instead of|but)\b|[.,;!?]|$)"), "", "Concept"),
 ]  # fmt: skip
 _HAS_REL = [
     re.compile(rf"(?i:\bmy)\s+(?P<rel>{RELATIONS})(?:,)?\s+(?P<obj>{_NAME})"),
     re.compile(rf"(?P<obj>{_NAME}),?\s+(?i:is)\s+(?i:my)\s+(?P<rel>{RELATIONS})\b"),
+    re.compile(rf"(?P<obj>{_NAME})\s+(?i:from)\s+(?P<qual>(?i:{'|'.join(ROLE_QUALIFIERS)}))\b"),
 ]
 _NOT_NAMES = frozenset(
     re.findall(
@@ -222,7 +224,8 @@ def _sentence_triples(sentence: str) -> list[Triple]:
     triples: list[Triple] = []
     for pattern in _HAS_REL:
         for m in pattern.finditer(sentence):
-            rel = normalize_predicate(m.group("rel"))
+            said = m.groupdict().get("rel") or ROLE_QUALIFIERS[m.group("qual").casefold()]
+            rel = normalize_predicate(said)
             obj = _name(m.group("obj"))
             kind = "Concept" if rel in ("DOG", "CAT") else "Person"
             if obj and obj != USER:

@@ -280,14 +280,15 @@ def _apply(stores: Stores, user_id: int, turn: TurnRow, plan: Plan) -> Formation
     ids, duplicates = _store_memories(stores, user_id, turn, plan)
     relation_ids: list[int] = []
     superseded: list[int] = []
+    seen: dict[str, int] = {}  # who each name meant earlier in this turn: "My colleague Ana… Ana's at Globex"
     for triple, index in plan.triples:
-        rel_id, gone = link(stores, user_id, triple, ids[index], turn.id, turn.created_at)
+        rel_id, gone = link(stores, user_id, triple, ids[index], turn.id, turn.created_at, seen)
         relation_ids.append(rel_id)
         superseded += gone
     turn_memory = next((ids[i] for i, m in enumerate(plan.memories) if m.kind == "turn"), None)
     for name, kind in plan.mentions:
         if turn_memory is not None:
-            entity(stores, user_id, name, kind, turn_memory)
+            entity(stores, user_id, name, kind, turn_memory, seen=seen)
     return FormationResult(turn.id, tuple(ids), duplicates, tuple(relation_ids), tuple(superseded), plan.extractor)
 
 

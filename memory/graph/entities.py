@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -25,14 +26,39 @@ from sqlmodel import Session, col, func, select
 
 from memory.graph import records as rec
 from memory.graph.kuzu_graph import Direction, Graph, GraphError, SharedNeighbour, Subgraph
-from memory.graph.names import clean_name, name_key, normalize_predicate, normalize_type
+from memory.graph.names import USER, clean_name, name_key, normalize_predicate, normalize_type
 from memory.graph.projection import Projection, edge_of, node_of
 from memory.graph.records import ForgetResult
-from memory.graph.schema import m003_entities
+from memory.graph.schema import m003_entities, m014_entity_apart
 from memory.models import EntityRow, RelationRow, utcnow
 from memory.turns import storable_text
 
-__all__ = ["EntityNotFound", "EntityStore", "ForgetResult", "Subgraph", "m003_entities"]
+__all__ = [
+    "EntityNotFound",
+    "EntityStore",
+    "ForgetResult",
+    "Namesake",
+    "Subgraph",
+    "m003_entities",
+    "m014_entity_apart",
+]
+
+_FUNCTIONAL_HAS = ("HAS_NAME", "HAS_AGE", "HAS_JOB_TITLE")  # said of the user, not who someone is to them
+
+
+@dataclass(frozen=True, eq=False)  # one per entity per lookup: compared by identity
+class Namesake:
+    """One of the entities a name calls, with what tells it from the others: who it is to the
+    person ("sister", from the person's current HAS_SISTER relation to it) and where it works."""
+
+    entity: EntityRow
+    roles: tuple[str, ...] = ()
+    employers: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> int:
+        """The entity's id."""
+        return self.entity.id or 0
 
 
 class EntityNotFound(LookupError):
@@ -89,11 +115,13 @@ class EntityStore:
         domain: str = "personal",
         source_memory_id: int | None = None,
         distinct: bool = False,
+        into: int | None = None,
     ) -> EntityRow:
         """Record a mention of an entity, reusing the one with the same name or alias (see class).
 
         Args:
             distinct: create a new entity even if the name matches (this "Ana" is another one).
+            into: the entity this mention is of, when the caller resolved it (formation does, by role).
             source_memory_id: the memory this mention came from (for `forget_source_memory`).
 
         Raises:
@@ -108,7 +136,8 @@ class EntityStore:
         with Session(self._engine) as s:
             conn = s.connection()
             ids = [] if distinct else rec.ids_by_key(conn, user_id, map(name_key, names), domain)
-            row = rec.pick([r for i in ids if (r := s.get(EntityRow, i))], kind)
+            ids = [into] if into is not None else ids
+            row = rec.pick([r for i in ids if (r := s.get(EntityRow, i)) and r.user_id == user_id], kind)
             row = row or rec.new_entity(user_id, clean, kind, domain)
             rec.absorb(row, names, summary, kind, mentions=1)
             s.add(row)
@@ -285,6 +314,7 @@ class EntityStore:
             raise ValueError("cannot merge an entity into itself")
         with Session(self._engine) as s:
             _, moved = rec.move_entity(s.connection(), user_id, keep_id, drop_id)
+            rec.move_apart(s.connection(), user_id, keep_id, drop_id)
             rec.absorb(keep, [drop.name, *drop.aliases], drop.summary, drop.type, drop.mention_count)
             drop.updated_at = utcnow()
             drop.status, drop.merged_into = "merged", keep_id
@@ -299,6 +329,92 @@ class EntityStore:
             *(partial(graph.add_edge, e) for e in edges),
         )
         return keep
+
+    def split(
+        self,
+        user_id: int,
+        entity_id: int,
+        *,
+        relation_ids: Sequence[int] = (),
+        aliases: Sequence[str] = (),
+        memory_ids: Sequence[int] = (),
+        name: str | None = None,
+    ) -> EntityRow:
+        """Take another person (or thing) out of one entity: the chosen relations, aliases and source
+        memories (and the mentions of the memories behind those relations) go to a new entity of the
+        same name (or `name`), type and domain, and the two are kept apart. `merge` undoes it.
+
+        Raises:
+            EntityNotFound: no such active entity for this user.
+            ValueError: nothing chosen, or a relation or alias that is not the entity's.
+        """
+        old = self._active(user_id, entity_id)
+        moving = {name_key(a) for a in aliases}
+        if not (relation_ids or moving or memory_ids):
+            raise ValueError("choose the relations, aliases or memories that belong to the other one")
+        if missing := moving - {name_key(a) for a in old.aliases}:
+            raise ValueError(f"not an alias of {old.name}: {', '.join(sorted(missing))}")
+        with Session(self._engine) as s:
+            conn, old = s.connection(), s.get(EntityRow, entity_id)
+            assert old is not None and old.id is not None
+            new = rec.new_entity(user_id, clean_name(storable_text(name or old.name)), old.type, old.domain)
+            new.aliases = [a for a in old.aliases if name_key(a) in moving]
+            old.aliases = [a for a in old.aliases if name_key(a) not in moving]
+            s.add(new)
+            s.flush()
+            assert new.id is not None
+            moved = rec.split_entity(conn, user_id, old.id, new.id, relation_ids, memory_ids)
+            if len(moved) < len(set(relation_ids)):
+                raise ValueError(f"not all of relations {sorted(set(relation_ids))} are {old.name}'s")
+            rec.drop_keys(conn, old.id, moving - {name_key(old.name)})
+            rec.add_keys(conn, user_id, new.id, [new.name, *new.aliases])
+            new.mention_count = max(rec.credited_mentions(conn, new.id), 1)
+            old.mention_count = max(old.mention_count - new.mention_count, 1)
+            old.updated_at = utcnow()
+            rec.keep_apart(conn, user_id, old.id, new.id, "split by the person")
+            s.add_all([old, new])
+            s.commit()
+            s.refresh(old)
+            s.refresh(new)
+            edges = [edge_of(r) for i in moved if (r := s.get(RelationRow, i))]
+        graph = self._projection.graph
+        self._projection.apply(
+            partial(graph.delete_edges, moved),
+            partial(graph.upsert_node, node_of(old)),
+            partial(graph.upsert_node, node_of(new)),
+            *(partial(graph.add_edge, e) for e in edges),
+        )
+        return new
+
+    def keep_apart(self, user_id: int, a_id: int, b_id: int, reason: str) -> None:
+        """Record that two same-named entities are two (nothing but the person's merge joins them).
+
+        Raises:
+            EntityNotFound: either is not an active entity of this user.
+        """
+        self._active(user_id, a_id)
+        self._active(user_id, b_id)
+        with self._engine.begin() as conn:
+            rec.keep_apart(conn, user_id, a_id, b_id, reason)
+
+    def apart(self, user_id: int) -> set[tuple[int, int]]:
+        """The (lower id, higher id) pairs of this user's entities known to be two."""
+        with self._engine.connect() as conn:
+            return rec.apart_pairs(conn, user_id)
+
+    def namesakes(self, user_id: int, name: str, domain: str | None = "personal") -> list[Namesake]:
+        """The active entities a name calls (by name or alias; never the person themself), oldest
+        first, each with who it is to the person and where it works: what tells two "Ana"s apart."""
+        key = name_key(clean_name(storable_text(name)))
+        with self._engine.connect() as conn:
+            ids = sorted(rec.ids_by_key(conn, user_id, [key], domain))
+            told = rec.roles_and_employers(conn, user_id, ids, USER, _FUNCTIONAL_HAS)
+        rows = self.get_many(user_id, ids)
+        return [
+            Namesake(rows[i], tuple(dict.fromkeys(told[i][0])), tuple(dict.fromkeys(told[i][1])))
+            for i in ids
+            if i in rows and rows[i].name != USER
+        ]
 
     def delete_domain(self, user_id: int, domain: str) -> int:
         """Delete every entity of a domain (e.g. 'doc:7') with its relations; returns how many."""

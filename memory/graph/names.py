@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+USER = "User"  # the entity that is the person themself (memory/formation/patterns.py says who becomes it)
 ENTITY_TYPES = ("Person", "Organization", "Location", "Product", "Concept", "Event", "Role")
 DEFAULT_TYPE = "Concept"
 DEFAULT_PREDICATE = "RELATED_TO"
@@ -133,3 +134,19 @@ def name_key(name: str) -> str:
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
     return " ".join(words)
+
+
+# Roles a person can hold at once: a colleague may be a friend, a neighbour or the boss. Kin, partners
+# and pets are each one role: a sister is not also a colleague or a mother in what people tell.
+_SOCIAL_ROLES = frozenset({"friend", "best friend", "colleague", "boss", "roommate", "flatmate", "neighbour"})
+# What a name's qualifier says the person is to the user: "Ana from work", "Ana from the office".
+ROLE_QUALIFIERS = {"work": "colleague", "the office": "colleague", "my office": "colleague", "my team": "colleague"}
+
+
+def roles_agree(a: str, b: str) -> bool:
+    """Whether one person can be both: the same role, or two social ones.
+
+    >>> roles_agree("friend", "colleague"), roles_agree("sister", "colleague"), roles_agree("sister", "sister")
+    (True, False, True)
+    """
+    return a == b or (a in _SOCIAL_ROLES and b in _SOCIAL_ROLES)

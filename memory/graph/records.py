@@ -275,3 +275,96 @@ def _move_keys_and_sources(conn: Connection, p: dict[str, int]) -> None:
         p,
     )
     conn.execute(text("DELETE FROM entity_sources WHERE entity_id = :d"), p)
+
+
+def roles_and_employers(
+    conn: Connection, user_id: int, ids: Sequence[int], user_name: str, not_roles: Sequence[str]
+) -> dict[int, tuple[list[str], list[str]]]:
+    """Per entity, who it is to the person (current HAS_* relations from the entity `user_name`,
+    as words: HAS_BEST_FRIEND → "best friend") and where it works now (WORKS_AT objects' names)."""
+    found: dict[int, tuple[list[str], list[str]]] = {i: ([], []) for i in ids}
+    if not ids:
+        return found
+    params: dict[str, Any] = {"u": user_id, "user": user_name}
+    rows = conn.execute(
+        text(
+            "SELECT r.object_id, r.predicate, NULL FROM relations r JOIN entities s ON s.id = r.subject_id "
+            "WHERE r.user_id = :u AND r.valid_to IS NULL AND s.name = :user AND r.predicate LIKE 'HAS\\_%' "
+            f"ESCAPE '\\'{in_clause('r.object_id', list(ids), params)} UNION ALL "
+            "SELECT r.subject_id, r.predicate, o.name FROM relations r JOIN entities o ON o.id = r.object_id "
+            f"WHERE r.user_id = :u AND r.valid_to IS NULL AND r.predicate = 'WORKS_AT'"
+            f"{in_clause('r.subject_id', list(ids), params)} ORDER BY 1"
+        ),
+        params,
+    )
+    for entity_id, predicate, employer in rows:
+        roles, employers = found[int(entity_id)]
+        if employer is not None:
+            employers.append(str(employer))
+        elif predicate not in not_roles:
+            roles.append(str(predicate).removeprefix("HAS_").replace("_", " ").lower())
+    return found
+
+
+def keep_apart(conn: Connection, user_id: int, a_id: int, b_id: int, reason: str) -> None:
+    """Record that two entities are two (idempotent; the lower id first)."""
+    a, b = sorted((a_id, b_id))
+    conn.execute(
+        text(
+            "INSERT OR IGNORE INTO entity_apart (user_id, a_id, b_id, reason, created_at) "
+            "VALUES (:u, :a, :b, :r, :t)"
+        ),
+        {"u": user_id, "a": a, "b": b, "r": reason, "t": utcnow().isoformat(sep=" ")},
+    )
+
+
+def apart_pairs(conn: Connection, user_id: int) -> set[tuple[int, int]]:
+    """The (lower id, higher id) pairs this user's entities are kept apart by."""
+    rows = conn.execute(text("SELECT a_id, b_id FROM entity_apart WHERE user_id = :u"), {"u": user_id})
+    return {(int(a), int(b)) for a, b in rows}
+
+
+def split_entity(
+    conn: Connection, user_id: int, old_id: int, new_id: int, relation_ids: Sequence[int], memory_ids: Sequence[int]
+) -> list[int]:
+    """Point the chosen relations of `old_id` at `new_id`, and move the mentions credited to the chosen
+    memories and to the memories behind those relations; returns the moved relation ids."""
+    p: dict[str, Any] = {"u": user_id, "o": old_id}
+    where = f"user_id = :u AND (subject_id = :o OR object_id = :o){in_clause('id', list(relation_ids), p)}"
+    moved = [int(r[0]) for r in conn.execute(text(f"SELECT id FROM relations WHERE {where}"), p)]
+    for end in ("subject_id", "object_id"):
+        q: dict[str, Any] = {"o": old_id, "n": new_id}
+        conn.execute(text(f"UPDATE relations SET {end} = :n WHERE {end} = :o{in_clause('id', moved, q)}"), q)
+    q = {}
+    sql = f"SELECT DISTINCT memory_id FROM relation_sources WHERE memory_id != 0{in_clause('relation_id', moved, q)}"
+    memories = sorted({*memory_ids, *(int(r[0]) for r in conn.execute(text(sql), q))})
+    m: dict[str, Any] = {"o": old_id, "n": new_id}
+    sources = f"entity_id = :o{in_clause('memory_id', memories, m)}"
+    conn.execute(text(f"INSERT INTO entity_sources (entity_id, memory_id, amount) SELECT :n, memory_id, amount "
+                      f"FROM entity_sources WHERE {sources}"), m)  # fmt: skip
+    conn.execute(text(f"DELETE FROM entity_sources WHERE {sources}"), m)
+    return moved
+
+
+def move_apart(conn: Connection, user_id: int, keep_id: int, drop_id: int) -> None:
+    """On a merge: the two are one now, and what `drop_id` was kept apart from, `keep_id` is."""
+    p = {"u": user_id, "d": drop_id}
+    others = conn.execute(
+        text("DELETE FROM entity_apart WHERE user_id = :u AND (a_id = :d OR b_id = :d) RETURNING a_id, b_id, reason"), p
+    ).all()
+    for a, b, reason in others:
+        other = int(b) if int(a) == drop_id else int(a)
+        if other != keep_id:
+            keep_apart(conn, user_id, keep_id, other, str(reason))
+
+
+def drop_keys(conn: Connection, entity_id: int, keys: Iterable[str]) -> None:
+    """Un-index some of an entity's names (an alias moved to another entity)."""
+    for key in keys:
+        conn.execute(text("DELETE FROM entity_keys WHERE entity_id = :e AND key = :k"), {"e": entity_id, "k": key})
+
+
+def credited_mentions(conn: Connection, entity_id: int) -> int:
+    """How many mentions an entity's provenance records."""
+    sql = "SELECT coalesce(sum(amount), 0) FROM entity_sources WHERE entity_id = :e"
+    return int(conn.execute(text(sql), {"e": entity_id}).scalar() or 0)

@@ -74,3 +74,22 @@ def m003_entities(conn: Connection) -> None:
     for statement in _DDL.split(";"):
         if statement.strip():
             conn.execute(text(statement))
+
+
+_APART = """
+CREATE TABLE entity_apart (
+    user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    a_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    b_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    reason TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (a_id, b_id),
+    CHECK (a_id < b_id)
+)
+"""
+
+
+def m014_entity_apart(conn: Connection) -> None:
+    """Pairs of same-named entities known to be two (formation read different roles, or the person
+    split one): name lookups offer both, and nothing merges them but the person."""
+    conn.execute(text(_APART))
