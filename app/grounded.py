@@ -70,6 +70,8 @@ from capabilities.evidence import (
     roles,
     superseded,
 )
+from capabilities.namesakes import Ambiguity, ambiguities
+from capabilities.namesakes import reply as namesake_reply
 from capabilities.situation import (
     DESCRIBERS,
     STOP,
@@ -83,6 +85,7 @@ from capabilities.situation import (
 )
 from memory.formation.patterns import sentences
 from memory.formation.plan import is_junk
+from memory.graph.entities import Namesake
 from memory.models import MemoryRow, QueryRow
 from memory.recall.hybrid import MemoryHit
 
@@ -282,9 +285,12 @@ async def answer_grounded(
         elif sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known_after_a_look(
             stores, user_id, sit, question, found, search
         )):
+            amb = [] if sit.kind == "broad_recall" else ambiguities(
+                sit.names, sit.text, lambda name: stores.entities.namesakes(user_id, name)
+            )  # fmt: skip
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
                 yield event
-            answer = await _grounded(backend, sit, question, found, history, today)
+            answer = await _grounded_each(backend, sit, question, found, history, today, amb)
         else:
             answer = await _chat(backend, sit, question, history, today)
         for piece in re.findall(r"\S+\s*", answer.content):  # checked already: now it may stream
@@ -386,9 +392,16 @@ def _what_changed(sit: Situation, evidence: Evidence, tried: set[str]) -> tuple[
 
 
 async def _grounded(
-    backend: Backend, sit: Situation, question: str, found: _Found, history: Sequence[ModelMessage], today: date
+    backend: Backend,
+    sit: Situation,
+    question: str,
+    found: _Found,
+    history: Sequence[ModelMessage],
+    today: date,
+    amb: Sequence[Ambiguity] = (),
 ) -> Answer:
-    notes = found.notes
+    # "my sister Ana": what is said of the colleague Ana is no evidence (capabilities/namesakes.py)
+    notes = [n for n in found.notes if not any(a.elsewhere(n.text) for a in amb)]
     if sit.kind == "broad_recall":
         return _broad(found, sit)
     evidence = choose(sit, notes)
@@ -454,6 +467,40 @@ async def _grounded(
         confidence=confidence,
         sources=_sources(evidence.notes),
         follow_ups=_follow_ups(evidence.notes, sit),
+    )
+
+
+async def _grounded_each(
+    backend: Backend,
+    sit: Situation,
+    question: str,
+    found: _Found,
+    history: Sequence[ModelMessage],
+    today: date,
+    amb: Sequence[Ambiguity],
+) -> Answer:
+    """`_grounded`, and when the question names someone two people are called without saying which,
+    answered for each of them and said so (capabilities/namesakes.py)."""
+    unsaid = next((a for a in amb if a.meant is None), None)
+    if unsaid is None:
+        return await _grounded(backend, sit, question, found, history, today, amb)
+    rest = [a for a in amb if a is not unsaid]
+    answered: list[tuple[Namesake, Answer]] = []
+    for n in unsaid.namesakes:
+        one = replace(unsaid, meant=n)
+        answer = await _grounded(backend, sit, question, found, history, today, [*rest, one])
+        refs = {s.ref for s in answer.sources}
+        notes = [t for t in found.notes if t.ref in refs]
+        if any(one.about(t.text) == [n] for t in notes) and all(
+            any(covers(t.stems, term) for t in notes) for term in sit.key_terms
+        ):
+            answered.append((n, answer))
+    every = [a for _, a in answered] or [await _grounded(backend, sit, question, found, history, today, amb)]
+    return Answer(
+        content=_fit(namesake_reply(unsaid, [(n, a.content) for n, a in answered], every[0].content)),
+        confidence=min((a.confidence for a in every), key=["low", "medium", "high"].index),
+        sources=[s for a in every for s in a.sources][:5],
+        follow_ups=every[0].follow_ups,
     )
 
 
