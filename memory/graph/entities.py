@@ -286,6 +286,24 @@ class EntityStore:
         with Session(self._engine) as s:
             return list(s.exec(query.order_by(col(RelationRow.id))))
 
+    def links(self, user_id: int, entity_id: int) -> list[RelationRow]:
+        """The entity's current relations, either end (what a split chooses from), oldest first."""
+        query = select(RelationRow).where(
+            RelationRow.user_id == user_id,
+            col(RelationRow.valid_to).is_(None),
+            (RelationRow.subject_id == entity_id) | (RelationRow.object_id == entity_id),
+        )
+        with Session(self._engine) as s:
+            return list(s.exec(query.order_by(col(RelationRow.id))))
+
+    def source_memories(self, user_id: int, entity_id: int) -> list[int]:
+        """The memories that mention the entity (its provenance), oldest first."""
+        if self.get(user_id, entity_id) is None:
+            return []
+        sql = "SELECT memory_id FROM entity_sources WHERE entity_id = :e AND memory_id != 0 ORDER BY memory_id"
+        with self._engine.connect() as conn:
+            return [int(r[0]) for r in conn.execute(text(sql), {"e": entity_id})]
+
     # -- removal and merging ------------------------------------------------------------------
 
     def forget_source_memory(self, user_id: int, memory_id: int) -> ForgetResult:
