@@ -1,5 +1,8 @@
 """The memory panel: `/memories` lists recent memories, `/memories QUERY` searches; each has Edit and
 Forget. Forget strikes the card through in place and offers Undo for as long as the chat is open.
+`/people NAME` shows every person (or thing) the name calls, as `reverie entities show` does, with
+Merge (they are one) and Split (part of it is someone else: the relations, aliases and memories
+typed in answer move to a new entity); a split offers Merge back.
 
 Memory text is user-originated, so it is shown escaped (no markdown links, images or HTML can
 come out of it; Chainlit's `unsafe_allow_html` stays off). Every action re-checks ownership:
@@ -10,14 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from datetime import date
 from pathlib import Path
 
 import chainlit as cl
 
+from app.entity_view import entity_lines
 from app.runtime import Runtime
 from app.turn_view import escape
 from app.ui_common import account_id, ask_text, command, runtime
+from memory.graph.entities import EntityNotFound, Namesake
 from memory.models import MemoryRow
 from memory.portability import FORMAT, edit_memory, export_user, forget_memory, import_user
 from memory.recall.vectors import MemoryNotFound
@@ -165,3 +171,81 @@ async def _on_edit(action: cl.Action) -> None:
         await cl.Message(content=f"Not changed: {escape(str(exc))}").send()
         return
     await cl.Message(content="Updated:\n\n" + card(row), actions=_actions(row.id)).send()
+
+
+@command("people", "Everyone memory knows by a name (/people Ana): merge two that are one, split one", "users")
+async def people_command(rt: Runtime, user_id: int, thread_id: str, text: str) -> None:
+    """Show every entity the name typed after the command calls, each with Split (and Merge when several)."""
+    del thread_id
+    name = text.strip()
+    if not name:
+        await cl.Message(content="Type a name after the command: `/people Ana`.").send()
+        return
+    found = await asyncio.to_thread(rt.store.entities.namesakes, user_id, name, None)
+    if not found:
+        await cl.Message(content=f"I don't know anyone called “{escape(name)}”.").send()
+        return
+    many = f"{len(found)} are called “{escape(name)}”. If two are one person, merge them." if len(found) > 1 else ""
+    await cl.Message(content=many or f"“{escape(name)}”:").send()
+    for n in found:
+        await _person(rt, user_id, n, found[0].id)
+
+
+async def _person(rt: Runtime, user_id: int, n: Namesake, into: int, note: str = "") -> None:
+    """One entity's card: its lines escaped, Split, and Merge into `into` when that is another."""
+    head, *rest = await asyncio.to_thread(entity_lines, rt.store, user_id, n)
+    body = "\n".join(f"- {escape(line.strip())}" for line in rest)
+    actions = [cl.Action(name="entity_split", payload={"entity_id": n.id}, label="Split", icon="split")]
+    if into != n.id:
+        label = f"Merge into #{into}"
+        actions.append(cl.Action(name="entity_merge", payload={"keep": into, "drop": n.id}, label=label, icon="merge"))
+    await cl.Message(content=f"{note}**{escape(head)}**\n\n{body}", actions=actions).send()
+
+
+async def _named(rt: Runtime, user_id: int, entity_id: int) -> Namesake:
+    row = await asyncio.to_thread(rt.store.entities.get, user_id, entity_id)
+    if row is None:
+        raise EntityNotFound(f"no entity #{entity_id}")
+    found = await asyncio.to_thread(rt.store.entities.namesakes, user_id, row.name, None)
+    return next((n for n in found if n.id == entity_id), Namesake(row))
+
+
+@cl.action_callback("entity_merge")
+async def _on_merge(action: cl.Action) -> None:
+    rt, user_id = runtime(), account_id()
+    keep, drop = int(action.payload["keep"]), int(action.payload["drop"])
+    try:
+        await asyncio.to_thread(rt.store.entities.merge, user_id, keep, drop)
+        merged = await _named(rt, user_id, keep)
+    except (EntityNotFound, ValueError) as exc:
+        await cl.Message(content=f"Not merged: {escape(str(exc))}").send()
+        return
+    await action.remove()
+    await _person(rt, user_id, merged, keep, f"Merged #{drop} into #{keep}:\n\n")
+
+
+@cl.action_callback("entity_split")
+async def _on_split(action: cl.Action) -> None:
+    """Ask what belongs to the other one (`r12` relations, `m7` memories, alias words), then split."""
+    rt, user_id = runtime(), account_id()
+    entity_id = int(action.payload["entity_id"])
+    answer = await ask_text(
+        f"What of #{entity_id} is someone else's? Type its relations, memories and aliases, e.g. `r3 r4 m4 colleague`.",
+        300,
+    )
+    words = [w for w in re.split(r"[\s,]+", answer) if w]
+    chosen = {kind: [int(w[1:]) for w in words if re.fullmatch(rf"{kind}\d+", w)] for kind in "rm"}
+    aliases = [w for w in words if not re.fullmatch(r"[rm]\d+", w)]
+    if not words:
+        return
+    try:
+        new = await asyncio.to_thread(
+            rt.store.entities.split, user_id, entity_id, relation_ids=chosen["r"], aliases=aliases,
+            memory_ids=chosen["m"],
+        )  # fmt: skip
+        old, other = await _named(rt, user_id, entity_id), await _named(rt, user_id, new.id or 0)
+    except (EntityNotFound, ValueError) as exc:
+        await cl.Message(content=f"Not split: {escape(str(exc))}").send()
+        return
+    await _person(rt, user_id, old, old.id, f"Split #{entity_id} in two:\n\n")
+    await _person(rt, user_id, other, old.id)  # its Merge button puts it back
