@@ -5,8 +5,10 @@ relation of one user, with per-memory provenance; ids appear only as local refer
 (`ref`), so an import into any user remaps them and export → import → export gives the same
 content modulo ids. Import re-embeds the text (vectors are derived data) and skips what is
 already there (same memory text, kind and date; same entity name, type and domain; same
-relation and start), so importing a file twice adds nothing. Turn ids do not travel: turns
-belong to the episodic log of the installation that recorded them.
+relation and start), so importing a file twice adds nothing. Two entities of one name (the sister
+Ana and the colleague Ana) are matched in order, each to its own, and `apart` (optional, so older
+files still import) carries that they are two. Turn ids do not travel: turns belong to the
+episodic log of the installation that recorded them.
 
 Forgetting a memory deletes its row, vector and FTS entry, and the entities and relations that
 only it supported (memory.graph.entities forget rule); forgetting a `turn` memory also forgets the
@@ -71,6 +73,7 @@ def export_user(stores: _Readable, user_id: int) -> dict[str, Any]:
             item = {"ref": e.id, **{f: getattr(e, f) for f in _ENTITY_FIELDS}, "merged_into": e.merged_into}
             item |= {"created_at": _iso(e.created_at), "updated_at": _iso(e.updated_at)}
             doc["entities"].append(item | {"sources": _sources(conn, "entity_sources", "entity_id", e.id or 0)})
+        doc["apart"] = [[a, b] for a, b in sorted(rec.apart_pairs(conn, user_id))]
         for r in relations:
             item = {"ref": r.id, "subject": r.subject_id, "predicate": r.predicate, "object": r.object_id}
             item |= {"weight": r.weight, "source_memory": r.source_memory_id, "created_at": _iso(r.created_at)}
@@ -100,6 +103,9 @@ def import_user(stores: Stores, user_id: int, doc: dict[str, Any]) -> ImportRepo
     with Session(stores.engine) as s:
         ent_ids, new_entities = _import_entities(s, user_id, doc["entities"], mem_ids)
         new_relations = _import_relations(s, user_id, doc["relations"], mem_ids, ent_ids)
+        for a, b in doc.get("apart", []):
+            if {a, b} <= ent_ids.keys() and ent_ids[a] != ent_ids[b]:
+                rec.keep_apart(s.connection(), user_id, ent_ids[a], ent_ids[b], "imported")
         s.commit()
     stores.entities.rebuild(user_id)
     return ImportReport(added, new_entities, new_relations)
@@ -142,7 +148,12 @@ def _import_entities(
     for item in items:
         same = select(EntityRow).where(EntityRow.user_id == user_id, EntityRow.type == item["type"])
         same = same.where(EntityRow.domain == item["domain"], EntityRow.status == item["status"])
-        found = next((e for e in s.exec(same) if name_key(e.name) == name_key(item["name"])), None)
+        taken = set(mapping.values())  # the second Ana of the file is the second Ana here, not the first again
+        found = next(
+            (e for e in s.exec(same.order_by(col(EntityRow.id)))
+             if name_key(e.name) == name_key(item["name"]) and e.id not in taken),
+            None,
+        )  # fmt: skip
         if found is None:
             fields = {f: item[f] for f in _ENTITY_FIELDS} | {"user_id": user_id}
             found = EntityRow.model_validate(

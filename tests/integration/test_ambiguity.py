@@ -8,6 +8,7 @@ import pytest
 
 from app.settings import Settings
 from dreaming.consolidation import entity_merges
+from memory.portability import export_user, forget_memory, import_user
 from memory.store import MemoryStore
 
 from .test_policy_path import Voice, _reply, _runtime, _say, _told  # pyright: ignore[reportPrivateUsage]
@@ -88,3 +89,23 @@ async def test_one_person_per_name_is_still_one_entity(settings: Settings, stora
     assert _facts(storage, uid, ana.id) == {("LIVES_IN", "Paris"), ("WORKS_AT", "Globex")}
     answer = _reply(await _say(rt, uid, "q", "Where does Ana live?"))
     assert "Paris" in answer.reply and "two" not in answer.reply
+
+
+def test_two_anas_survive_export_import_and_the_undo_of_a_forget(settings: Settings, storage: MemoryStore) -> None:
+    """Import matches the second Ana of a file to the second Ana here (it matched the first, so the
+    panel's Undo of a forget gave the colleague's job to the sister), and carries that they are two."""
+    rt = _runtime(settings, storage, Voice())
+    ada = storage.accounts.create("ada", "correct-horse").id or 0
+    bob = storage.accounts.create("bob", "correct-horse").id or 0
+    _told(rt, ada, "a", "My sister Ana lives in Lyon.")
+    _told(rt, ada, "b", "My colleague Ana works at Globex.")
+    before = export_user(storage, ada)
+    said = next(m for m in before["memories"] if m["kind"] == "turn" and "Globex" in m["content"])
+    forget_memory(storage, ada, said["ref"])
+    import_user(storage, ada, before)  # the panel's Undo
+    anas = _anas(storage, ada)
+    assert _facts(storage, ada, anas["colleague"]) == {("WORKS_AT", "Globex")}
+    assert _facts(storage, ada, anas["sister"]) == {("LIVES_IN", "Lyon")}
+
+    import_user(storage, bob, export_user(storage, ada))
+    assert set(_anas(storage, bob)) == {"sister", "colleague"} and len(storage.entities.apart(bob)) == 1
