@@ -285,11 +285,12 @@ async def answer_grounded(
         elif sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known_after_a_look(
             stores, user_id, sit, question, found, search
         )):
-            amb = [] if sit.kind == "broad_recall" else ambiguities(
-                sit.names, sit.text, lambda name: stores.entities.namesakes(user_id, name)
-            )  # fmt: skip
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
                 yield event
+            asked = cased_question(sit, found.notes)  # "where does ana work?" names Ana too
+            amb = [] if sit.kind == "broad_recall" else ambiguities(
+                asked.names, asked.text, lambda name: stores.entities.namesakes(user_id, name)
+            )  # fmt: skip
             answer = await _grounded_each(backend, sit, question, found, history, today, amb)
         else:
             answer = await _chat(backend, sit, question, history, today)

@@ -45,6 +45,7 @@ class EntitySummary:
     name: str
     type: str
     summary: str = ""
+    aliases: tuple[str, ...] = ()  # said only where two share a name ("also called sister")
 
     def line(self) -> str:
         """`[e4] Ana (Person): my sister`."""
@@ -112,7 +113,7 @@ def summarize(row: EntityRow) -> EntitySummary:
     """An entity row at summary level (first line of its summary, at most 120 characters)."""
     assert row.id is not None
     text = (row.summary or "").strip().splitlines()[0] if (row.summary or "").strip() else ""
-    return EntitySummary(row.id, row.name, row.type, text[:SUMMARY_CHARS])
+    return EntitySummary(row.id, row.name, row.type, text[:SUMMARY_CHARS], tuple(row.aliases[:3]))
 
 
 def entity_detail(entities: EntityStore, memories: MemoryIndex, user_id: int, entity_id: int) -> EntityDetail | None:
@@ -286,5 +287,8 @@ class TwoLevelContext:
         return ref in self.refs
 
     def _label(self, entity_id: int) -> str:
+        """One of several same-named entities, with what tells it apart: "[e2] Ana (Person) also called sister"."""
         entity = self.summaries.get(entity_id)
-        return entity.line() if entity is not None else f"[e{entity_id}]"
+        if entity is None:
+            return f"[e{entity_id}]"
+        return entity.line() + (f" also called {', '.join(entity.aliases)}" if entity.aliases else "")

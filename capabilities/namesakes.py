@@ -111,7 +111,8 @@ def ambiguities(names: Sequence[str], question: str, lookup: Callable[[str], lis
 def named_in(amb: Ambiguity, n: Namesake, text: str) -> str:
     """A reply about one of them that says which: "Ana works at Globex." → "Your colleague Ana works at
     Globex." (kept as it is when it says the role already)."""
-    if any(_said(text.casefold(), m) for m in marks(n)):
+    said = [m for m in marks(n) if m not in n.employers] if n.roles else marks(n)
+    if any(_said(text.casefold(), m) for m in said):  # (an employer says which, but "your colleague" says it plainer)
         return text
     called = amb.called(n)
     found = re.search(rf"(?<!\w){re.escape(amb.name)}(?!\w)", text)

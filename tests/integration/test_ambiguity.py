@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from app.settings import Settings
+from capabilities.context import TwoLevelContext
 from dreaming.consolidation import entity_merges
+from memory.assembly import ContextRequest
 from memory.portability import export_user, forget_memory, import_user
 from memory.store import MemoryStore
 
@@ -109,3 +111,27 @@ def test_two_anas_survive_export_import_and_the_undo_of_a_forget(settings: Setti
 
     import_user(storage, bob, export_user(storage, ada))
     assert set(_anas(storage, bob)) == {"sister", "colleague"} and len(storage.entities.apart(bob)) == 1
+
+
+def test_the_model_path_is_told_which_ana_is_which(settings: Settings, storage: MemoryStore) -> None:
+    """A model that may judge gets the two Anas as a candidate group in the context it reads, each with
+    what she is to the person (the group used to appear only for entities stored apart by other means)."""
+    rt = _runtime(settings, storage, Voice(), path="model")
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "My sister Ana lives in Lyon.")
+    _told(rt, uid, "b", "My colleague Ana works at Globex.")
+    anas = _anas(storage, uid)
+    request = ContextRequest(context_turns=2, vector_limit=5, similarity_threshold=0.5, triple_depth=1)
+    assembled = storage.assembler.assemble(uid, "q", "Where does Ana work?", request)
+    group = TwoLevelContext.from_assembled(assembled).block().split("Ambiguous names", 1)[1].splitlines()[1]
+    assert f"[e{anas['sister']}] Ana (Person) also called sister" in group
+    assert f"[e{anas['colleague']}] Ana (Person) also called colleague" in group
+
+
+async def test_a_lower_case_question_names_the_ambiguity_too(settings: Settings, storage: MemoryStore) -> None:
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "My sister Ana lives in Lyon.")
+    _told(rt, uid, "b", "My colleague Ana works at Globex.")
+    work = _reply(await _say(rt, uid, "q", "where does ana work?"))
+    assert work.reply == f"{TWO} Your colleague Ana works at Globex."
