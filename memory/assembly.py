@@ -252,9 +252,18 @@ class ContextAssembler:
         self.evidence = evidence
 
     def assemble(
-        self, user_id: int, thread_id: str, message: str, req: ContextRequest, before_turn_id: int | None = None
+        self,
+        user_id: int,
+        thread_id: str,
+        message: str,
+        req: ContextRequest,
+        before_turn_id: int | None = None,
+        now: datetime | None = None,
     ) -> AssembledContext:
-        """Assemble exactly what `req` grants for `message`."""
+        """Assemble exactly what `req` grants for `message`, asked at `now` (default: the clock; a
+        benchmark replaying a past conversation asks at its end: the day "last year" is read from,
+        and what recency is measured against)."""
+        now = now or utcnow()
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         history = self._turns.recent(user_id, thread_id, req.context_turns, before_id=before_turn_id)
@@ -263,7 +272,12 @@ class ContextAssembler:
         # A turn already in the history (or the message itself) is not recalled twice.
         in_history = {t.id for t in history if t.id is not None} | ({before_turn_id} if before_turn_id else set())
         found = self._memories.search(
-            user_id, message, req.vector_limit, req.similarity_threshold, document_ids=req.document_ids
+            user_id,
+            message,
+            req.vector_limit,
+            req.similarity_threshold,
+            document_ids=req.document_ids,
+            today=now.date(),
         )
         fresh = [h for h in found if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
@@ -272,7 +286,6 @@ class ContextAssembler:
         graph = self._graph(user_id, message, hits, req)
         timings["graph"] = _ms(t0)
         t0 = time.perf_counter()
-        now = utcnow()
         items = [_memory_item(h, now) for h in hits] + graph_items(graph.facts, now, self.weights)
         items += [_filling(h, now) for h in graph.fill]
         cut = [i for i in items if i.skip is not None]

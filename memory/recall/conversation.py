@@ -1,32 +1,48 @@
-"""Conversation mode: re-ranking fused recall hits by the structure of a conversation.
+"""Conversation structure in recall: re-ranking fused hits by who said what, where and when.
 
-`MemoryIndex.search(..., neighbours=True)` takes the calibrated candidates of `memory/recall/hybrid.py`
-and applies, in order:
+Every search (`MemoryIndex.search`: the chat's assembly, SEARCH_MEMORIES, the policy path's
+rounds, the LoCoMo server) takes the candidates of `memory/recall/hybrid.py` and applies, in order:
 
 1. session support: a turn in a thread that matches the question in several places rises;
 2. neighbours: each of the best hits brings its adjacent turns in just behind it;
-3. speaker prior: a turn said by someone the question names rises (its lift also counts in
+3. speaker prior: a memory said by someone the question is about rises (its lift also counts in
    its thread's support in step 1).
 
-All three work on log-odds. When the question names a speaker, the text that is embedded has the
-name replaced by "someone" (`without_names`): who said it is the prior's job, and the name
-otherwise pulls the query vector toward every turn that mentions or addresses that person.
-The result orders hits well (docs/benchmarks.md, "LoCoMo recall") but is no longer the
-calibrated relevance that SIMILARITY_THRESHOLD is defined on. `rerank` runs the three steps;
-`ConversationLookups` reads the threads, speakers and adjacent turns they need.
+All three work on log-odds; hybrid.py then maps the result back to a calibrated relevance.
+
+Who said a memory is `meta["speaker"]` (the LoCoMo server stores the speaker's name); a question
+is about the speakers it names. The lift is centred on the candidates (`speaker_lift`): memories
+said by the ones asked about gain what the others lose, so the prior moves relevance between
+candidates and never inflates it (the calibration in hybrid.py is fitted on the centred score).
+
+In the app every `turn` memory is the person's own message (assistant replies are never stored)
+and carries no speaker, so the prior does not apply there: the person already is the speaker of
+every turn. A prior for the person's words on first-person questions was built and measured
+(docs/benchmarks.md, "One recall path"): it could only move the person's words ahead of a
+document's chunks, and it lost document answers ("what date is my cataract operation?" is in the
+hospital letter), so it is not shipped.
+
+When the question names a speaker, the text that is embedded has the name replaced by "someone"
+(`without_names`): who said it is the prior's job, and the name otherwise pulls the query vector
+toward every turn that mentions or addresses that person. `rerank` runs the three steps;
+`ConversationLookups` reads the threads, speakers, dates and adjacent turns they need.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from datetime import date
 from typing import Any
 
 import numpy as np
 from sqlalchemy import Engine, text
 
 from memory.db.engine import in_clause
+from memory.recall import dates
+from memory.recall.dates import Span
 from memory.tokens import query_terms
 
 # How many top hits lend their score to their neighbouring turns.
@@ -53,7 +69,12 @@ def _logit(p: float) -> float:
 
 
 def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-z))
+    return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+
+def lift(p: float, by: float, scale: float = 1.0, offset: float = 0.0) -> float:
+    """A probability moved in log-odds: sigmoid(scale * logit(p) + by + offset)."""
+    return _sigmoid(scale * _logit(p) + by + offset)
 
 
 def with_session_support(
@@ -119,15 +140,26 @@ def without_names(query: str, names: Iterable[str], neutral: str = "someone") ->
     return query
 
 
+def speaker_lift(ids: Sequence[int], speakers: dict[int, str | None], named: set[str], weight: float) -> float:
+    """The share of `weight` every candidate gives up so that the prior is centred: the mean lift
+    over the candidates is 0 (module docstring). `weight` x the share of `ids` said by `named`."""
+    return weight * sum(speakers.get(m) in named for m in ids) / len(ids) if ids and named else 0.0
+
+
 def with_speaker_prior(
-    ranked: Sequence[tuple[int, float]], speakers: dict[int, str | None], named: set[str], weight: float
+    ranked: Sequence[tuple[int, float]],
+    speakers: dict[int, str | None],
+    named: set[str],
+    weight: float,
+    centre: float = 0.0,
 ) -> list[tuple[int, float]]:
-    """Raise the log-odds of each memory whose speaker is in `named` (the people the question
-    names) by `weight`; best first. Applied after `with_neighbours`, so a neighbour is judged by
-    who said it, not by who said its anchor. No named speaker leaves the order as it is."""
+    """Raise the log-odds of each memory whose speaker is in `named` (the people the question is
+    about) by `weight`, every memory's lowered by `centre` (`speaker_lift`); best first. Applied
+    after `with_neighbours`, so a neighbour is judged by who said it, not by who said its anchor.
+    No named speaker leaves the order as it is."""
     if not named or not weight:
         return list(ranked)
-    lifted = [(mid, _sigmoid(_logit(s) + weight) if speakers.get(mid) in named else s) for mid, s in ranked]
+    lifted = [(mid, _sigmoid(_logit(s) + weight * (speakers.get(mid) in named) - centre)) for mid, s in ranked]
     return sorted(lifted, key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -135,10 +167,11 @@ def rerank(
     lookups: ConversationLookups, user_id: int, scored: Sequence[tuple[int, float]], named: set[str]
 ) -> list[tuple[int, float]]:
     """Fused (id, relevance) candidates, best first, re-ranked by session support, neighbour turns
-    and the prior for the speakers the question names (`named`, possibly empty)."""
+    and the prior for the speakers the question is about (`named`, possibly empty)."""
     ids = [m for m, _ in scored]
     speakers = lookups.speakers(user_id, ids) if named else {}
-    lift = {m: SPEAKER_WEIGHT for m in ids if speakers.get(m) in named}
+    centre = speaker_lift(ids, speakers, named, SPEAKER_WEIGHT)
+    lift = {m: SPEAKER_WEIGHT * (speakers.get(m) in named) - centre for m in ids} if centre else {}
     supported = with_session_support(scored, lookups.threads(user_id, ids), SESSION_WEIGHT, lift)
     anchors = supported[:NEIGHBOUR_ANCHORS]
     spread = with_neighbours(anchors, lookups.neighbours(user_id, [m for m, _ in anchors]), NEIGHBOUR_PENALTY)
@@ -147,7 +180,7 @@ def rerank(
     if not named:
         return ranked
     speakers |= lookups.speakers(user_id, [m for m in seen if m not in speakers])
-    return with_speaker_prior(ranked, speakers, named, SPEAKER_WEIGHT)
+    return with_speaker_prior(ranked, speakers, named, SPEAKER_WEIGHT, centre)
 
 
 class ConversationLookups:
@@ -156,6 +189,7 @@ class ConversationLookups:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._speakers: dict[int, tuple[tuple[int, int], list[str]]] = {}  # user -> (generation, names)
 
     def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """The thread of each of these (this user's) memories."""
@@ -164,16 +198,25 @@ class ConversationLookups:
     def named_speakers(self, user_id: int, query: str) -> set[str]:
         """The speakers of this user's active turns (`meta["speaker"]`) that the query names.
 
-        Scans the user's active turns: 0.4 ms at 700, 2 ms at 10k (measured), so ~20 ms at 100k;
-        a store that large in conversation mode needs an index on the speaker or a cache."""
-        params: dict[str, Any] = {"u": user_id}
+        The distinct names are kept per user until a memory changes (`memory_generations`, the
+        counters the sketch cache reads): the scan costs 2 ms at 10k turns, ~20 ms at 100k."""
+        return named_speakers(query_terms(query), self._names(user_id), query_terms)
+
+    def _names(self, user_id: int) -> list[str]:
         sql = (
             "SELECT DISTINCT json_extract(meta, '$.speaker') FROM memories "
             "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND meta IS NOT NULL"
         )
         with self._engine.connect() as conn:
-            names = [s for (s,) in conn.execute(text(sql), params) if isinstance(s, str)]
-        return named_speakers(query_terms(query), names, query_terms)
+            row = conn.execute(
+                text("SELECT inserts, changes FROM memory_generations WHERE user_id = :u"), {"u": user_id}
+            ).first()
+            generation = (int(row[0]), int(row[1])) if row else (0, 0)
+            cached = self._speakers.get(user_id)
+            if cached is None or cached[0] != generation:
+                names = [s for (s,) in conn.execute(text(sql), {"u": user_id}) if isinstance(s, str)]
+                cached = self._speakers[user_id] = (generation, names)
+        return cached[1]
 
     def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""
@@ -188,6 +231,17 @@ class ConversationLookups:
         sql = f"SELECT id, {expression} FROM memories WHERE +user_id = :u" + in_clause("id", ids, params)  # by key
         with self._engine.connect() as conn:
             return {int(m): v for m, v in conn.execute(text(sql), params)}
+
+    def dates(self, user_id: int, ids: Sequence[int]) -> dict[int, list[Span]]:
+        """The days each of these (this user's) memories is about: the day it was said, and the days
+        its relative words point at (`meta["dates"]`, resolved at write time: memory/recall/dates.py)."""
+        found = self._column(user_id, ids, "created_at || '|' || coalesce(json_extract(meta, '$.dates'), '[]')")
+        out: dict[int, list[Span]] = {}
+        for mid, value in found.items():
+            said, _, more = str(value).partition("|")
+            day = date.fromisoformat(said[:10])
+            out[mid] = [(day, day), *dates.decode(json.loads(more))]
+        return out
 
     def neighbours(self, user_id: int, ids: Sequence[int]) -> dict[int, list[int]]:
         """The previous and next active turn in the same thread for each id (by id order)."""

@@ -16,7 +16,10 @@ to unrelated is r / (1 - r): 1:1 at 0.5, 2.3:1 at 0.7, 9:1 at 0.9. Measured ther
 floor of 0.7 would keep 2 % of evidence (a paraphrase's cosine is typically 0.4-0.6). `bm25` is
 FTS5's BM25, sign flipped (higher is better, 0 when no term matches). Ranking is by relevance
 too, so rank and threshold agree. `VECTOR_LIMIT` 0 returns nothing and embeds nothing.
-Conversation mode (`neighbours=True`) re-ranks these candidates: memory/recall/conversation.py.
+Every search then lifts memories of the days the question names (memory/recall/dates.py) and
+re-ranks by the conversation's structure (memory/recall/conversation.py: session support, neighbour
+turns, the speaker prior), and maps that score back to a calibrated relevance (`calibrated`: two
+more numbers fitted the same way), so the threshold keeps the meaning above on what is shipped.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
 
 import numpy as np
@@ -32,6 +36,8 @@ from sqlalchemy import Connection, Engine, text
 from memory.db.engine import in_clause
 from memory.models import MemoryRow
 from memory.recall import conversation as conv
+from memory.recall import dates
+from memory.recall.dates import Span
 from memory.recall.embedder import Embedder
 from memory.recall.sketches import SketchIndex
 from memory.tokens import estimate_tokens, query_terms
@@ -54,6 +60,14 @@ LEXICAL_POSTINGS = 5000
 W_COS = 8.096
 W_LEX = 1.566
 BIAS = -3.891
+# The ranked score (fused, date-lifted, re-ranked by conversation structure) mapped back to a
+# calibrated relevance: sigmoid(SLOPE * logit(score) + OFFSET), fitted the same way as the three
+# numbers above (docs/benchmarks.md, "One recall path"). Monotone: it changes no order.
+SLOPE = 0.539
+OFFSET = -0.045
+# Log-odds a memory of a day the question names gains (memory/recall/dates.py).
+DATE_WEIGHT = 2.0
+DATED_CANDIDATES = 100  # memories said in a dated question's window, added as candidates
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,11 @@ def relevance(cosine: float, lexical: float) -> float:
     """Calibrated relevance in 0..1 from a raw cosine and a (non-negative) BM25 score."""
     z = W_COS * cosine + W_LEX * math.log1p(max(lexical, 0.0)) + BIAS
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def calibrated(score: float) -> float:
+    """The ranked score as a calibrated relevance (`SLOPE`, `OFFSET`); the threshold applies to it."""
+    return conv.lift(score, 0.0, SLOPE, OFFSET)
 
 
 def fts_terms(terms: Sequence[str]) -> str | None:
@@ -179,21 +198,48 @@ class HybridSearch:
         query: str,
         kinds: Sequence[str] | None = None,
         document_ids: Sequence[int] | None = None,
-        *,
-        neighbours: bool = False,
+        today: date | None = None,
     ) -> list[tuple[int, float, float, float]]:
-        """(id, relevance, cosine, bm25) of the fused dense and lexical candidates, best first;
-        with `neighbours`, re-ranked by conversation mode (memory/recall/conversation.py)."""
-        named = self.conversation.named_speakers(user_id, query) if neighbours and conv.SPEAKER_WEIGHT else set()
+        """(id, relevance, cosine, bm25) of the candidates, best first: dense and lexical evidence
+        fused, a memory of the days the query names lifted (`DATE_WEIGHT`), re-ranked by the
+        conversation's structure (memory/recall/conversation.py), the result calibrated again
+        (`calibrated`). `today` is the day the query is asked (default: today, UTC)."""
+        named = self.conversation.named_speakers(user_id, query) if conv.SPEAKER_WEIGHT else set()
+        window = dates.question_window(query, today or datetime.now(UTC).date())
         qvec = self.query_vector(conv.without_names(query, named))
         dense = self.dense(user_id, qvec, CANDIDATES, kinds, document_ids)
         lexical = self.lexical(user_id, query, LEXICAL_CANDIDATES, kinds, document_ids)
-        dense.update(self.cosines(user_id, qvec, [m for m in lexical if m not in dense]))
-        scored = fuse(dense, lexical)
-        if not neighbours:
-            return scored
-        ranked = conv.rerank(self.conversation, user_id, [(m, rel) for m, rel, _, _ in scored], named)
-        return [(m, rel, dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
+        dated = self.dated(user_id, window, kinds, document_ids) if window else []
+        dense.update(self.cosines(user_id, qvec, [m for m in [*lexical, *dated] if m not in dense]))
+        scored = [(m, rel) for m, rel, _, _ in fuse(dense, lexical)]
+        if window:
+            scored = self.lift_dated(user_id, scored, window)
+        ranked = conv.rerank(self.conversation, user_id, scored, named)
+        return [(m, calibrated(rel), dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
+
+    def lift_dated(self, user_id: int, scored: list[tuple[int, float]], window: Span) -> list[tuple[int, float]]:
+        """Each candidate about a day in `window` (said then, or its words point there) gains
+        `DATE_WEIGHT` log-odds; best first."""
+        days = self.conversation.dates(user_id, [m for m, _ in scored])
+        inside = {m for m, spans in days.items() if any(dates.overlaps(s, window) for s in spans)}
+        lifted = [(m, conv.lift(rel, DATE_WEIGHT) if m in inside else rel) for m, rel in scored]
+        return sorted(lifted, key=lambda kv: (-kv[1], -kv[0]))
+
+    def dated(
+        self, user_id: int, window: Span, kinds: Sequence[str] | None = None, document_ids: Sequence[int] | None = None
+    ) -> list[int]:
+        """Up to DATED_CANDIDATES active memories said on a day in `window` (newest first): a dated
+        question's evidence need not share a word or a meaning with it ("what did she do on 8 May?")."""
+        after = window[1] + timedelta(days=1)
+        params: dict[str, Any] = {"u": user_id, "lo": window[0].isoformat(), "hi": after.isoformat()}
+        sql = (
+            "SELECT id FROM memories WHERE user_id = :u AND status = 'active' "
+            "AND created_at >= :lo AND created_at < :hi"
+        )
+        sql += in_clause("kind", kinds, params) + in_clause("document_id", document_ids, params)
+        params["n"] = DATED_CANDIDATES
+        with self._engine.connect() as conn:
+            return [int(m) for (m,) in conn.execute(text(sql + " ORDER BY created_at DESC LIMIT :n"), params)]
 
     def dense(
         self,

@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -20,6 +20,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlmodel import Session, col, select
 
 from memory.models import MemoryRow, utcnow
+from memory.recall import dates
 from memory.recall import hybrid as recall
 from memory.recall.embedder import Embedder
 from memory.recall.reindex import vector_table_sql
@@ -91,6 +92,17 @@ class NewMemory:
     meta: dict[str, Any] | None = None
 
 
+def _dated(item: NewMemory) -> NewMemory:
+    """The memory with the days its relative words point at ("yesterday", "last week") resolved
+    against the day it was said, in `meta["dates"]` (memory/recall/dates.py); recall lifts it for
+    a question about those days. A memory without such words is unchanged."""
+    said = (item.created_at or utcnow()).date()
+    spans = dates.resolved_spans(item.content, said)
+    if not spans:
+        return item
+    return replace(item, meta=(item.meta or {}) | {"dates": dates.encode(spans)})
+
+
 def content_hash(content: str) -> str:
     """Hash of the text with case and whitespace normalised (exact-duplicate detection)."""
     return hashlib.sha256(" ".join(content.lower().split()).encode()).hexdigest()
@@ -126,7 +138,7 @@ class MemoryIndex:
         Raises:
             ValueError: an unknown kind or empty content (nothing is stored).
         """
-        items = [replace(item, content=storable_text(item.content)) for item in items]
+        items = [_dated(replace(item, content=storable_text(item.content))) for item in items]
         for item in items:
             if item.kind not in KINDS or not item.content.strip():
                 raise ValueError(f"a memory needs a kind in {KINDS} and non-empty content: {item!r}")
@@ -331,9 +343,11 @@ class MemoryIndex:
         kinds: Sequence[str] | None = None,
         document_ids: Sequence[int] | None = None,
         *,
-        neighbours: bool = False,
+        today: date | None = None,
     ) -> list[recall.MemoryHit]:
-        """Active memories relevant to `query`, best first, by hybrid recall (memory/recall/hybrid.py).
+        """Active memories relevant to `query`, best first: the one ranking every caller uses (the
+        chat's assembly, SEARCH_MEMORIES, the policy path's rounds, the LoCoMo server), hybrid
+        recall re-ranked by dates and the conversation's structure (memory/recall/hybrid.py).
 
         Args:
             user_id: whose memories.
@@ -341,13 +355,12 @@ class MemoryIndex:
             limit: at most this many hits; 0 returns [] without embedding anything.
             threshold: floor on calibrated relevance (0..1; the app clamps it to 0.5-0.9).
             kinds: only these kinds (e.g. ["fact"]); document_ids: only these documents' chunks.
-            neighbours: conversation mode (memory/recall/conversation.py): session support, adjacent
-                turns, turns by a speaker the query names rise; scores are then no longer calibrated.
+            today: the day the query is asked, for "last year" or "yesterday" in it (default: today).
         """
         query = storable_text(query)
         if limit <= 0 or not query.strip():
             return []
-        scored = self._search.ranked(user_id, query, kinds, document_ids, neighbours=neighbours)
+        scored = self._search.ranked(user_id, query, kinds, document_ids, today)
         kept = [s for s in scored if s[1] >= threshold][:limit]
         rows = self.by_ids(user_id, [s[0] for s in kept])
         return [recall.MemoryHit(rows[m], rel, cos, lex) for m, rel, cos, lex in kept if m in rows]

@@ -10,6 +10,7 @@ import pytest
 from memory.models import MemoryRow
 from memory.recall.conversation import (
     named_speakers,
+    speaker_lift,
     with_neighbours,
     with_session_support,
     with_speaker_prior,
@@ -121,6 +122,18 @@ def test_speaker_prior_lifts_the_named_speakers_turns_only() -> None:
     assert lifted[0] == (2, pytest.approx(0.6 * 9 / (0.6 * 9 + 0.4)))  # odds x 9
     assert dict(lifted)[1] == 0.8 and dict(lifted)[3] == 0.5
     assert with_speaker_prior(ranked, speakers, set(), weight=1.5) == ranked
+
+
+def test_speaker_prior_is_centred_so_it_moves_relevance_and_never_inflates_it() -> None:
+    ranked = [(1, 0.8), (2, 0.6), (3, 0.5)]
+    hers: dict[int, str | None] = {1: "Ann", 2: "Ann", 3: "Ann"}
+    centre = speaker_lift([1, 2, 3], hers, {"Ann"}, 1.5)
+    assert centre == pytest.approx(1.5)  # every candidate is Ann's: nothing moves
+    assert with_speaker_prior(ranked, hers, {"Ann"}, 1.5, centre) == [(m, pytest.approx(s)) for m, s in ranked]
+    mixed: dict[int, str | None] = {1: "Bob", 2: "Ann", 3: "Ann"}
+    centre = speaker_lift([1, 2, 3], mixed, {"Ann"}, 1.5)
+    lifted = dict(with_speaker_prior(ranked, mixed, {"Ann"}, 1.5, centre))
+    assert lifted[1] < 0.8 and lifted[2] > 0.6 and lifted[3] > 0.5  # what one gains, the other loses
 
 
 def test_without_names_replaces_whole_names_in_any_case() -> None:
