@@ -4,10 +4,19 @@
         --data /work/shared/bench/locomo_dev.json --retrievers bm25 \\
         --retriever 'jsonl:.venv/bin/python bench/locomo_server.py'
 
-Each conversation gets a fresh SQLite file (real sqlite-vec, FTS5, migrations). Each turn
-becomes a `turn` memory dated by its session, in a thread per session, its speaker in `meta`
-(conversation mode's speaker prior reads it); ranking is
-`MemoryIndex.recall` exactly as the app uses it. No benchmark data is stored in the repo.
+Each conversation gets a fresh data directory opened by memory's front door (`open_memory`: SQLite
+with sqlite-vec and FTS5, migrations, the Kuzu graph). Each turn becomes a `turn` memory dated by
+its session, in a thread per session, its speaker in `meta` (the speaker prior reads it).
+
+A question is answered the way the chat answers it (issue 14): the policy path's context request
+for it (`plan_request`, fitted into the seed's default limits, then `clamp`), the harness's budget
+as the token budget, and `ContextAssembler.assemble` asked at the conversation's end (the day of
+its last session); the memories it loaded, in the order it packed them, are the answer.
+`LOCOMO_REQUEST=default` asks for the seed's defaults instead (5 memories at 0.7), `fill` for as
+many memories as fit at threshold 0 (the chat's packer then orders them: relevance, recency and
+kind), and `rank` packs `MemoryIndex.search`'s ranking itself in its order (how this benchmark
+scored before issue 14: the ranking alone). A ranked list (`budget_tokens` null) is always
+`MemoryIndex.search`, the function assembly calls. No benchmark data is stored in the repo.
 """
 
 from __future__ import annotations
@@ -29,20 +38,26 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy import Engine, text
+from sqlalchemy import text
 
-from memory.db.engine import migrate, open_engine
-from memory.db.migrations import MIGRATIONS
+from capabilities.request_policy import plan_request
+from capabilities.resources import Limits, ResourceRequest, clamp
+from memory.assembly import ContextRequest
 from memory.recall import conversation as conv
+from memory.recall import hybrid
 from memory.recall.embedder import Embedder, get_embedder
 from memory.recall.hybrid import pack
 from memory.recall.vectors import MemoryIndex, NewMemory
+from memory.store import MemoryStore, open_memory
 
 USER = 1
-NEIGHBOURS = os.environ.get("LOCOMO_NEIGHBOURS", "1") == "1"
-# Conversation-mode weights can be swept from the environment; 0 turns a step off.
+REQUEST = os.environ.get("LOCOMO_REQUEST", "policy")  # policy | default | fill | rank (module docstring)
+FILL = 100  # memories asked for by `fill`: ~100 turns fill the largest budget (2,048 tokens)
+LIMITS = Limits.from_values()  # the seed's ranges and defaults
+# Ranking weights can be swept from the environment; 0 turns a step off.
 conv.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", conv.SESSION_WEIGHT))
 conv.SPEAKER_WEIGHT = float(os.environ.get("LOCOMO_SPEAKER_WEIGHT", conv.SPEAKER_WEIGHT))
+hybrid.DATE_WEIGHT = float(os.environ.get("LOCOMO_DATE_WEIGHT", hybrid.DATE_WEIGHT))
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 
 
@@ -62,6 +77,17 @@ def memory_text(turn: dict[str, Any]) -> str:
     return s
 
 
+def request(question: str, budget: int) -> ContextRequest:
+    """The context the chat would ask for this question (`REQUEST`), with the harness's budget."""
+    if REQUEST == "fill":
+        return ContextRequest(0, FILL, 0.0, 0, budget)
+    if REQUEST == "default":
+        wanted = ResourceRequest.model_validate({d.value.field: LIMITS[d].default for d in LIMITS})
+    else:
+        wanted = plan_request(question, [], LIMITS)
+    return ContextRequest(**clamp(wanted, LIMITS).fields(), budget_tokens=budget)
+
+
 def _date(turn: dict[str, Any]) -> datetime:
     try:
         return datetime.strptime(turn["date"], "%Y-%m-%d").replace(tzinfo=UTC)
@@ -70,32 +96,38 @@ def _date(turn: dict[str, Any]) -> datetime:
 
 
 class Server:
-    """One conversation at a time in a throwaway SQLite file."""
+    """One conversation at a time in a throwaway data directory."""
 
     def __init__(self) -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="locomo-")
-        self.engine: Engine | None = None
-        self.index: MemoryIndex | None = None
+        self.store: MemoryStore | None = None
+        self.embedder = get_embedder()
         self.pending: list[dict[str, Any]] = []
         self.turns: dict[int, dict[str, Any]] = {}
+        self.now = datetime.now(UTC)
         self.n = 0
 
+    @property
+    def index(self) -> MemoryIndex:
+        assert self.store is not None
+        return self.store.memories
+
     def reset(self) -> None:
-        if self.engine is not None:
-            self.engine.dispose()
+        if self.store is not None:
+            self.store.close()
         self.n += 1
-        self.engine = open_engine(Path(self.tmp.name) / f"conv{self.n}.db")
-        migrate(self.engine, MIGRATIONS)
-        with self.engine.begin() as conn:
+        home = Path(self.tmp.name) / f"conv{self.n}"
+        home.mkdir()
+        self.store = open_memory(home / "reverie.db", home / "graph", self.embedder)
+        with self.store.engine.begin() as conn:
             conn.execute(
                 text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (:i, 'bench', '-', :t)"),
                 {"i": USER, "t": datetime.now(UTC).isoformat()},
             )
-        self.index = MemoryIndex(self.engine, get_embedder())
         self.pending, self.turns = [], {}
 
     def flush(self) -> None:
-        if not self.pending or self.index is None:
+        if not self.pending or self.store is None:
             return
         meta = [{"dia": t["dia_id"], "speaker": t["speaker"]} for t in self.pending]
         items = [
@@ -106,17 +138,23 @@ class Server:
         for row, turn in zip(rows, self.pending, strict=True):
             assert row.id is not None
             self.turns[row.id] = dict(turn, _tok=harness_tokens(turn))
+        self.now = max(r.created_at for r in rows).replace(tzinfo=UTC)  # asked at the conversation's end
         self.pending = []
 
     def query(self, question: str, budget: int | None, k: int | None) -> list[str]:
         self.flush()
-        assert self.index is not None
-        # ~100 turns fill the largest budget (2,048 tokens); more would only cost row loading.
-        hits = self.index.search(USER, question, limit=max(k or 0, 100), threshold=0.0, neighbours=NEIGHBOURS)
-        ids = [h.memory.id for h in hits if h.memory.id in self.turns]
+        assert self.store is not None
         if budget is None:
-            return [self.turns[m]["dia_id"] for m in ids[: max(k or 25, 25)]]
-        packed = pack(ids, budget, cost=lambda m: self.turns[m]["_tok"])
+            hits = self.index.search(USER, question, max(k or 25, 25), 0.0, today=self.now.date())
+            return [self.turns[m]["dia_id"] for h in hits if (m := h.memory.id) in self.turns]
+        if REQUEST == "rank":
+            ids = [h.memory.id for h in self.index.search(USER, question, FILL, 0.0, today=self.now.date())]
+        else:
+            asked = request(question, budget)
+            context = self.store.assembler.assemble(USER, "locomo-question", question, asked, now=self.now)
+            ids = [int(i.ref[1:]) for i in context.loaded if i.ref.startswith("m")]
+        # The harness renders and counts turns its own way: pack its count in the assembly's order.
+        packed = pack([m for m in ids if m in self.turns], budget, cost=lambda m: self.turns[m]["_tok"])
         return [self.turns[m]["dia_id"] for m in packed]
 
 
@@ -143,12 +181,12 @@ def latency(n: int, queries: int = 200) -> None:
     rng = random.Random(0)
     server = Server()
     server.reset()
-    assert server.engine is not None
-    filler = MemoryIndex(server.engine, RandomEmbedder())
+    assert server.store is not None
+    filler = MemoryIndex(server.store.engine, RandomEmbedder())
     for start in range(0, n, 5000):
         texts = [" ".join(rng.choices(words, k=12)) + f" note {i}" for i in range(start, min(n, start + 5000))]
         filler.add_many(USER, [NewMemory("fact", t) for t in texts])
-    index = MemoryIndex(server.engine, get_embedder())
+    index = MemoryIndex(server.store.engine, get_embedder())
     index.search(USER, "warm-up", limit=5, threshold=0.0)
     times = []
     for i in range(queries):
