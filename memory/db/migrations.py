@@ -137,4 +137,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m012_dream_changes", dreams.m012_dream_changes),
     ("m013_policy_adjustments", usage.m013_policy_adjustments),
     ("m014_entity_apart", entities.m014_entity_apart),
+    ("m015_memories_by_date", vectors.m015_memories_by_date),
 ]

@@ -75,6 +75,13 @@ def m002_memories(conn: Connection) -> None:
         conn.execute(text(vector_table_sql(384) if statement == "{vector_table}" else statement))
 
 
+def m015_memories_by_date(conn: Connection) -> None:
+    """An index on each user's memories by the time they were said: a dated question adds the
+    memories of its days as candidates (`HybridSearch.dated`), which otherwise scanned every active
+    memory of the user (36 ms at 50k)."""
+    conn.execute(text("CREATE INDEX ix_memories_user_created ON memories (user_id, created_at)"))
+
+
 class MemoryNotFound(LookupError):
     """No memory with that id belongs to that user."""
 
