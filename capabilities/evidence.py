@@ -488,8 +488,9 @@ def read_ask(sit: Situation) -> Ask:
     hard += _name_chains(text)
     for m in _NAMED_COMPOUND.finditer(text):  # "Migo's class adviser": either word may be said ("the new adviser")
         first = stem(m[1])
+        after = re.match(r"\s+([a-z]+)", text[m.end():])  # (not "Shireen's graphic design business": longer)
         if (first in hard and m[2].casefold() not in STOP and not m[2].endswith(("ed", "ing"))
-                and not _AUX.search(text[: m.start()])):
+                and not _AUX.search(text[: m.start()]) and not (after and after[1] not in STOP)):
             hard[hard.index(first)] = f"{first}|{stem(m[2])}"  # (not "does Ana's husband work")
     wh = _WH_NOUN.search(text)
     noun = wh.group(1).casefold() if wh else ""
@@ -1533,7 +1534,18 @@ def _of_it(c: _Scored, chosen: Sequence[_Scored], asked: set[str], money: bool =
     def linked(o: _Scored) -> bool:
         return _told_together(c.note, o.note) if money else _linked(c, o)
 
-    return bool(c.terms & asked or c.hard) or any(linked(o) for o in chosen if o is not c and o.terms & asked)
+    bought = [m for m in _BOUGHT_A.finditer(c.note.text) if stem(m[1]) not in asked and m[1] not in STOP]
+    if money and bought and not c.terms & asked:  # "I gave her a riding helmet, pink, 240 lei": the helmet's
+        return False  # price, though it goes on from "…a man with a pony who came for an hour"
+    if c.terms & asked or c.hard:
+        return True
+    return any(linked(o) for o in chosen if o is not c and o.terms & asked)
+
+
+_BOUGHT_A = re.compile(
+    r"\b(?:bought|buy|got|get|gave|give|paid for|ordered|booked)\s+(?:\w+\s+)?(?:a|an|some|the)\s+(?:\w+\s+)?(\w+)",
+    re.IGNORECASE,
+)  # the thing a deed names as its own: "gave her a riding helmet" → helmet
 
 
 def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:

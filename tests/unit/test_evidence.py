@@ -1119,6 +1119,7 @@ def test_a_named_ones_compound_is_covered_by_either_word() -> None:
     from capabilities.evidence import read_ask
 
     assert read_ask(read("where does Ana's husband work?")).hard == ("ana", stem("husband"))  # "work" is the verb
+    assert read_ask(read("What's the name of Shireen's graphic design business?")).hard == ("shiree", "graphi")
 
 
 def test_what_is_asked_of_the_person_is_not_what_a_note_says_of_her() -> None:
@@ -1128,3 +1129,10 @@ def test_what_is_asked_of_the_person_is_not_what_a_note_says_of_her() -> None:
     nanay = [_note("m1", "also Nanay lives with us, she's 73, diabetic and hypertensive", 1),
              _note("m2", "her endo Dr. Abad switched Nanay from metformin to insulin. so now I'm injecting her", 9)]
     assert "m2" in _answer_refs("what's Nanay taking for her diabetes now?", nanay)  # nothing asked but her
+
+
+def test_an_amount_for_a_thing_of_its_own_is_not_the_price_asked() -> None:
+    pony = [_note("m1", "Ioana's party: at Daniela's house. Cristi found a man with a pony who came for an hour"),
+            Note("m2", "I gave her a riding helmet, pink, 240 lei. she wore it all day", T0 + timedelta(minutes=1),
+                 0.8, "turn", after="m1")]  # fmt: skip
+    assert _answer_refs("How much did the pony cost for Ioana's party?", pony) == []
