@@ -490,6 +490,7 @@ def read_ask(sit: Situation) -> Ask:
         first = stem(m[1])
         after = re.match(r"\s+([a-z]+)", text[m.end():])  # (not "Shireen's graphic design business": longer)
         if (first in hard and m[2].casefold() not in STOP and not m[2].endswith(("ed", "ing"))
+                and not _attribute(stem(m[2]))  # (not "Danika's day job": the job is asked as before)
                 and not _AUX.search(text[: m.start()]) and not (after and after[1] not in STOP)):
             hard[hard.index(first)] = f"{first}|{stem(m[2])}"  # (not "does Ana's husband work")
     wh = _WH_NOUN.search(text)

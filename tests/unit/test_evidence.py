@@ -1120,6 +1120,7 @@ def test_a_named_ones_compound_is_covered_by_either_word() -> None:
 
     assert read_ask(read("where does Ana's husband work?")).hard == ("ana", stem("husband"))  # "work" is the verb
     assert read_ask(read("What's the name of Shireen's graphic design business?")).hard == ("shiree", "graphi")
+    assert "day" in read_ask(read("What's Danika's day job?")).hard
 
 
 def test_what_is_asked_of_the_person_is_not_what_a_note_says_of_her() -> None:
