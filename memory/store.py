@@ -6,6 +6,9 @@ The other boxes open memory here and use its stores; the SQLAlchemy engine stays
 - `open_records`: the SQLite stores that need neither the embedding model nor the graph. Any
   number of processes may hold them while the app runs (WAL), so CLI reads never wait.
 - `open_memory`: everything (the app, `reverie chat`, the dream, commands that change memories).
+
+Both take the SQLite file's path, or a `database_url` naming a PostgreSQL server (with pgvector)
+to hold the same tables instead (docs/postgres.md says what works there so far).
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.db.engine import StorageError, async_engine, migrate, open_engine, versions
-from memory.db.migrations import MIGRATIONS
+from memory.db.migrations import MIGRATIONS, PG_VARIANTS
+from memory.db.postgres import migrate_pg, open_pg_engine
 from memory.documents.store import DocumentStore
 from memory.dreams import DreamStore
 from memory.focus import FocusStore
@@ -33,6 +37,7 @@ from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import Graph
 from memory.queries import QueryStore
 from memory.recall.embedder import Embedder
+from memory.recall.pg_index import PgMemoryIndex
 from memory.recall.reindex import check_index_meta, rebuild_index
 from memory.recall.vectors import MemoryIndex
 from memory.reminders import ReminderStore
@@ -75,7 +80,7 @@ class Records:
             EmbeddingIndexMismatch: the stored vectors were built with another model or dimension.
         """
         check_index_meta(self.engine, embedder)
-        return MemoryIndex(self.engine, embedder)
+        return _memory_index(self.engine, embedder)
 
     def close(self) -> None:
         """Release the database."""
@@ -121,14 +126,21 @@ class MemoryStore(Records):
             self.presence = -1
 
 
-def _open_engine(db_path: Path) -> Engine:
-    engine = open_engine(db_path)
+def _open_engine(db_path: Path, database_url: str = "") -> Engine:
+    engine = open_pg_engine(database_url) if database_url else open_engine(db_path)
     try:
-        migrate(engine, MIGRATIONS)
+        if database_url:
+            migrate_pg(engine, MIGRATIONS, PG_VARIANTS)
+        else:
+            migrate(engine, MIGRATIONS)
     except BaseException:
         engine.dispose()
         raise
     return engine
+
+
+def _memory_index(engine: Engine, embedder: Embedder) -> MemoryIndex:
+    return PgMemoryIndex(engine, embedder) if engine.dialect.name == "postgresql" else MemoryIndex(engine, embedder)
 
 
 def _records(engine: Engine, reminder_interval_minutes: int) -> Records:
@@ -147,27 +159,36 @@ def _records(engine: Engine, reminder_interval_minutes: int) -> Records:
     )
 
 
-def open_records(db_path: Path, *, reminder_interval_minutes: int = 120) -> Records:
+def open_records(db_path: Path, *, reminder_interval_minutes: int = 120, database_url: str = "") -> Records:
     """Open (creating and migrating) the SQLite file, without the embedder or the graph.
 
+    `database_url` (`postgresql://…`), when given, names the server that holds the tables instead.
+
     Raises:
-        StorageError: the file cannot be used; the message names the fix.
+        StorageError: the file or server cannot be used; the message names the fix.
     """
-    return _records(_open_engine(db_path), reminder_interval_minutes)
+    return _records(_open_engine(db_path, database_url), reminder_interval_minutes)
 
 
 def open_memory(
-    db_path: Path, graph_dir: Path, embedder: Embedder, *, reminder_interval_minutes: int = 120, presence: int = -1
+    db_path: Path,
+    graph_dir: Path,
+    embedder: Embedder,
+    *,
+    reminder_interval_minutes: int = 120,
+    presence: int = -1,
+    database_url: str = "",
 ) -> MemoryStore:
     """Open (creating and migrating) the SQLite file and the graph, check the index, build every store.
 
     `presence` is a shared lock the caller holds for as long as the stores are open; closing the
-    store releases it.
+    store releases it. `database_url` (`postgresql://…`), when given, names the server that holds
+    the tables instead of the file; the graph's projection stays in `graph_dir` either way.
 
     Raises:
         StorageError, GraphLockedError, GraphCorruptError, EmbeddingIndexMismatch: each message names the fix.
     """
-    engine = _open_engine(db_path)
+    engine = _open_engine(db_path, database_url)
     try:
         check_index_meta(engine, embedder)
         graph = Graph.open(graph_dir)
@@ -175,7 +196,7 @@ def open_memory(
         engine.dispose()
         raise
     records = _records(engine, reminder_interval_minutes)
-    memories = MemoryIndex(engine, embedder)
+    memories = _memory_index(engine, embedder)
     entities = EntityStore(engine, graph)
     entities.sync_graph()
     shared: dict[str, Any] = {f.name: getattr(records, f.name) for f in fields(Records)}

@@ -10,6 +10,8 @@ import pytest
 
 from memory.store import MemoryStore
 
+pytest_plugins = ["tests.postgres"]  # the `pg_server` / `pg_url` fixtures: a real PostgreSQL + pgvector
+
 # One thread for BLAS/tokenizers, as the app runs (set before numpy loads anywhere).
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")

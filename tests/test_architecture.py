@@ -25,6 +25,7 @@ CONFINED = {
     "pydantic_settings": ("app/settings.py",),
     "sqlean": ("memory/db/engine.py",),
     "sqlite_vec": ("memory/db/engine.py",),
+    "psycopg": ("memory/db/postgres.py",),
     "kuzu": ("memory/graph/kuzu_graph.py",),
 }
 # Known breaches, each xfailed below so it shows in every run until it is fixed.

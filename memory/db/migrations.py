@@ -13,7 +13,7 @@ from memory.db.engine import Migration
 from memory.documents import store as documents
 from memory.formation import queue as formation_queue
 from memory.graph import entities
-from memory.recall import sketches, vectors
+from memory.recall import pg_index, sketches, vectors
 
 
 def _run(conn: Connection, script: str) -> None:
@@ -139,3 +139,10 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m014_entity_apart", entities.m014_entity_apart),
     ("m015_memories_by_date", vectors.m015_memories_by_date),
 ]
+
+# On PostgreSQL these run instead (memory/db/postgres.py translates the others' DDL): SQLite's
+# virtual tables and triggers have no meaning there.
+PG_VARIANTS: dict[str, Migration] = {
+    "m002_memories": pg_index.m002_memories,
+    "m009_sketches": pg_index.m009_sketches,
+}

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-from memory.db.engine import in_clause
+from memory.db.engine import StorageError, in_clause
 from memory.recall.embedder import Embedder, EmbeddingIndexMismatch
 from memory.recall.hybrid import blob
 from memory.recall.sketches import sketch
@@ -33,6 +33,10 @@ def vector_table_sql(dim: int) -> str:
 
 def vector_dim(conn: Connection) -> int:
     """The dimension `memory_vec` was created with (384 unless a reindex changed it)."""
+    if conn.dialect.name == "postgresql":
+        from memory.recall import pg_index  # (imports this module's neighbours: load it on use)
+
+        return pg_index.vector_dim(conn)
     sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'memory_vec'")).scalar_one()
     found = re.search(r"float\[(\d+)\]", str(sql))
     if found is None:
@@ -76,6 +80,8 @@ def rebuild_index(
     `meta` changes only after the last batch, so an interrupted rebuild is still refused at the
     next start-up and can simply be run again. `progress(done, total)` is called after each batch.
     """
+    if engine.dialect.name == "postgresql":
+        raise StorageError("`reverie reindex` does not run on PostgreSQL yet (docs/postgres.md)")
     with engine.begin() as conn:
         ids = [int(r[0]) for r in conn.execute(text("SELECT id FROM memories ORDER BY id"))]
         _ensure_dim(conn, embedder.dim)
@@ -116,11 +122,17 @@ def _has_memories(conn: Connection) -> bool:
 
 def _ensure_dim(conn: Connection, dim: int) -> None:
     """`memory_vec` at `dim` dimensions: created anew (empty) when it has another."""
-    if vector_dim(conn) != dim:
+    if conn.dialect.name == "postgresql" and vector_dim(conn) != dim:
+        from memory.recall import pg_index
+
+        pg_index.set_vector_dim(conn, dim)
+    elif vector_dim(conn) != dim:
         conn.execute(text("DROP TABLE memory_vec"))
         conn.execute(text(vector_table_sql(dim)))
 
 
 def _record(conn: Connection, embedder: Embedder) -> None:
     for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):
-        conn.execute(text("INSERT OR REPLACE INTO meta (key, value) VALUES (:k, :v)"), {"k": key, "v": value})
+        # (not INSERT OR REPLACE: this says the same on SQLite and on PostgreSQL)
+        upsert = "INSERT INTO meta (key, value) VALUES (:k, :v) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        conn.execute(text(upsert), {"k": key, "v": value})

@@ -68,6 +68,9 @@ _DDL = [
 ]
 
 
+TABLE_DDL = _DDL[:4]  # the table and its indexes, which PostgreSQL's m002 shares (memory/recall/pg_index.py)
+
+
 def m002_memories(conn: Connection) -> None:
     """Semantic memories, their 384-d cosine vectors (partitioned by user) and FTS5 index.
     (Another embedder's dimension is set at first start or by `reverie reindex`: memory/recall/reindex.py.)"""
@@ -116,12 +119,18 @@ def content_hash(content: str) -> str:
 
 
 class MemoryIndex:
-    """Store, embed, find and retire one installation's semantic memories, always per user."""
+    """Store, embed, find and retire one installation's semantic memories, always per user.
+
+    On PostgreSQL the subclass `pg_index.PgMemoryIndex` changes the retrievers (`search_class`)
+    and where vectors are written (`_write_vectors`, `_rewrite_vector`); nothing else.
+    """
+
+    search_class: type[recall.HybridSearch] = recall.HybridSearch
 
     def __init__(self, engine: Engine, embedder: Embedder) -> None:
         self._engine = engine
         self._embedder = embedder
-        self._search = recall.HybridSearch(engine, embedder)
+        self._search = self.search_class(engine, embedder)
 
     def add(
         self,
@@ -154,20 +163,29 @@ class MemoryIndex:
         with Session(self._engine) as session:
             session.add_all(rows)
             session.flush()
-            session.connection().execute(
-                text(
-                    "INSERT INTO memory_vec (memory_id, user_id, embedding, kind, status, document_id) "
-                    "VALUES (:id, :u, :e, :k, 'active', :d)"
-                ),
-                [
-                    {"id": r.id, "u": user_id, "e": recall.blob(v), "k": r.kind, "d": r.document_id or 0}
-                    for r, v in zip(rows, vectors, strict=True)
-                ],
-            )
+            self._write_vectors(session.connection(), user_id, rows, vectors)
             session.commit()
             for row in rows:
                 session.refresh(row)
         return rows
+
+    def _write_vectors(self, conn: Connection, user_id: int, rows: Sequence[MemoryRow], vectors: np.ndarray) -> None:
+        conn.execute(
+            text(
+                "INSERT INTO memory_vec (memory_id, user_id, embedding, kind, status, document_id) "
+                "VALUES (:id, :u, :e, :k, 'active', :d)"
+            ),
+            [
+                {"id": r.id, "u": user_id, "e": recall.blob(v), "k": r.kind, "d": r.document_id or 0}
+                for r, v in zip(rows, vectors, strict=True)
+            ],
+        )
+
+    def _rewrite_vector(self, conn: Connection, memory_id: int, vector: np.ndarray) -> None:
+        conn.execute(
+            text("UPDATE memory_vec SET embedding = :e WHERE memory_id = :id"),
+            {"e": recall.blob(vector), "id": memory_id},
+        )
 
     @staticmethod
     def _row(user_id: int, item: NewMemory, bits: bytes) -> MemoryRow:
@@ -261,10 +279,7 @@ class MemoryIndex:
             row.sketch = sketch(vector[None, :])[0].tobytes()
             session.add(row)
             session.flush()
-            session.connection().execute(
-                text("UPDATE memory_vec SET embedding = :e WHERE memory_id = :id"),
-                {"e": recall.blob(vector), "id": memory_id},
-            )
+            self._rewrite_vector(session.connection(), memory_id, vector)
             session.commit()
             session.refresh(row)
         return row

@@ -1,0 +1,225 @@
+"""Memories on PostgreSQL: the vector in a pgvector column (HNSW, cosine), the words in a tsvector.
+
+The same `MemoryIndex` and the same hybrid ranking (memory/recall/hybrid.py) as on SQLite; only
+the two retrievers and the vector writes differ, so `SIMILARITY_THRESHOLD` keeps its meaning:
+
+- Dense: `ORDER BY embedding <=> q` over an HNSW index of the whole table, filtered by user
+  (pgvector's iterative scan keeps going until the filter has kept enough rows; the session sets
+  it, memory/db/postgres.py). Cosine = 1 - cosine distance, exact for the rows returned.
+- Lexical: BM25 computed in SQL exactly as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75, IDF
+  log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, N and the mean length over every row of every
+  user, as FTS5's index holds them), because the calibration was fitted on FTS5's scores.
+  PostgreSQL's own `ts_rank` is on another scale and would silently move the threshold. Words are
+  stemmed by Snowball English with no stop words (FTS5's `porter` keeps stop words too), the same
+  rarest-terms-first postings budget applies. What still differs from FTS5 is written in
+  docs/postgres.md.
+
+One row holds the memory, its vector and its lexemes, so a delete (or an account's cascade)
+leaves nothing behind and a status change needs no trigger to reach the vector.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Connection, text
+
+from memory.db.engine import in_clause
+from memory.models import MemoryRow
+from memory.recall import hybrid as recall
+from memory.recall import vectors
+from memory.tokens import query_terms
+
+K1, B = 1.2, 0.75  # FTS5's bm25() constants
+TEXT_CONFIG = "reverie"
+
+_DDL = [
+    "CREATE EXTENSION IF NOT EXISTS vector",
+    # Snowball English with no stop word list: FTS5's porter tokenizer stems and keeps every word.
+    "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = english)",
+    f"CREATE TEXT SEARCH CONFIGURATION {TEXT_CONFIG} (COPY = simple)",
+    f"""ALTER TEXT SEARCH CONFIGURATION {TEXT_CONFIG} ALTER MAPPING FOR
+        asciiword, word, numword, hword_asciipart, hword_part, hword_numpart WITH reverie_stem""",
+    # unicode61 splits "well-known" into two tokens; PostgreSQL also emits the whole: drop it.
+    f"ALTER TEXT SEARCH CONFIGURATION {TEXT_CONFIG} DROP MAPPING FOR asciihword, hword, numhword",
+    *vectors.TABLE_DDL,
+    "ALTER TABLE memories ADD COLUMN embedding vector(384)",
+    "ALTER TABLE memories ADD COLUMN lexemes tsvector NOT NULL DEFAULT ''",
+    "ALTER TABLE memories ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0",  # FTS5's document length
+    "CREATE INDEX ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)",
+    "CREATE INDEX ix_memories_lexemes ON memories USING gin (lexemes)",
+    # N and the total length for BM25, kept by statement triggers (one row: FTS5 keeps the same two).
+    """CREATE TABLE memory_text_stats (
+        id INTEGER PRIMARY KEY CHECK (id = 1), documents BIGINT NOT NULL, tokens BIGINT NOT NULL)""",
+    "INSERT INTO memory_text_stats VALUES (1, 0, 0)",
+    f"""CREATE FUNCTION memories_lexemes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        NEW.lexemes := to_tsvector('{TEXT_CONFIG}', NEW.content);
+        NEW.tokens := (SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(NEW.lexemes));
+        RETURN NEW; END $$""",
+    """CREATE TRIGGER memories_lexemes BEFORE INSERT OR UPDATE OF content ON memories
+        FOR EACH ROW EXECUTE FUNCTION memories_lexemes()""",
+    """CREATE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            UPDATE memory_text_stats SET documents = documents + (SELECT count(*) FROM added),
+                tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM added);
+        END IF;
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE memory_text_stats SET documents = documents - (SELECT count(*) FROM removed),
+                tokens = tokens - (SELECT coalesce(sum(tokens), 0) FROM removed);
+        END IF;
+        RETURN NULL; END $$""",
+    """CREATE TRIGGER memories_stats_ai AFTER INSERT ON memories REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION memories_text_stats()""",
+    """CREATE TRIGGER memories_stats_ad AFTER DELETE ON memories REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION memories_text_stats()""",
+    """CREATE TRIGGER memories_stats_au AFTER UPDATE ON memories
+        REFERENCING OLD TABLE AS removed NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION memories_text_stats()""",
+]
+
+
+def m002_memories(conn: Connection) -> None:
+    """PostgreSQL's `m002_memories`: the memories table with its vector (pgvector, HNSW, cosine) and
+    lexemes (a text search configuration like FTS5's), and the two numbers BM25 needs."""
+    for statement in _DDL:
+        conn.execute(text(statement))
+
+
+def m009_sketches(conn: Connection) -> None:
+    """PostgreSQL's `m009_sketches`: only the column (`MemoryRow` writes it). The sketches are
+    SQLite's in-process prefilter; here the HNSW index does that job, so no counters, no triggers."""
+    conn.execute(text("ALTER TABLE memories ADD COLUMN sketch BYTEA"))
+
+
+def literal(vector: np.ndarray) -> str:
+    """A vector as pgvector's text form, `[0.1,0.2,…]` (float32 values survive the round trip)."""
+    return "[" + ",".join(map(str, np.asarray(vector, dtype=np.float32).tolist())) + "]"
+
+
+def vector_dim(conn: Connection) -> int:
+    """The dimension of `memories.embedding` (384 unless a reindex changed it)."""
+    sql = "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding'"
+    return int(conn.execute(text(sql)).scalar_one())
+
+
+def set_vector_dim(conn: Connection, dim: int) -> None:
+    """`memories.embedding` at `dim` dimensions, every vector cleared (the caller re-embeds)."""
+    conn.execute(text("DROP INDEX IF EXISTS ix_memories_embedding"))
+    conn.execute(text(f"ALTER TABLE memories ALTER COLUMN embedding TYPE vector({int(dim)}) USING NULL"))
+    conn.execute(text("CREATE INDEX ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"))
+
+
+class PgSearch(recall.HybridSearch):
+    """`HybridSearch` with PostgreSQL's two retrievers; `ranked` and the fusion are inherited."""
+
+    def dense(
+        self,
+        user_id: int,
+        qvec: np.ndarray,
+        k: int,
+        kinds: Sequence[str] | None = None,
+        document_ids: Sequence[int] | None = None,
+    ) -> dict[int, float]:
+        """Top-k active memories by cosine through the HNSW index: memory id -> cosine."""
+        params: dict[str, Any] = {"q": literal(qvec), "u": user_id, "k": k}
+        where = in_clause("kind", kinds, params) + in_clause("document_id", document_ids, params)
+        sql = (
+            "SELECT id, 1 - (embedding <=> CAST(:q AS vector)) FROM memories "
+            f"WHERE user_id = :u AND status = 'active' AND embedding IS NOT NULL{where} "
+            "ORDER BY embedding <=> CAST(:q AS vector) LIMIT :k"
+        )
+        with self._engine.connect() as conn:
+            found = {int(m): float(c) for m, c in conn.execute(text(sql), params)}
+        return dict(sorted(found.items(), key=lambda kv: (-kv[1], -kv[0])))
+
+    def lexical(
+        self,
+        user_id: int,
+        query: str,
+        n: int,
+        kinds: Sequence[str] | None = None,
+        document_ids: Sequence[int] | None = None,
+    ) -> dict[int, float]:
+        """Top-n active memories by BM25 (FTS5's formula) over the affordable terms: id -> score."""
+        terms = query_terms(query)
+        if not terms:
+            return {}
+        with self._engine.connect() as conn:
+            postings = _postings(conn, terms)
+            kept = recall.affordable({lex: count for lex, count in postings.items()})
+            if not kept:
+                return {}
+            documents, tokens = conn.execute(text("SELECT documents, tokens FROM memory_text_stats")).one()
+            idf = [_idf(int(documents), postings[lex]) for lex in kept]
+            params: dict[str, Any] = {
+                "lex": kept, "idf": idf, "u": user_id, "n": n, "avgdl": int(tokens) / max(int(documents), 1),
+            }  # fmt: skip
+            where = in_clause("m.kind", kinds, params) + in_clause("m.document_id", document_ids, params)
+            sql = (
+                "SELECT m.id, sum(w.idf * (array_length(u.positions, 1) * :k1p) / (array_length(u.positions, 1) "
+                "  + :k1 * (1 - :b + :b * m.tokens / :avgdl))) AS s "
+                "FROM memories m CROSS JOIN LATERAL unnest(m.lexemes) AS u "
+                "JOIN unnest(CAST(:lex AS text[]), CAST(:idf AS float8[])) AS w(lexeme, idf) ON w.lexeme = u.lexeme "
+                "WHERE m.lexemes @@ (SELECT string_agg(quote_literal(l), ' | ')::tsquery "
+                "  FROM unnest(CAST(:lex AS text[])) l) "
+                f"AND m.user_id = :u AND m.status = 'active'{where} "
+                "GROUP BY m.id ORDER BY s DESC LIMIT :n"
+            )
+            rows = conn.execute(text(sql), params | {"k1": K1, "k1p": K1 + 1, "b": B})
+            return {int(m): float(s) for m, s in rows}
+
+    def cosines(self, user_id: int, qvec: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+        """Cosine of the query with each of these (this user's, active) memories."""
+        if not ids:
+            return {}
+        sql = (
+            "SELECT id, 1 - (embedding <=> CAST(:q AS vector)) FROM memories "
+            "WHERE id = ANY(CAST(:ids AS bigint[])) AND user_id = :u AND status = 'active' AND embedding IS NOT NULL"
+        )
+        with self._engine.connect() as conn:
+            rows = conn.execute(text(sql), {"q": literal(qvec), "ids": list(ids), "u": user_id})
+            return {int(m): float(c) for m, c in rows}
+
+
+def _postings(conn: Connection, terms: list[str]) -> dict[str, int]:
+    """Each term's lexeme -> how many memories (of every user) hold it, counted up to
+    LEXICAL_POSTINGS + 1, in query order; a term that stems to no single lexeme is left out."""
+    sql = (
+        "SELECT t.term, l.lexeme, (SELECT count(*) FROM (SELECT 1 FROM memories m "
+        "  WHERE m.lexemes @@ CAST(quote_literal(l.lexeme) AS tsquery) LIMIT :cap) x) "
+        f"FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, i) "
+        f"CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('{TEXT_CONFIG}', t.term))) AS l(lexeme) "
+        "ORDER BY t.i"
+    )
+    rows = conn.execute(text(sql), {"terms": terms, "cap": recall.LEXICAL_POSTINGS + 1}).all()
+    per_term: dict[str, list[tuple[str, int]]] = {}
+    for term, lexeme, count in rows:
+        per_term.setdefault(str(term), []).append((str(lexeme), int(count)))
+    return {found[0][0]: found[0][1] for found in per_term.values() if len(found) == 1}
+
+
+def _idf(documents: int, hits: int) -> float:
+    """FTS5's IDF: log((N - n + 0.5) / (n + 0.5)), and 1e-6 where that is not positive."""
+    value = math.log((documents - hits + 0.5) / (hits + 0.5))
+    return value if value > 0 else 1e-6
+
+
+class PgMemoryIndex(vectors.MemoryIndex):
+    """`MemoryIndex` on PostgreSQL: the same store, its vectors written to `memories.embedding`."""
+
+    search_class = PgSearch
+
+    def _write_vectors(self, conn: Connection, user_id: int, rows: Sequence[MemoryRow], vectors: np.ndarray) -> None:
+        conn.execute(
+            text("UPDATE memories SET embedding = CAST(:e AS vector) WHERE id = :id AND user_id = :u"),
+            [{"id": r.id, "u": user_id, "e": literal(v)} for r, v in zip(rows, vectors, strict=True)],
+        )
+
+    def _rewrite_vector(self, conn: Connection, memory_id: int, vector: np.ndarray) -> None:
+        conn.execute(
+            text("UPDATE memories SET embedding = CAST(:e AS vector) WHERE id = :id"),
+            {"e": literal(vector), "id": memory_id},
+        )
