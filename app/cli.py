@@ -194,7 +194,7 @@ def cmd_reindex(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     try:
         embedder = embedder_for(settings)
-        done = reembed(settings.db_path, embedder, progress=progress)
+        done = reembed(settings.db_path, embedder, progress=progress, database_url=settings.database_url)
     except (StorageError, EmbedderUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ def cmd_recent(settings: Settings, args: argparse.Namespace) -> int:
     if args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
-    store = open_records(settings.db_path)
+    store = open_records(settings.db_path, database_url=settings.database_url)
     try:
         try:
             user_id = store.accounts.resolve(args.user)

@@ -51,7 +51,7 @@ def report(settings: Settings) -> tuple[list[str], bool]:
     backend_lines, ok = _backend_lines(settings)
     lines += backend_lines
     try:
-        for name, version in database_versions(settings.db_path).items():
+        for name, version in database_versions(settings.db_path, settings.database_url).items():
             lines.append(f"  {name}: {version}")
     except StorageError as exc:
         lines.append(f"  ✗ database: {exc}")

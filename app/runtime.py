@@ -90,7 +90,11 @@ def open_records(settings: Settings) -> Records:
         StorageError: the message names the fix.
     """
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return memory_records(settings.db_path, reminder_interval_minutes=settings.default_proactive_interval_minutes)
+    return memory_records(
+        settings.db_path,
+        reminder_interval_minutes=settings.default_proactive_interval_minutes,
+        database_url=settings.database_url,
+    )
 
 
 def open_storage(settings: Settings) -> MemoryStore:
@@ -115,6 +119,7 @@ def open_storage(settings: Settings) -> MemoryStore:
             embedder,
             reminder_interval_minutes=settings.default_proactive_interval_minutes,
             presence=presence,
+            database_url=settings.database_url,
         )
     except BaseException:
         os.close(presence)

@@ -57,6 +57,10 @@ class Settings(create_model("_ResourceRanges", __base__=BaseSettings, **limit_fi
 
     data_dir: Path = Path("data")
     """Everything Reverie stores lives here: backup is a copy, reset is a delete."""
+    database_url: str = ""
+    """Empty (the default): one SQLite file in the data directory. `postgresql://user:pass@host/db`:
+    the same tables on that PostgreSQL server with pgvector instead (docs/postgres.md: what works there
+    so far); the graph's projection and the other files stay in the data directory."""
     host: str = "127.0.0.1"
     """Interface the web UI binds to. Loopback by default: Reverie is private."""
     port: int = 8000
@@ -114,6 +118,17 @@ class Settings(create_model("_ResourceRanges", __base__=BaseSettings, **limit_fi
     `Europe/Lisbon`. Empty: the machine's own zone, the one the nightly dream's REVERIE_DREAM_TIME
     is read in (APScheduler asks tzlocal too). One zone per installation: Reverie runs on the
     person's own machine. Due times are stored in UTC, so changing it moves no stored reminder."""
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str) -> str:
+        value = value.strip()
+        if value and value.split("://", 1)[0].split("+", 1)[0] not in ("postgresql", "postgres"):
+            raise ValueError(
+                f"REVERIE_DATABASE_URL={value.split('@')[-1]!r} is not a PostgreSQL URL: use "
+                "postgresql://user:password@host:5432/reverie, or leave it empty for the SQLite file"
+            )
+        return value
 
     @field_validator("timezone")
     @classmethod

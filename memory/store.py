@@ -28,6 +28,7 @@ from memory.assembly import ContextAssembler
 from memory.db.engine import StorageError, async_engine, migrate, open_engine, versions
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
 from memory.db.postgres import migrate_pg, open_pg_engine
+from memory.db.postgres import versions as pg_versions
 from memory.documents.store import DocumentStore
 from memory.dreams import DreamStore
 from memory.focus import FocusStore
@@ -212,7 +213,9 @@ def open_memory(
     )
 
 
-def reembed(db_path: Path, embedder: Embedder, progress: Callable[[int, int], None] | None = None) -> int:
+def reembed(
+    db_path: Path, embedder: Embedder, progress: Callable[[int, int], None] | None = None, *, database_url: str = ""
+) -> int:
     """Re-embed every memory with `embedder` (`reverie reindex`); the caller makes sure it runs alone.
 
     Returns:
@@ -221,22 +224,23 @@ def reembed(db_path: Path, embedder: Embedder, progress: Callable[[int, int], No
     Raises:
         StorageError: the file cannot be used; the message names the fix.
     """
-    engine = _open_engine(db_path)
+    engine = _open_engine(db_path, database_url)
     try:
         return rebuild_index(engine, embedder, progress=progress)
     finally:
         engine.dispose()
 
 
-def database_versions(db_path: Path) -> dict[str, str]:
-    """The SQLite and sqlite-vec versions the file opens with (for `reverie doctor`; nothing migrated).
+def database_versions(db_path: Path, database_url: str = "") -> dict[str, str]:
+    """The SQLite and sqlite-vec versions the file opens with, or the PostgreSQL and pgvector versions
+    of the server `database_url` names (for `reverie doctor`; nothing migrated).
 
     Raises:
-        StorageError: the file cannot be used; the message names the fix.
+        StorageError: the file or server cannot be used; the message names the fix.
     """
-    engine = open_engine(db_path)
+    engine = open_pg_engine(database_url) if database_url else open_engine(db_path)
     try:
-        return versions(engine)
+        return pg_versions(engine) if database_url else versions(engine)
     finally:
         engine.dispose()
 

@@ -22,7 +22,6 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from memory.db.engine import Migration, StorageError
 
-SCHEMES = ("postgresql", "postgres")
 MIGRATION_LOCK = 7_267_873  # pg_advisory_xact_lock key: one process migrates at a time
 HNSW_EF_SEARCH = 200  # > recall's 100 dense candidates; pgvector's default 40 would cap them at 40
 
@@ -40,11 +39,6 @@ _TRANSLATIONS: list[tuple[re.Pattern[str], str]] = [
     # The one JSON column (EntityRow.aliases): SQLAlchemy's JSON type reads a list only from json.
     (re.compile(r"\baliases TEXT\b"), "aliases JSON"),
 ]
-
-
-def is_url(location: str) -> bool:
-    """Whether `location` is a PostgreSQL URL (`postgresql://…` or `postgres://…`)."""
-    return location.split("://", 1)[0].split("+", 1)[0] in SCHEMES and "://" in location
 
 
 def is_postgres(bind: Engine | Connection) -> bool:

@@ -158,3 +158,20 @@ def test_pg_recall_ranks_as_sqlite_does(pg_index: PgMemoryIndex, engine: Engine,
             assert g.cosine == pytest.approx(w.cosine, abs=1e-5)
             assert g.lexical == pytest.approx(w.lexical, rel=1e-3, abs=1e-6), (question, g.memory.content)
             assert g.relevance == pytest.approx(w.relevance, abs=0.01)
+
+
+def test_pg_settings_url_switches_every_opener(pg_url: str, tmp_path: Path) -> None:
+    from app.runtime import open_records as runtime_records
+    from app.settings import Settings
+    from memory.store import database_versions
+
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data", database_url=pg_url)  # pyright: ignore[reportCallIssue]
+    records = runtime_records(settings)
+    try:
+        records.accounts.create("sam", "correct horse battery")
+    finally:
+        records.close()
+    assert not settings.db_path.exists()
+    assert set(database_versions(settings.db_path, settings.database_url)) == {"postgresql", "pgvector"}
+    with pytest.raises(ValueError, match="not a PostgreSQL URL"):
+        Settings(_env_file=None, database_url="mysql://x@y/z")  # pyright: ignore[reportCallIssue]
