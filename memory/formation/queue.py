@@ -77,7 +77,9 @@ class FormationQueue:
         """Queue a stored user turn for formation; False if it was already queued (in any state)."""
         return (
             self._run(
-                "INSERT OR IGNORE INTO formation_jobs (turn_id, user_id, updated_at) VALUES (:turn, :u, :t)",
+                # (ON CONFLICT DO NOTHING rather than INSERT OR IGNORE: the same words on PostgreSQL)
+                "INSERT INTO formation_jobs (turn_id, user_id, updated_at) VALUES (:turn, :u, :t) "
+                "ON CONFLICT DO NOTHING",
                 turn=turn_id,
                 u=user_id,
             )
@@ -85,10 +87,20 @@ class FormationQueue:
         )
 
     def claim_next(self) -> Job | None:
-        """Mark the oldest pending job running and return it (None when the queue is empty)."""
+        """Mark the oldest pending job running and return it (None when the queue is empty).
+
+        On SQLite one statement is enough: writers take turns on the whole file. On PostgreSQL two
+        workers' statements run at once, and in READ COMMITTED both would pick the same oldest row
+        (the second waits for the first's lock, then updates the row its subquery found all the
+        same; measured: 2 workers claimed the same turns): `FOR UPDATE SKIP LOCKED` makes the
+        second pick the next row nobody holds instead.
+        """
+        pick = "SELECT turn_id FROM formation_jobs WHERE status = 'pending' ORDER BY turn_id LIMIT 1"
+        if self._engine.dialect.name == "postgresql":
+            pick += " FOR UPDATE SKIP LOCKED"
         sql = (
             "UPDATE formation_jobs SET status = 'running', attempts = attempts + 1, updated_at = :t "
-            "WHERE turn_id = (SELECT turn_id FROM formation_jobs WHERE status = 'pending' ORDER BY turn_id LIMIT 1) "
+            f"WHERE turn_id = ({pick}) "
             "RETURNING turn_id, user_id, attempts, plan"
         )
         with self._engine.begin() as conn:
