@@ -10,9 +10,9 @@ the two retrievers and the vector writes differ, so `SIMILARITY_THRESHOLD` keeps
   log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, N and the mean length over every row of every
   user, as FTS5's index holds them), because the calibration was fitted on FTS5's scores.
   PostgreSQL's own `ts_rank` is on another scale and would silently move the threshold. Words are
-  stemmed by Snowball English with no stop words (FTS5's `porter` keeps stop words too), the same
-  rarest-terms-first postings budget applies. What still differs from FTS5 is written in
-  docs/postgres.md.
+  split and folded as FTS5's unicode61 does and stemmed by the same Porter stemmer, with no stop
+  words (FTS5 keeps every word); the same rarest-terms-first postings budget applies. What still
+  differs from FTS5 is written in docs/postgres.md.
 
 One row holds the memory, its vector and its lexemes, so a delete (or an account's cascade)
 leaves nothing behind and a status change needs no trigger to reach the vector.
@@ -38,13 +38,18 @@ TEXT_CONFIG = "reverie"
 
 _DDL = [
     "CREATE EXTENSION IF NOT EXISTS vector",
-    # Snowball English with no stop word list: FTS5's porter tokenizer stems and keeps every word.
-    "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = english)",
+    # The original Porter stemmer (Snowball's `english` is Porter2: "weekly" -> "week", where FTS5's
+    # porter says "weekli"), no stop word list: FTS5's porter tokenizer stems and keeps every word.
+    "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = porter)",
     f"CREATE TEXT SEARCH CONFIGURATION {TEXT_CONFIG} (COPY = simple)",
-    f"""ALTER TEXT SEARCH CONFIGURATION {TEXT_CONFIG} ALTER MAPPING FOR
-        asciiword, word, numword, hword_asciipart, hword_part, hword_numpart WITH reverie_stem""",
-    # unicode61 splits "well-known" into two tokens; PostgreSQL also emits the whole: drop it.
-    f"ALTER TEXT SEARCH CONFIGURATION {TEXT_CONFIG} DROP MAPPING FOR asciihword, hword, numhword",
+    f"ALTER TEXT SEARCH CONFIGURATION {TEXT_CONFIG} ALTER MAPPING FOR asciiword, word, numword WITH reverie_stem",
+    # FTS5's unicode61 folds diacritics ("fiancée" finds "fiancee") and splits at anything that is
+    # not a letter or digit ("nanay's", "50/50", "well-known" are two words each); PostgreSQL's
+    # parser keeps such tokens whole. This gives it only what unicode61 would keep (unaccent is no
+    # part of the server wheel, so the marks are dropped after NFD here).
+    r"""CREATE FUNCTION reverie_words(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $$ SELECT regexp_replace(regexp_replace(normalize(t, NFD), '[\u0300-\u036f]', '', 'g'),
+                                 '[^[:alnum:]]+', ' ', 'g') $$""",
     *vectors.TABLE_DDL,
     "ALTER TABLE memories ADD COLUMN embedding vector(384)",
     "ALTER TABLE memories ADD COLUMN lexemes tsvector NOT NULL DEFAULT ''",
@@ -56,7 +61,7 @@ _DDL = [
         id INTEGER PRIMARY KEY CHECK (id = 1), documents BIGINT NOT NULL, tokens BIGINT NOT NULL)""",
     "INSERT INTO memory_text_stats VALUES (1, 0, 0)",
     f"""CREATE FUNCTION memories_lexemes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-        NEW.lexemes := to_tsvector('{TEXT_CONFIG}', NEW.content);
+        NEW.lexemes := to_tsvector('{TEXT_CONFIG}', reverie_words(NEW.content));
         NEW.tokens := (SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(NEW.lexemes));
         RETURN NEW; END $$""",
     """CREATE TRIGGER memories_lexemes BEFORE INSERT OR UPDATE OF content ON memories
@@ -191,7 +196,8 @@ def _postings(conn: Connection, terms: list[str]) -> dict[str, int]:
         "SELECT t.term, l.lexeme, (SELECT count(*) FROM (SELECT 1 FROM memories m "
         "  WHERE m.lexemes @@ CAST(quote_literal(l.lexeme) AS tsquery) LIMIT :cap) x) "
         f"FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, i) "
-        f"CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('{TEXT_CONFIG}', t.term))) AS l(lexeme) "
+        "CROSS JOIN LATERAL unnest(tsvector_to_array("
+        f"  to_tsvector('{TEXT_CONFIG}', reverie_words(t.term)))) AS l(lexeme) "
         "ORDER BY t.i"
     )
     rows = conn.execute(text(sql), {"terms": terms, "cap": recall.LEXICAL_POSTINGS + 1}).all()

@@ -23,6 +23,8 @@ FACTS = [
     "My favourite dish is mushroom risotto.",
     "Anna's husband Tomas repairs bicycles in Porto.",
     "The dentist appointment moved to Thursday at nine.",
+    "AND he's engaged!! his fiancée Jade is a vet in Südvorstadt",  # diacritics, possessives
+    "rent is $620 a week split 50/50 so $310 each",  # FTS5 splits 50/50; Porter, not Porter2, stems
 ]
 QUESTIONS = [
     "Which puppy did I adopt?",
@@ -32,6 +34,9 @@ QUESTIONS = [
     "Who fixes bikes?",
     "when is the dentist",
     "What car do I drive?",
+    "What does my brother's fiancee do for work?",
+    "What's my weekly rent at the moment?",
+    "Sudvorstadt",
 ]
 
 
