@@ -1,4 +1,4 @@
-"""Integration fixtures: a migrated SQLite file with two accounts, and the real embedder."""
+"""Integration fixtures: a migrated SQLite file (or PostgreSQL database) with two accounts, and the real embedder."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import Engine, text
 
 from memory.db.engine import migrate, open_engine
-from memory.db.migrations import MIGRATIONS
+from memory.db.migrations import MIGRATIONS, PG_VARIANTS
+from memory.db.postgres import migrate_pg, open_pg_engine
 from memory.recall.embedder import Embedder, get_embedder
 
 
@@ -27,6 +28,34 @@ def make_engine(path: Path) -> Engine:
                 {"i": uid, "n": f"user{uid}"},
             )
     return engine
+
+
+def make_pg_engine(url: str) -> Engine:
+    """The PostgreSQL database at `url` (tests/postgres.py's `pg_url`), migrated, with accounts 1 and 2."""
+    engine = open_pg_engine(url)
+    migrate_pg(engine, MIGRATIONS, PG_VARIANTS)
+    with engine.begin() as conn:
+        for uid in (1, 2):
+            conn.execute(
+                text(
+                    "INSERT INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, '-', now()) "
+                    "ON CONFLICT DO NOTHING"
+                ),
+                {"i": uid, "n": f"user{uid}"},
+            )
+    return engine
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def both_engines(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """`engine` on each backend in turn: the SQLite file, then a fresh PostgreSQL database (a module
+    runs its tests on both by naming this as its `engine`)."""
+    if request.param == "sqlite":
+        engine = make_engine(tmp_path / "reverie.db")
+    else:
+        engine = make_pg_engine(request.getfixturevalue("pg_url"))
+    yield engine
+    engine.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -4,42 +4,27 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
 
-from memory.db.migrations import MIGRATIONS, PG_VARIANTS
-from memory.db.postgres import migrate_pg, open_pg_engine
 from memory.formation.queue import FormationQueue
 from memory.turns import TurnStore
-from tests.integration.conftest import make_engine
+from tests.integration.conftest import make_pg_engine
 
 JOBS = 120
 
 
-def _open(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Engine:
-    if backend == "sqlite":
-        return make_engine(tmp_path / "reverie.db")
-    engine = open_pg_engine(request.getfixturevalue("pg_url"))
-    migrate_pg(engine, MIGRATIONS, PG_VARIANTS)
-    with engine.begin() as conn:
-        conn.execute(text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (1, 'u', '-', now())"))
-    return engine
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def queued(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Engine, list[int]]]:
-    """A database with JOBS user turns queued for formation, and their ids."""
-    engine = _open(request.param, tmp_path, request)
+@pytest.fixture
+def queued(both_engines: Engine) -> tuple[Engine, list[int]]:
+    """A database (each backend in turn) with JOBS user turns queued for formation, and their ids."""
+    engine = both_engines
     turns, queue = TurnStore(engine), FormationQueue(engine)
     ids = [turns.add(1, "t", "user", f"message {i}").id or 0 for i in range(JOBS)]
     for turn_id in ids:
         assert queue.enqueue(1, turn_id)
     assert not queue.enqueue(1, ids[0])  # queued once, whatever the dialect's words for it
-    yield engine, ids
-    engine.dispose()
+    return engine, ids
 
 
 def test_formation_claims_two_workers_never_double_process(queued: tuple[Engine, list[int]]) -> None:
@@ -65,14 +50,11 @@ def test_formation_claims_two_workers_never_double_process(queued: tuple[Engine,
     assert FormationQueue(engine).counts() == {"done": JOBS}
 
 
-def test_formation_claims_skip_a_job_another_worker_holds(pg_url: str, tmp_path: Path) -> None:
+def test_formation_claims_skip_a_job_another_worker_holds(pg_url: str) -> None:
     """PostgreSQL: while worker A's claim holds the oldest job's row, worker B claims the next one at
     once, instead of waiting for A and then taking A's job too."""
-    engine = open_pg_engine(pg_url)
-    migrate_pg(engine, MIGRATIONS, PG_VARIANTS)
+    engine = make_pg_engine(pg_url)
     try:
-        with engine.begin() as conn:
-            conn.execute(text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (1, 'u', '-', now())"))
         turns, queue = TurnStore(engine), FormationQueue(engine)
         first, second = (turns.add(1, "t", "user", m).id or 0 for m in ("one", "two"))
         queue.enqueue(1, first)

@@ -9,12 +9,12 @@ import pytest
 from sqlalchemy import Engine, inspect, text
 
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
-from memory.db.postgres import migrate_pg, open_pg_engine, pg_ddl
+from memory.db.postgres import migrate_pg, pg_ddl
 from memory.recall.embedder import Embedder
 from memory.recall.pg_index import PgMemoryIndex
 from memory.recall.vectors import MemoryIndex, NewMemory
 from memory.store import StorageError, open_memory, open_records
-from tests.integration.conftest import make_engine
+from tests.integration.conftest import make_engine, make_pg_engine
 
 FACTS = [
     "My sister Anna works as a nurse at the children's hospital.",
@@ -43,14 +43,7 @@ QUESTIONS = [
 @pytest.fixture
 def pg_engine(pg_url: str) -> Iterator[Engine]:
     """A migrated PostgreSQL database with accounts 1 and 2."""
-    engine = open_pg_engine(pg_url)
-    migrate_pg(engine, MIGRATIONS, PG_VARIANTS)
-    with engine.begin() as conn:
-        for uid in (1, 2):
-            conn.execute(
-                text("INSERT INTO accounts (id, name, password_hash, created_at) VALUES (:i, :n, '-', now())"),
-                {"i": uid, "n": f"user{uid}"},
-            )
+    engine = make_pg_engine(pg_url)
     yield engine
     engine.dispose()
 

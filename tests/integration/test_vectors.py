@@ -1,4 +1,5 @@
-"""MemoryIndex on a real SQLite file with sqlite-vec, FTS5 and the real embedder."""
+"""MemoryIndex with the real embedder on both backends: a SQLite file with sqlite-vec and FTS5, and
+PostgreSQL with pgvector and full-text search (memory/recall/pg_index.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 from sqlalchemy import Engine, text
 
 from memory.recall.embedder import Embedder
+from memory.recall.pg_index import PgMemoryIndex
 from memory.recall.vectors import MemoryIndex, MemoryNotFound, NewMemory
 
 FACTS = [
@@ -17,8 +19,18 @@ FACTS = [
 
 
 @pytest.fixture
+def engine(both_engines: Engine) -> Engine:
+    """Every test here runs on SQLite, then on PostgreSQL."""
+    return both_engines
+
+
+def _index(engine: Engine, embedder: Embedder) -> MemoryIndex:
+    return PgMemoryIndex(engine, embedder) if engine.dialect.name == "postgresql" else MemoryIndex(engine, embedder)
+
+
+@pytest.fixture
 def index(engine: Engine, embedder: Embedder) -> MemoryIndex:
-    idx = MemoryIndex(engine, embedder)
+    idx = _index(engine, embedder)
     idx.add_many(1, [NewMemory("fact", f) for f in FACTS])
     return idx
 
@@ -26,6 +38,22 @@ def index(engine: Engine, embedder: Embedder) -> MemoryIndex:
 def _count(engine: Engine, sql: str) -> int:
     with engine.connect() as conn:
         return int(conn.execute(text(sql)).scalar_one())
+
+
+def _vectors(engine: Engine, memory_id: int | None = None) -> int:
+    """How many stored vectors (of one memory): vec0 rows on SQLite, filled columns on PostgreSQL."""
+    if engine.dialect.name == "postgresql":
+        one = f" AND id = {int(memory_id)}" if memory_id is not None else ""
+        return _count(engine, f"SELECT count(*) FROM memories WHERE embedding IS NOT NULL{one}")
+    one = f" WHERE memory_id = {int(memory_id)}" if memory_id is not None else ""
+    return _count(engine, f"SELECT count(*) FROM memory_vec{one}")
+
+
+def _lexical(engine: Engine, word: str) -> int:
+    """How many memories the full-text index finds for one (plain, lower-case) word."""
+    if engine.dialect.name == "postgresql":
+        return _count(engine, f"SELECT count(*) FROM memories WHERE lexemes @@ to_tsquery('reverie', '{word}')")
+    return _count(engine, f"SELECT count(*) FROM memory_fts WHERE memory_fts MATCH '{word}'")
 
 
 def test_memory_index_add_search_round_trip(index: MemoryIndex) -> None:
@@ -60,7 +88,7 @@ def test_memory_index_limit_zero_computes_no_embedding(engine: Engine) -> None:
         def embed(self, texts: list[str]):  # type: ignore[override]
             raise AssertionError("embedded although limit was 0")
 
-    assert MemoryIndex(engine, Refuses()).search(1, "anything", limit=0) == []
+    assert _index(engine, Refuses()).search(1, "anything", limit=0) == []
 
 
 def test_memory_index_user_isolation(index: MemoryIndex) -> None:
@@ -94,9 +122,9 @@ def test_memory_index_delete_removes_row_vector_fts(index: MemoryIndex, engine: 
     row = index.list(1)[0]
     assert index.delete(1, row.id or 0)
     assert index.get(1, row.id or 0) is None
-    assert _count(engine, f"SELECT count(*) FROM memory_vec WHERE memory_id = {row.id}") == 0
-    assert _count(engine, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'risotto'") == 0
-    assert _count(engine, "SELECT count(*) FROM memory_vec") == len(FACTS) - 1
+    assert _vectors(engine, row.id) == 0
+    assert _lexical(engine, "risotto") == 0
+    assert _vectors(engine) == len(FACTS) - 1
 
 
 def test_memory_index_update_content_reembeds(index: MemoryIndex, engine: Engine) -> None:
@@ -104,17 +132,17 @@ def test_memory_index_update_content_reembeds(index: MemoryIndex, engine: Engine
     index.update_content(1, row.id or 0, "I drive a red Volvo estate.")
     hits = index.search(1, "What car do I drive?", limit=1, threshold=0.5)
     assert hits and hits[0].memory.id == row.id
-    assert _count(engine, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'volvo'") == 1
+    assert _lexical(engine, "volvo") == 1
 
 
 def test_memory_index_add_many_is_atomic(index: MemoryIndex, engine: Engine) -> None:
-    before = _count(engine, "SELECT count(*) FROM memories"), _count(engine, "SELECT count(*) FROM memory_vec")
+    before = _count(engine, "SELECT count(*) FROM memories"), _vectors(engine)
     batch = [NewMemory("fact", "fine one"), NewMemory("fact", "fine two", source_turn_id=999_999)]
-    with pytest.raises(Exception, match="FOREIGN KEY"):  # the second row violates a foreign key
+    with pytest.raises(Exception, match=r"(?i)FOREIGN KEY"):  # the second row violates a foreign key
         index.add_many(1, batch)
-    after = _count(engine, "SELECT count(*) FROM memories"), _count(engine, "SELECT count(*) FROM memory_vec")
+    after = _count(engine, "SELECT count(*) FROM memories"), _vectors(engine)
     assert after == before
-    assert _count(engine, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'fine'") == 0
+    assert _lexical(engine, "fine") == 0
 
 
 def test_memory_index_rejects_bad_kind(index: MemoryIndex) -> None:
