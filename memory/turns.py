@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
 
 from memory.models import TurnRow, utcnow
@@ -89,6 +89,8 @@ class TurnStore:
                 select(TurnRow.thread_id)
                 .where(TurnRow.user_id == user_id)
                 .group_by(col(TurnRow.thread_id))
-                .order_by(col(TurnRow.id).desc())
+                # max(id), not a bare id: PostgreSQL refuses a column neither grouped nor aggregated
+                # (SQLite took the group's last row scanned, the same newest turn)
+                .order_by(func.max(TurnRow.id).desc())
             )
             return list(rows)

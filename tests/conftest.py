@@ -26,10 +26,16 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+# `REVERIE_TEST_BACKEND=postgresql pytest …` runs every test that opens its stores through `settings`
+# on a fresh PostgreSQL database instead of the SQLite file (docs/postgres.md lists what passes so far).
+ON_POSTGRES = os.environ.get("REVERIE_TEST_BACKEND", "sqlite") == "postgresql"
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
     """Defaults, everything under tmp_path, the embedded backend (no Ollama probing)."""
-    return Settings(_env_file=None, data_dir=tmp_path / "data", llm_backend="embedded")  # pyright: ignore[reportCallIssue]
+    url = request.getfixturevalue("pg_url") if ON_POSTGRES else ""
+    return Settings(_env_file=None, data_dir=tmp_path / "data", llm_backend="embedded", database_url=url)  # pyright: ignore[reportCallIssue]
 
 
 @pytest.fixture

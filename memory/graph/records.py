@@ -89,7 +89,8 @@ def credit(conn: Connection, table: str, item_id: int, memory_id: int | None, am
     conn.execute(
         text(
             f"INSERT INTO {table} ({column}, memory_id, amount) VALUES (:i, :m, :a) "
-            f"ON CONFLICT ({column}, memory_id) DO UPDATE SET amount = amount + excluded.amount"
+            # (the table named: PostgreSQL finds a bare `amount` ambiguous beside `excluded`)
+            f"ON CONFLICT ({column}, memory_id) DO UPDATE SET amount = {table}.amount + excluded.amount"
         ),
         {"i": item_id, "m": memory_id or NO_MEMORY, "a": amount},
     )
@@ -99,7 +100,8 @@ def add_keys(conn: Connection, user_id: int, entity_id: int, names: Iterable[str
     """Index the dedupe keys of an entity's name and aliases."""
     for key in {name_key(n) for n in names} - {""}:
         conn.execute(
-            text("INSERT OR IGNORE INTO entity_keys (entity_id, user_id, key) VALUES (:e, :u, :k)"),
+            # (ON CONFLICT DO NOTHING rather than INSERT OR IGNORE: the same words on PostgreSQL)
+            text("INSERT INTO entity_keys (entity_id, user_id, key) VALUES (:e, :u, :k) ON CONFLICT DO NOTHING"),
             {"e": entity_id, "u": user_id, "k": key},
         )
 
@@ -259,8 +261,8 @@ def move_entity(conn: Connection, user_id: int, keep_id: int, drop_id: int) -> t
 def _move_keys_and_sources(conn: Connection, p: dict[str, int]) -> None:
     conn.execute(
         text(
-            "INSERT OR IGNORE INTO entity_keys (entity_id, user_id, key) "
-            "SELECT :k, user_id, key FROM entity_keys WHERE entity_id = :d"
+            "INSERT INTO entity_keys (entity_id, user_id, key) "
+            "SELECT :k, user_id, key FROM entity_keys WHERE entity_id = :d ON CONFLICT DO NOTHING"
         ),
         p,
     )
@@ -270,7 +272,7 @@ def _move_keys_and_sources(conn: Connection, p: dict[str, int]) -> None:
         text(
             "INSERT INTO entity_sources (entity_id, memory_id, amount) SELECT :k, memory_id, amount "
             "FROM entity_sources WHERE entity_id = :d AND true ON CONFLICT (entity_id, memory_id) "
-            "DO UPDATE SET amount = amount + excluded.amount"
+            "DO UPDATE SET amount = entity_sources.amount + excluded.amount"
         ),
         p,
     )
