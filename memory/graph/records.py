@@ -181,7 +181,9 @@ def forget(conn: Connection, user_id: int, memory_id: int) -> ForgetResult:
             {"e": entity_id, "m": memory_id},
         )
         conn.execute(
-            text("UPDATE entities SET mention_count = max(mention_count - :a, 0) WHERE id = :e"),
+            # (CASE, not SQLite's two-argument max(), which PostgreSQL calls GREATEST)
+            text("UPDATE entities SET mention_count = CASE WHEN mention_count > :a THEN mention_count - :a ELSE 0 END "
+                 "WHERE id = :e"),
             {"a": int(amount), "e": entity_id},
         )
     # An endpoint of a deleted relation may have lost its last support earlier, to another memory.
