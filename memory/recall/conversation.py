@@ -190,6 +190,11 @@ class ConversationLookups:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._speakers: dict[int, tuple[tuple[int, int], list[str]]] = {}  # user -> (generation, names)
+        self._pg = engine.dialect.name == "postgresql"  # (no generation counters there: no cache)
+
+    def _meta(self, key: str) -> str:
+        """The SQL for `meta[key]` as text in this dialect (a fixed key, never user text)."""
+        return f"(meta::json ->> '{key}')" if self._pg else f"json_extract(meta, '$.{key}')"
 
     def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """The thread of each of these (this user's) memories."""
@@ -204,23 +209,23 @@ class ConversationLookups:
 
     def _names(self, user_id: int) -> list[str]:
         sql = (
-            "SELECT DISTINCT json_extract(meta, '$.speaker') FROM memories "
+            f"SELECT DISTINCT {self._meta('speaker')} FROM memories "
             "WHERE user_id = :u AND status = 'active' AND kind = 'turn' AND meta IS NOT NULL"
         )
         with self._engine.connect() as conn:
-            row = conn.execute(
+            row = None if self._pg else conn.execute(
                 text("SELECT inserts, changes FROM memory_generations WHERE user_id = :u"), {"u": user_id}
             ).first()
             generation = (int(row[0]), int(row[1])) if row else (0, 0)
             cached = self._speakers.get(user_id)
-            if cached is None or cached[0] != generation:
+            if cached is None or cached[0] != generation or self._pg:
                 names = [s for (s,) in conn.execute(text(sql), {"u": user_id}) if isinstance(s, str)]
                 cached = self._speakers[user_id] = (generation, names)
         return cached[1]
 
     def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""
-        found = self._column(user_id, ids, "json_extract(meta, '$.speaker')")
+        found = self._column(user_id, ids, self._meta("speaker"))
         return {m: s if isinstance(s, str) else None for m, s in found.items()}
 
     def _column(self, user_id: int, ids: Sequence[int], expression: str) -> dict[int, Any]:
@@ -235,7 +240,8 @@ class ConversationLookups:
     def dates(self, user_id: int, ids: Sequence[int]) -> dict[int, list[Span]]:
         """The days each of these (this user's) memories is about: the day it was said, and the days
         its relative words point at (`meta["dates"]`, resolved at write time: memory/recall/dates.py)."""
-        found = self._column(user_id, ids, "created_at || '|' || coalesce(json_extract(meta, '$.dates'), '[]')")
+        said = "to_char(created_at, 'YYYY-MM-DD')" if self._pg else "created_at"
+        found = self._column(user_id, ids, f"{said} || '|' || coalesce({self._meta('dates')}, '[]')")
         out: dict[int, list[Span]] = {}
         for mid, value in found.items():
             said, _, more = str(value).partition("|")
