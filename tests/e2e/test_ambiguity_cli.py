@@ -1,5 +1,6 @@
 """Two Anas through `reverie chat --json` on the real embedded SmolLM2-135M: what a person reads
-names the ambiguity, and a question that says which one gets that one."""
+names the ambiguity, and a question that says which one gets that one. (It failed for half the
+hash seeds until formation took a turn's role triples first: run it under PYTHONHASHSEED 0 and 1.)"""
 
 from __future__ import annotations
 
@@ -22,12 +23,6 @@ def _chat(data_dir: Path, lines: list[str]) -> list[str]:
     return [r["reply"] for r in replies]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known bug, open in issue 19: with some PYTHONHASHSEED values (0 and 1 fail, 2 and 3 pass) 'Where "
-    "does Ana work?' is answered for the colleague without naming the two Anas; a set's order decides it somewhere "
-    "between formation and capabilities/namesakes.ambiguities",
-)
 def test_ambiguity_cli_names_the_two_anas_on_the_real_model(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "maya", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
