@@ -1,0 +1,75 @@
+"""The evidence policy replayed offline on recorded questions: a change to it measured in seconds.
+
+    .venv/bin/python -m bench.evidence_replay --inputs /tmp/inputs [--diff /tmp/before.json] [--save /tmp/after.json]
+
+`bench/evidence_audit.py --inputs DIR` pickles, for every question of every persona, the arguments of
+the answer path's last call to `capabilities.evidence.choose` (the question as read and every note
+recalled for it). This re-runs `choose` on them with the code on PYTHONPATH and scores its verdict the
+way `bench/personal_memory.py` scores a reply, without the voice: an answerable question is right when
+the chosen notes contain an expected answer, a never-told one when the verdict is "unknown". It is an
+upper bound of the chat (the voice may still word a right note wrong) and the same bound for every
+version of the policy, so two runs (before and after a change, `--save` then `--diff`) compare, over
+every persona at once, in seconds instead of the hours of re-telling them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from bench.personal_memory import contains_answer
+from capabilities.evidence import choose
+
+
+def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]]) -> dict[str, dict[str, Any]]:
+    """Each question that reached `choose`: its type, whether the verdict is right, and the reason."""
+    out: dict[str, dict[str, Any]] = {}
+    for q, (sit, notes) in zip(questions, inputs, strict=True):
+        if sit is None:  # small talk, a reminder: the evidence policy was not asked
+            continue
+        e = choose(sit, notes)
+        expect = [str(x) for x in q.get("expect", []) or []]
+        text = " ".join(n.text for n in e.notes)
+        right = (
+            e.verdict == "unknown"
+            if q["type"] == "abstain"
+            else e.verdict == "answer" and contains_answer(text, expect)
+        )
+        out[q["id"]] = {"type": q["type"], "question": q["question"], "right": right, "reason": e.reason}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__ and __doc__.splitlines()[0])
+    parser.add_argument("--inputs", type=Path, required=True, help="the folder `evidence_audit --inputs` wrote")
+    parser.add_argument("--save", type=Path, help="write every verdict here (JSON), for a later --diff")
+    parser.add_argument("--diff", type=Path, help="an earlier --save: list the questions that changed")
+    args = parser.parse_args()
+    runs = {p.stem: verdicts(*pickle.loads(p.read_bytes())) for p in sorted(args.inputs.glob("*.pkl"))}
+    print("| persona | right | abstain right |\n|---|---|---|")
+    for name, run in runs.items():
+        abstain = [v["right"] for v in run.values() if v["type"] == "abstain"]
+        print(f"| {name} | {sum(v['right'] for v in run.values())}/{len(run)} | {sum(abstain)}/{len(abstain)} |")
+    every = [v for run in runs.values() for v in run.values()]
+    abstain = [v["right"] for v in every if v["type"] == "abstain"]
+    print(f"| all | {sum(v['right'] for v in every)}/{len(every)} | {sum(abstain)}/{len(abstain)} |")
+    if args.save:
+        args.save.write_text(json.dumps(runs, indent=1, ensure_ascii=False))
+    if args.diff:
+        before = json.loads(args.diff.read_text())
+        for name, run in runs.items():
+            for qid, v in run.items():
+                old = before.get(name, {}).get(qid)
+                if old and old["right"] != v["right"]:
+                    change = f"{old['right']} → {v['right']}"
+                    print(f"- {name} {qid} ({v['type']}) {change}: {v['question']} ({v['reason']})")
+
+
+if __name__ == "__main__":
+    main()
