@@ -1626,10 +1626,12 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     for m in _OF_SOMEONE.finditer(text):  # "daughter of my Tita Nora"
         if covers(_said(m[1]), thing) and name in {stem(w) for w in words(m[2])}:
             return True
+    worded = False  # whether any word says the thing ("birthday"), or only the note's shape ("he's a teacher": a job)
     for p in parts(text):
         at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
         if at is None:
             continue
+        worded = True
         before = p[:at]
         if name in {stem(w) for w in words(before)}:  # "Harper turns five…", "Sipho's birthday is…"
             return True
@@ -1639,7 +1641,9 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
             continue
         if not _people(before):  # naming no one: "Her vet is Dr. Mehta…" goes on about the one around it
             return True
-    return False
+    # said by its shape, in a note naming them and no one else ("My partner is called Jonas, he's a
+    # teacher" for Jonas's job; not "My brother Gareth fishes lobster. His wife Nia is a midwife.")
+    return not worded and len({n.casefold() for n in _people(text)}) == 1
 
 
 def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:

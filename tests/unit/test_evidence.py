@@ -1137,3 +1137,13 @@ def test_an_amount_for_a_thing_of_its_own_is_not_the_price_asked() -> None:
             Note("m2", "I gave her a riding helmet, pink, 240 lei. she wore it all day", T0 + timedelta(minutes=1),
                  0.8, "turn", after="m1")]  # fmt: skip
     assert _answer_refs("How much did the pony cost for Ioana's party?", pony) == []
+
+
+def test_a_job_said_by_its_shape_in_a_note_naming_only_them_is_theirs() -> None:
+    notes = [
+        _note("m1", "My partner is called Jonas, he's a primary school teacher."),
+        _note("m2", "My brother Gareth fishes lobster. His wife Nia is a midwife."),
+    ]
+    assert [n.ref for n in choose(read("what is Jonas's job?"), notes).notes] == ["m1"]
+    # two people in one note: whose the job is stays unsaid, so no answer is guessed
+    assert choose(read("what is Gareth's job?"), notes).verdict == "unknown"
