@@ -78,18 +78,19 @@ def system_text(base: str, today: date) -> str:
 def _loop_token(token: str) -> str:
     # a list's numbers are one token ("1. chocolate 2. chocolate"); a number said is itself ("Maisie
     # who is 7 and Alfie who is 4" is no loop)
-    return "#" if re.fullmatch(r"\d+[.):]", token) else token.casefold().strip(".,!?;:")
+    return "#" if re.fullmatch(r"\d+[.):]", token) else token.casefold().strip(".,!?;:()\"'")
 
 
 def cut_loop(text: str) -> str:
-    """The text up to where it starts repeating itself (a 3+-word run said again), else as is."""
+    """The text up to where it starts repeating itself (a 3+-word run said again, or two words said
+    twice in a row: "la France, la France"), else as is."""
     tokens = text.split()
-    for size in (3, 4, 5, 6):
+    for size in (2, 3, 4, 5, 6):
         seen: dict[tuple[str, ...], int] = {}
         for i in range(len(tokens) - size + 1):
             # List numbers count as one token: "1. chocolate 2. chocolate …" is a loop too.
             gram = tuple(_loop_token(t) for t in tokens[i : i + size])
-            if gram in seen and i - seen[gram] >= size:
+            if gram in seen and (i - seen[gram] == size if size == 2 else i - seen[gram] >= size):
                 return " ".join(tokens[:i]).rstrip(",;: ")
             seen.setdefault(gram, i)
     return text
@@ -115,16 +116,30 @@ _KIN = frozenset(stem(w) for w in CATEGORIES["family"])  # who is whose: a claim
 NOVELTY_MAX = 0.34  # share of a grounded reply's content words that neither the notes nor the question hold
 
 
+# Function words of the languages the model drifts into, which English does not use: a reply that
+# says several of them to a message with none has switched language ("L'Alma, la France, la France.")
+_NOT_ENGLISH = word_set(
+    "la le les des du el los las der die das und et est une il che di que con por para avec sur dans mit ist "
+    "ein eine nicht sont pas"
+)
+
+
 def _switched_language(reply: str, message: str) -> bool:
     said = words(reply)
-    return len(said) >= 5 and not _ENGLISH & set(said) and bool(_ENGLISH & set(words(message)) or not message)
+    if len(said) >= 5 and not _ENGLISH & set(said) and bool(_ENGLISH & set(words(message)) or not message):
+        return True
+    foreign = [w for w in said if w in _NOT_ENGLISH]
+    return len(foreign) >= 2 and 10 * len(foreign) >= len(said) and not _NOT_ENGLISH & set(words(message))
 
 
 def clean(raw: str, message: str) -> tuple[str, str]:
     """A model reply cut to at most two sentences without loops; ('', why) when it is unusable."""
     text = raw.strip().strip('"').strip()
     text = text.split("\n\n")[0].replace("\n", " ").strip()
+    whole = text
     text = _TODAY_IS.sub("", cut_loop(text)).strip()  # the system prompt's date said back ("Today is 2026-11-24, I'm…")
+    if text != _TODAY_IS.sub("", whole).strip() and len(words(text)) < 4:  # all it said before looping: "The answer is"
+        return "", "the reply looped"
     text = text[:1].upper() + text[1:]
     text = " ".join(sentences(text)[:2]).strip()
     if _DANGLING.search(text):  # cut off mid-clause: it ends where its last whole clause did
@@ -134,7 +149,7 @@ def clean(raw: str, message: str) -> tuple[str, str]:
         return "", "empty reply"
     if _LEAKS.search(text):
         return "", "the reply repeated prompt text"
-    if _foreign(text, message) or _switched_language(text, message):
+    if _foreign(text, message) or _switched_language(text, message) or _switched_language(whole, message):
         return "", "the reply switched language"
     if {stem(w) for w in words(text)} <= {stem(w) for w in words(message)}:
         return "", "the reply only echoed the message"

@@ -215,3 +215,14 @@ def test_a_figure_is_said_whole() -> None:
     from app.voice import said_tokens
 
     assert {"8,700", "4.60"} <= said_tokens("He let it go for €8,700, and oil was 4.60 a kilo.")
+
+
+def test_clean_rejects_a_drift_into_another_language_and_a_reply_that_only_loops() -> None:
+    # the embedded model's answer to "What's the capital of France?": English words after the drift
+    drift = "L'Alma, la France, la France. (The City of Light, the City of Light.)"
+    assert clean(drift, "What's the capital of France?")[1]
+    assert clean("The answer is: The answer is: The answer is: The answer is:", "where do I work?")[1]
+    assert clean("Paris is the capital of France.", "What's the capital of France?") == (
+        "Paris is the capital of France.", "")
+    assert cut_loop("la France, la France") == "la France"  # two words said twice in a row
+    assert cut_loop("I had a very good day, a good one.") == "I had a very good day, a good one."
