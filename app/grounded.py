@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
-from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 
 from app.answer_loop import AnswerDelta, Answered, InfoRound, LoopStores
 from app.llm import Backend
@@ -79,8 +79,10 @@ from capabilities.situation import (
     introduced,
     is_first_person,
     names_in,
+    read,
     related_words,
     stem,
+    word_set,
     words,
 )
 from memory.formation.patterns import sentences
@@ -96,6 +98,7 @@ log = logging.getLogger(__name__)
 INFO_FLOOR = 0.3
 QUESTION_TOP = 3  # the question's own best notes the first info round takes whatever their relevance
 GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"})
+_MAY_BE_KNOWN = frozenset({"general", "continuation"})  # grounded when memory knows what they ask about
 BROAD_MAX_NOTES = 6
 BROAD_NEWEST = 30  # a broad recall also reads the person's newest messages, whatever it searched
 ACK_MAX_CHARS = 160
@@ -109,6 +112,7 @@ _ATTRIBUTE_WORDS = {
     stem("old"): ("years", "old"),
 }
 DEFAULT_FALLBACK = "I'm not sure what to say to that — could you tell me more?"
+GENERAL_FALLBACK = "I don't know that one — I can only answer reliably from what you've told me."
 
 
 @dataclass(frozen=True)
@@ -280,9 +284,12 @@ async def answer_grounded(
             newest = stores.memories.list(user_id, ["turn"], "active", BROAD_NEWEST)
             found.add([MemoryHit(m, 0.0, 0.0, 0.0) for m in newest])
         said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""
+        chat_sit = sit  # a continuation the memory cannot answer is still chat, with the thread
+        if sit.kind == "continuation" and sit.question and not said:
+            sit, question = followed_up(sit, question, history)
         if said:  # the thread says it, word for word: no memory search, no model
             answer = Answer(content=_fit(f"You said: “{said}”"), confidence="high")
-        elif sit.kind in GROUNDED_KINDS or (sit.kind == "general" and sit.question and _known_after_a_look(
+        elif sit.kind in GROUNDED_KINDS or (sit.kind in _MAY_BE_KNOWN and sit.question and _known_after_a_look(
             stores, user_id, sit, question, found, search
         )):
             async for event in _more(stores, user_id, qid, context, sit, question, search, found):
@@ -293,7 +300,7 @@ async def answer_grounded(
             )  # fmt: skip
             answer = await _grounded_each(backend, sit, question, found, history, today, amb)
         else:
-            answer = await _chat(backend, sit, question, history, today)
+            answer = await _chat(backend, chat_sit, question, history, today)
         for piece in re.findall(r"\S+\s*", answer.content):  # checked already: now it may stream
             yield AnswerDelta(piece)
         stores.queries.complete(user_id, qid, answer.confidence, False)
@@ -659,10 +666,14 @@ async def _chat(
     recent = history if sit.kind in ("continuation", "summary") else ()
     raw = await say(backend, system_text(CHAT_SYSTEM, today), message, CHAT_MAX_TOKENS, recent)
     text, problem = clean(raw, message)
+    if not problem and recent and _names_unsaid(text, message, recent):
+        problem = "the reply names what the thread never said"  # "Pineapple, a rescue greyhound." for Pepper
     if problem:
-        text = DEFAULT_FALLBACK
-    # A 135M model's general knowledge is unchecked: low. Chat and acknowledgements: medium.
-    return Answer(content=_fit(text), confidence="low" if sit.kind == "general" else "medium")
+        log.info("chat reply dropped (%s): %r", problem, raw[:200])
+        text = GENERAL_FALLBACK if sit.question else DEFAULT_FALLBACK
+    # A 135M model's general knowledge is unchecked, and a reply it could not give knows nothing: low.
+    # Chat and acknowledgements: medium.
+    return Answer(content=_fit(text), confidence="low" if sit.kind == "general" or problem else "medium")
 
 
 # "What did I just tell you?" (not "what did I tell you about my sister?": that asks memory)
@@ -672,6 +683,57 @@ _WHAT_I_SAID = re.compile(
     r"|\brepeat (?:what i (?:said|wrote)|my last message)|\bwhat was my last message)\W*$",
     re.IGNORECASE,
 )
+
+
+# "what does he teach?" after "Your partner's name is Jonas.": who "he" is, said in the thread
+_THIRD_PERSON = re.compile(r"\b(?:(he|she)|(him)|(his))\b", re.IGNORECASE)
+
+
+def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) -> tuple[Situation, str]:
+    """A question that goes on from the thread, read as a question of its own: a pronoun becomes the one
+    the thread named last ("what does he teach?" → "what does Jonas teach?"), and the kind is what the
+    question alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a
+    follow-up went to the model with the thread, which invented a woodworking career for Jonas."""
+    resolved = question
+    if not sit.names and _THIRD_PERSON.search(question):
+        named = _last_named(history)
+        if named:
+            resolved = _THIRD_PERSON.sub(lambda m: f"{named}'s" if m.group(3) else named, question)
+    return read(resolved), resolved
+
+
+def _last_named(history: Sequence[ModelMessage]) -> str:
+    """The person the thread named last (its newest turns first), or ""."""
+    for text in reversed(_thread_texts(history)):
+        people = [n for n in names_in(text) if n.split()[0].casefold() not in STOP]
+        if people:
+            return people[-1].split()[0]
+    return ""
+
+
+def _thread_texts(history: Sequence[ModelMessage]) -> list[str]:
+    """The thread's messages and replies as said, oldest first, without their date stamps."""
+    texts: list[str] = []
+    for m in history:
+        if isinstance(m, ModelRequest):
+            texts += [p.content for p in m.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)]
+        elif isinstance(m, ModelResponse):
+            texts += [p.content for p in m.parts if isinstance(p, TextPart)]
+    return [re.sub(r"^\(\d{4}-\d{2}-\d{2}\)\s*", "", t) for t in texts]
+
+
+def _names_unsaid(reply: str, message: str, history: Sequence[ModelMessage]) -> bool:
+    """Whether a reply that goes on from the thread names someone or something (a name or a number) that
+    neither the message nor the thread says: the model's guess ("Pineapple, a rescue greyhound." of Pepper)."""
+    thread = _thread_texts(history)
+    known = {w.casefold().removesuffix("'s") for w in re.findall(r"[\w'’-]+", " ".join([message, *thread]))}
+    named = [n for n in names_in(reply) if n.casefold() not in _INTERJECTIONS] + re.findall(r"\d+", reply)
+    echoed = any(" ".join(words(reply)) == " ".join(words(t)) for t in thread)  # a message of the thread said back
+    return echoed or any(w.casefold() not in known for n in named for w in n.split())
+
+
+_INTERJECTIONS = word_set("sure great yes no okay ok well oh hmm thanks hello hi hey absolutely certainly good nice "
+                          "wow sorry right indeed of course")  # fmt: skip
 
 
 def _said_before(history: Sequence[ModelMessage], message: str) -> str:

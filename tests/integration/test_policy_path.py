@@ -360,3 +360,35 @@ async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_
     _told(rt, uid, "f", "so scrap Baguio. we'll do the trip when he's back, and now he wants Ilocos instead")
     trip = _reply(await _say(rt, uid, "q4", "Where are we going for the family trip when Ben gets home?"))
     assert "Ilocos" in trip.reply
+
+
+async def test_policy_path_grounds_a_follow_up_question_in_the_thread(settings: Settings, storage: MemoryStore) -> None:
+    # asked in one thread, "what does he do?" went to the model with the thread, which invented a career
+    voice = Voice()
+    rt = _runtime(settings, storage, voice)
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "My partner is called Jonas, he's a primary school teacher.")
+    _told(rt, uid, "a", "We have a rescue greyhound named Pepper.")
+    assert "Jonas" in _reply(await _say(rt, uid, "t", "What's my partner's name?")).reply
+    job = _reply(await _say(rt, uid, "t", "what does he do?"))
+    assert "teacher" in job.reply and job.sources
+    assert "Question: what does Jonas do?" in voice.prompts[-1]  # "he" is the one the thread named
+
+
+class _Guessing(Voice):
+    """A voice that names a dog no one mentioned, whatever it is asked."""
+
+    async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+        self._prompt(messages)
+        yield "Pineapple, a rescue greyhound."
+
+
+async def test_a_chat_reply_in_a_thread_never_names_what_the_thread_never_said(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    rt = _runtime(settings, storage, _Guessing())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "We have a rescue greyhound named Pepper.")
+    await _say(rt, uid, "t", "What's my dog called?")
+    why = _reply(await _say(rt, uid, "t", "why?"))
+    assert "Pineapple" not in why.reply and why.reply
