@@ -120,7 +120,9 @@ async def _turns(
     return out
 
 
-def audit(path: Path, kept: Path | None = None, inputs: Path | None = None) -> list[dict[str, Any]]:
+def audit(
+    path: Path, kept: Path | None = None, inputs: Path | None = None, one_thread: bool = False
+) -> list[dict[str, Any]]:
     """Tell, ingest and ask one persona in a fresh data dir (or only ask, in a `kept` one); every
     question with its policy calls. `inputs`: a folder to pickle each question's last `choose`
     arguments into, for `bench.evidence_replay`."""
@@ -135,10 +137,13 @@ def audit(path: Path, kept: Path | None = None, inputs: Path | None = None) -> l
         if persona.document is not None:
             _cli(data_dir, "ingest", "--user", persona.name, str(persona.document))
     rec = Recorder()
+    thread = str(uuid.uuid4()) if one_thread else ""  # every question in one thread, as a person asks them
     grounded.choose = rec  # the answer path's own name for the policy
     try:
         asked = asyncio.run(
-            _turns(settings, persona.name, [(str(uuid.uuid4()), q["question"]) for q in persona.questions], rec)
+            _turns(
+                settings, persona.name, [(thread or str(uuid.uuid4()), q["question"]) for q in persona.questions], rec
+            )
         )
     finally:
         grounded.choose = rec._choose  # pyright: ignore[reportPrivateUsage]
@@ -182,12 +187,17 @@ def main() -> None:
     parser.add_argument("--rows", type=Path, help="re-tally rows written by an earlier run instead of running")
     parser.add_argument("--kept", type=Path, nargs="*", help="data dirs already told, one per --persona: only ask")
     parser.add_argument("--inputs", type=Path, help="pickle each question's `choose` arguments into this folder")
+    parser.add_argument(
+        "--one-thread", action="store_true", help="ask every question in one thread, not each in a new one"
+    )
     args = parser.parse_args()
     if args.rows:
         rows = json.loads(args.rows.read_text())
     else:
         kept = args.kept or [None] * len(args.persona)
-        rows = [row for p, k in zip(args.persona, kept, strict=True) for row in audit(p, k, args.inputs)]
+        rows = [
+            row for p, k in zip(args.persona, kept, strict=True) for row in audit(p, k, args.inputs, args.one_thread)
+        ]
         args.out.write_text(json.dumps(rows, indent=1, ensure_ascii=False))
     right = Counter((r["persona"], r["right"]) for r in rows)
     for p in dict.fromkeys(r["persona"] for r in rows):
