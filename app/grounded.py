@@ -99,7 +99,6 @@ INFO_FLOOR = 0.3
 QUESTION_TOP = 3  # the question's own best notes the first info round takes whatever their relevance
 GROUNDED_KINDS = frozenset({"personal", "relational", "document", "broad_recall"})
 _MAY_BE_KNOWN = frozenset({"general", "continuation"})  # grounded when memory knows what they ask about
-BROAD_MAX_NOTES = 6
 BROAD_NEWEST = 30  # a broad recall also reads the person's newest messages, whatever it searched
 ACK_MAX_CHARS = 160
 LONG_NOTE_CHARS = 240  # longer memories (document chunks) are weighed sentence by sentence
@@ -576,13 +575,36 @@ def _broad(found: _Found, sit: Situation) -> Answer:
     if not mine:
         about = f"your {' '.join(sit.heads)}" if sit.heads else "that"
         return Answer(content=f"I don't know yet — you haven't told me much about {about}.", confidence="low")
-    picked = mine[:BROAD_MAX_NOTES]
-    lines = "\n".join(f"- {second_person(n.text.strip())}" for n in picked)
-    return Answer(
-        content=_fit("Here is what you've told me:\n" + lines),
-        confidence="medium",
-        sources=_sources(picked),
-    )
+    mine = _not_corrected(mine)  # not "the cello on Thursdays" beside "my cello lessons moved to Tuesdays"
+    lines, picked = ["Here is what you've told me:"], []
+    for n in mine:  # as many as the reply holds, then how many more there are and where to see them
+        line = f"- {second_person(n.text.strip())}"
+        if len("\n".join([*lines, line])) > MAX_CONTENT_CHARS - len(_MORE) - 4:
+            break
+        lines.append(line)
+        picked.append(n)
+    if len(picked) < len(mine):
+        lines.append(_MORE.format(len(mine) - len(picked)))
+    return Answer(content=_fit("\n".join(lines)), confidence="medium", sources=_sources(picked))
+
+
+_MORE = "…and {} more (/memories lists them all)."
+
+
+def _not_corrected(notes: Sequence[Note]) -> list[Note]:
+    """The notes no later correction speaks of: a correction ("Actually, my cello lessons moved to
+    Tuesdays.") that shares a content word with an earlier note makes that one history."""
+    def when(n: Note) -> datetime:
+        return n.created_at or datetime.min
+
+    return [n for n in notes if not any(
+        m is not n and when(m) > when(n) and corrects(m.text) and (n.said & m.said) - _STOP_STEMS for m in notes
+    )]  # fmt: skip
+
+
+# the words a correction says the change with, which link it to nothing ("moved" of "I just moved to
+# Bristol" is no cello lesson)
+_STOP_STEMS = frozenset(stem(w) for w in STOP | word_set("moved moving changed switched started now actually new"))
 
 
 def _known_after_a_look(

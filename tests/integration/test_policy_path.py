@@ -392,3 +392,27 @@ async def test_a_chat_reply_in_a_thread_never_names_what_the_thread_never_said(
     await _say(rt, uid, "t", "What's my dog called?")
     why = _reply(await _say(rt, uid, "t", "why?"))
     assert "Pineapple" not in why.reply and why.reply
+
+
+async def test_broad_recall_lists_everything_current_and_says_how_much_more(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """A new user's eight facts are all listed, none of them one a later message corrected (six were, the
+    person's name and job left out, and the corrected Thursdays kept); what does not fit is counted."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    told = ["Hi! I'm Maya, I just moved to Bristol for a new job.", "I work as a sound designer at Aardman now.",
+            "My partner is called Jonas, he's a primary school teacher.", "We have a rescue greyhound named Pepper.",
+            "I'm allergic to penicillin.", "My mum's birthday is on 14 February.",
+            "I've started learning the cello on Thursdays.",
+            "Actually, my cello lessons moved to Tuesdays."]  # fmt: skip
+    for text in told:
+        _told(rt, uid, "a", text)
+    reply = _reply(await _say(rt, uid, "q", "What do you know about me?")).reply
+    for said in ("Bristol", "Aardman", "Jonas", "Pepper", "penicillin", "14 February", "Tuesdays"):
+        assert said in reply
+    assert "Thursdays" not in reply
+    for n in range(12):
+        _told(rt, uid, "b", f"My favourite thing number {n} is the colour of the sea at dawn in early autumn.")
+    more = _reply(await _say(rt, uid, "r", "What do you know about me?")).reply
+    assert re.search(r"…and \d+ more \(/memories lists them all\)\.$", more) and len(more) <= 600
