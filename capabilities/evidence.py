@@ -1328,6 +1328,15 @@ def _theirs(note: Note, sit: Situation) -> bool:
     return False
 
 
+def _only_theirs(note: Note, sit: Situation) -> bool:
+    """For "my wife": the note says the word only as someone else's ("my sister … with her husband Dave"
+    is the sister's husband, however the person's own sister is said)."""
+    wanted = related_stems(sit.heads[0])
+    owners = [m.group(1).casefold() for m in _WHOSE.finditer(note.text) if stem(m.group(2)) in wanted]
+    return bool(owners) and not {"my", "our"} & set(owners)
+
+
+_WHOSE = re.compile(rf"\b(my|our|his|her|their|[A-Z][a-zà-ÿ]+['’]s)\s+(?:{_DESCRIBER})?(\w+)", re.IGNORECASE)
 _LINKS = "with|w|at|in|on|for|to|from|near|by|off|of|and|or|into|like"
 
 
@@ -1771,7 +1780,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
-        theirs = [n for n in holders if not is_first_person(n.text) and _given_to_other(n, sit)]
+        theirs = [n for n in holders
+                  if (not is_first_person(n.text) and _given_to_other(n, sit)) or _only_theirs(n, sit)]  # fmt: skip
         if holders and len(theirs) == len(holders):
             return Evidence("unknown", (), "low", "the notes are about someone else's", ())
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]

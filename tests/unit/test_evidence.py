@@ -1147,3 +1147,11 @@ def test_a_job_said_by_its_shape_in_a_note_naming_only_them_is_theirs() -> None:
     assert [n.ref for n in choose(read("what is Jonas's job?"), notes).notes] == ["m1"]
     # two people in one note: whose the job is stays unsaid, so no answer is guessed
     assert choose(read("what is Gareth's job?"), notes).verdict == "unknown"
+
+
+def test_my_wife_is_not_answered_by_someone_elses_husband() -> None:
+    # a lower-case first day: "wife" and "husband" are one group of words, and the husband is the sister's
+    notes = [_note("m1", "my sister is called rachel, she lives in york with her husband dave")]
+    assert choose(read("what's my wife's name?"), notes).verdict == "unknown"
+    assert choose(read("what's my sister's husband called?"), notes).verdict == "answer"
+    assert choose(read("what's my wife's name?"), [_note("m2", "My wife Lisa and her sister Jo came over.")]).notes
