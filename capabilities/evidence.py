@@ -1293,6 +1293,7 @@ _PEOPLE = word_set(
     "boyfriend girlfriend husband wife partner fiance fiancee son daughter kid child friend brother sister mum mom "
     "mother dad father colleague boss neighbour neighbor roommate flatmate"
 )
+_PEOPLE_STEMS = frozenset(stem(w) for w in _PEOPLE)
 _KINDS = frozenset().union(*CATEGORIES.values(), CATEGORIES, _PEOPLE)  # what a name may be said to be
 # "AND he's engaged!! his fiancee Jade…" after "Callum's flights got moved": Callum's fiancee, when
 # the pronoun before it names nobody.
@@ -1330,7 +1331,10 @@ def _theirs(note: Note, sit: Situation) -> bool:
 
 def _only_theirs(note: Note, sit: Situation) -> bool:
     """For "my wife": the note says the word only as someone else's ("my sister … with her husband Dave"
-    is the sister's husband, however the person's own sister is said)."""
+    is the sister's husband, however the person's own sister is said). Only for people: a thing changes
+    hands ("Sold the Micra to Sheena's grandson Kyle for his first car" is of my old car)."""
+    if sit.heads[0] not in _PEOPLE_STEMS:
+        return False
     wanted = related_stems(sit.heads[0])
     owners = [m.group(1).casefold() for m in _WHOSE.finditer(note.text) if stem(m.group(2)) in wanted]
     return bool(owners) and not {"my", "our"} & set(owners)
