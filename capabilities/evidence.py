@@ -163,8 +163,16 @@ _NUMBER_WORDS = word_set(
     "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred half dozen"
 )
 def corrects(text: str) -> bool:
-    """Whether a note says something changed ("moved", "instead", "not … anymore")."""
-    return _CORRECTS.search(text) is not None
+    """Whether a note says something changed ("moved", "instead", "not … anymore"), or puts one value
+    against another ("the holiday is in july not june", "Tuesdays, not Thursdays")."""
+    return _CORRECTS.search(text) is not None or _CONTRAST.search(text) is not None
+
+
+# a value said against the one it replaces: a name, a number, a month or a day after "not"
+_CONTRAST = re.compile(
+    r"\w[,;]?\s+not\s+(?:in\s+|on\s+|at\s+|the\s+)?(?:[A-Z0-9][\w:.]*"
+    r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?i:mon|tues|wednes|thurs|fri|satur|sun)days?)\b"
+)
 
 
 _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't isn't aren't wasn't")
@@ -1076,7 +1084,7 @@ def superseded(notes: Sequence[Note], kind: AnswerType | None, question: str) ->
     """Answers only older notes give when the newest note that gives one says it corrects them
     ("leaving Swansea, moving to Cardiff": Swansea is no longer the answer)."""
     typed = [n for n in sorted(notes, key=_said_order) if candidates(n.text, kind, question)]
-    if not typed or not _CORRECTS.search(typed[-1].text):
+    if not typed or not corrects(typed[-1].text):
         return set()
     newest = candidates(typed[-1].text, kind, question)
     older = set().union(*(candidates(n.text, kind, question) for n in typed[:-1]))
@@ -1094,7 +1102,7 @@ def _replaced(text: str, found: set[str]) -> set[str]:
     Pickles"; "moving from Swansea to Cardiff"), else every one before the last said ("sold the
     Civic and bought a Subaru Outback": a run of words is one mention), in the sentences that say
     the change ("…switched me to Symbicort. Still carry the Ventolin": Ventolin is no correction)."""
-    changed = " ".join(part for part in sentences(text) if _CORRECTS.search(part))
+    changed = " ".join(part for part in sentences(text) if corrects(part))
     return _stale(changed, found) or _stale(text, found)
 
 
@@ -1482,7 +1490,9 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         sharing = [
             s for s in ranked
             if s not in chosen and s not in linked
-            and (s.hard & best.hard or (s.subject and s.terms & best.terms) or len(s.terms & best.terms) >= 2)
+            and (s.hard & best.hard or (s.subject and s.terms & best.terms) or len(s.terms & best.terms) >= 2
+                 # "the holiday is in july not june": a value put against the one chosen, of a word asked
+                 or (s.terms & best.terms and _CONTRAST.search(s.note.text) is not None))
         ]  # fmt: skip
         gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
         # When none of those gives the answer in the very form asked, a note that does joins through
@@ -1701,7 +1711,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
         # beside the answer it drops is of that answer's type ("so scrap Baguio… now he wants Ilocos instead")
         (s.typed > 0 or (shared and bool(s.about - answered)))
         and (ask.now or (ask.answer_type is not None and typed > 0))
-        and _CORRECTS.search(s.note.text) is not None
+        and (_CORRECTS.search(s.note.text) or _CONTRAST.search(s.note.text)) is not None  # (`corrects`: a local here)
         and all(_later(s.note, c.note) for c in chosen)
         # it changes the answer itself ("Greta's gone on mat leave so I'm seeing Ben now" for "seeing Greta
         # at Northside Physio"; "Finally finished The Shipping News"), or it says what is asked in its own

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, answer_type, choose, covers
+from capabilities.evidence import Note, answer_type, choose, covers, superseded
 from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
@@ -1155,3 +1155,13 @@ def test_my_wife_is_not_answered_by_someone_elses_husband() -> None:
     assert choose(read("what's my wife's name?"), notes).verdict == "unknown"
     assert choose(read("what's my sister's husband called?"), notes).verdict == "answer"
     assert choose(read("what's my wife's name?"), [_note("m2", "My wife Lisa and her sister Jo came over.")]).notes
+
+
+def test_a_value_put_against_the_old_one_corrects_it() -> None:
+    notes = [
+        _note("m1", "we're going to crete for our holiday in june"),
+        _note("m2", "oh wait, the holiday is in july not june", 1),
+    ]
+    evidence = choose(read("when's our holiday?"), notes)
+    assert "m2" in [n.ref for n in evidence.notes]
+    assert superseded(evidence.notes, "time", "when's our holiday?") == {"june"}
