@@ -1267,10 +1267,26 @@ _THIRD_PERSON = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:she|he|they)(?:['’
 def _told_of_another(note: Note, ask: Ask, sit: Situation) -> bool:
     """For a question about the person ("what ward am I on?"), a note that says what is asked only in
     parts whose subject is someone else ("…so i can check on her. she's at Ward 6A")."""
-    if not sit.about_me or sit.heads or not ask.hard or not _I_ASKED.search(sit.text):
+    asked = ask.hard or ((ask.verb,) if ask.verb else ())  # "where do I live?": not "…, she lives in york"
+    if not sit.about_me or sit.heads or not asked or not _I_ASKED.search(sit.text):
         return False
-    said = [p for p in parts(note.text) if any(covers(_said(p), t) for t in ask.hard)]
-    return bool(said) and all(_THIRD_PERSON.match(p) for p in said)
+    said = [p for p in parts(note.text) if any(covers(_said(p), t) for t in asked)]
+    return bool(said) and all(_THIRD_PERSON.match(p) or _done_by_another(p, asked) for p in said)
+
+
+def _to_me(text: str) -> bool:
+    """Whether what someone else does is done to or for the person ("she put me on amlodipine")."""
+    after = re.split(r"\b(?:she|he|they)\b", text, maxsplit=1, flags=re.IGNORECASE)
+    return len(after) > 1 and re.search(r"\b(?:me|my|us|our|i)\b", after[1], re.IGNORECASE) is not None
+
+
+def _done_by_another(part: str, asked: Sequence[str]) -> bool:
+    """Whether the word asked is said right after a she/he/they ("my sister is called Rachel, she lives in
+    York": the sister lives there), with no I or we between."""
+    tokens = re.findall(r"[\w'’]+", part)
+    at = next((i for i, w in enumerate(tokens) if any(covers(_said(w), t) for t in asked)), None)
+    before = [w.casefold() for w in tokens[max(0, (at or 0) - 3) : at or 0]]
+    return bool(before) and bool({"she", "he", "they"} & set(before)) and not {"i", "we", "i'm", "we're"} & set(before)
 
 
 def _chained(text: str, heads: Sequence[str]) -> bool:
@@ -1776,6 +1792,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
                                                                           for n in notes)
             and not any(_unowned(c.note, ask) or _of_no_one(c.note, ask) for c in chosen)):
         return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
+    if all(_told_of_another(c.note, ask, sit) and not _to_me(c.note.text) for c in chosen):
+        return Evidence("unknown", (), "low", "the notes say it of someone else", ())  # "…, she lives in York"
     chains = _name_chains(sit.text)
     for name, thing in zip(chains[::2], chains[1::2], strict=True):  # "Hannah's birthday": not "my own birthday"
         holders = [n for n in notes if covers(n.stems, thing)]

@@ -299,7 +299,7 @@ def is_first_person(text: str, *, unsaid: bool = False) -> bool:
     """Whether a text speaks as the person (or of "the user", as formed facts do); with `unsaid`, also
     when it tells a deed with no subject, diary-style (`_DROPPED_I`)."""
     said = bool(_FIRST_PERSON & set(words(text))) or "the user" in text.casefold()
-    return said or (unsaid and _DROPPED_I.search(text) is not None)
+    return said or (unsaid and (_DROPPED_I.search(text) is not None or bool(introduced(text))))
 
 
 def names_in(text: str) -> list[str]:
@@ -406,15 +406,26 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
     return Situation(kind, question, about_me, terms, heads, names, chain, text)
 
 
+# "hey, tom here. 34, living in leeds": a name that opens the message before "here"
+_HERE = re.compile(r"^\W*(?:(?:hi|hey|hello|hiya|morning)\W+)?([a-zA-Z][\w'’-]+)\s+here\b", re.IGNORECASE)
+_NOT_A_NAME = word_set("just still nobody someone everyone anyone back right over out in not me")
 _INTRODUCED = re.compile(
     rf"\b(?:(?i:i'm|i’m|im|i am|call me)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)|(?i:my name is)\s+([a-zA-Z][\w'’-]+))"
 )
 
 
+def is_request(text: str) -> bool:
+    """Whether a message asks the assistant to do something ("tell me a joke", "help me plan my week")."""
+    return _IMPERATIVE.match(text.strip()) is not None
+
+
 def introduced(text: str) -> str:
-    """The name a person gives themselves ("Hi, I'm Sam.", "My name is Ana"), or ""."""
+    """The name a person gives themselves ("Hi, I'm Sam.", "My name is Ana", "hey, tom here"), or ""."""
     found = _INTRODUCED.search(text)
     name = (found.group(1) or found.group(2)) if found else ""
+    here = _HERE.match(text)
+    if not name and here and here.group(1).casefold() not in STOP | _QUESTION_WORDS | _NOT_A_NAME:
+        name = here.group(1)
     return name[:1].upper() + name[1:]
 
 

@@ -1165,3 +1165,14 @@ def test_a_value_put_against_the_old_one_corrects_it() -> None:
     evidence = choose(read("when's our holiday?"), notes)
     assert "m2" in [n.ref for n in evidence.notes]
     assert superseded(evidence.notes, "time", "when's our holiday?") == {"june"}
+
+
+def test_a_self_introduction_without_i_is_the_persons_and_a_sisters_home_is_not_theirs() -> None:
+    me = _note("m1", "hey, tom here. 34, living in leeds")
+    sister = _note("m2", "my sister is called rachel, she lives in york with her husband dave", 1)
+    assert [n.ref for n in choose(read("where do I live?"), [me, sister]).notes] == ["m1"]
+    assert choose(read("where do I live?"), [sister]).verdict == "unknown"
+    assert [n.ref for n in choose(read("how old am I?"), [me, sister]).notes] == ["m1"]
+    # what another does to the person is still the person's ("she put me on amlodipine 5 mg")
+    pills = _note("m3", "blood pressure 160/95. she put me on amlodipine 5 mg, one tablet in the morning")
+    assert choose(read("What dose of amlodipine am I on?"), [pills]).verdict == "answer"
