@@ -78,6 +78,7 @@ from capabilities.situation import (
     Situation,
     introduced,
     is_first_person,
+    is_request,
     names_in,
     read,
     related_words,
@@ -681,7 +682,9 @@ async def _chat(
     in Lisbon". Only a continuation sees the thread's history (with it, the model answered a
     "thanks" as if continuing an older turn); the model's words pass `clean`.
     """
-    if sit.kind == "statement":
+    # A remark is heard, not answered by the model: asked to react to "oh wait, the holiday is in july
+    # not june", it wrote "The holiday season is in July, not Junio."; a request is the model's to try.
+    if (sit.kind == "statement" or (sit.kind == "general" and not sit.question)) and not is_request(message):
         return Answer(content=_fit(acknowledgement(message)), confidence="high")
     if sit.kind == "ack":
         return Answer(content=ack_reply(message), confidence="high")

@@ -416,3 +416,16 @@ async def test_broad_recall_lists_everything_current_and_says_how_much_more(
         _told(rt, uid, "b", f"My favourite thing number {n} is the colour of the sea at dawn in early autumn.")
     more = _reply(await _say(rt, uid, "r", "What do you know about me?")).reply
     assert re.search(r"…and \d+ more \(/memories lists them all\)\.$", more) and len(more) <= 600
+
+
+async def test_a_remark_is_acknowledged_and_a_request_goes_to_the_model(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    # asked to react to a correction typed without "I", the model wrote "The holiday season is in July, not Junio."
+    voice = Voice()
+    rt = _runtime(settings, storage, voice)
+    uid = storage.accounts.create("tom", "correct-horse").id or 0
+    remark = _reply(await _say(rt, uid, "t", "oh wait, the holiday is in july not june"))
+    assert remark.reply.startswith("Got it") and "july not june" in remark.reply and not voice.prompts
+    _reply(await _say(rt, uid, "u", "tell me a joke"))
+    assert voice.prompts  # a request is the model's to try
