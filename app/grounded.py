@@ -691,6 +691,8 @@ async def _chat(
     recent = history if sit.kind in ("continuation", "summary") else ()
     raw = await say(backend, system_text(CHAT_SYSTEM, today), message, CHAT_MAX_TOKENS, recent)
     text, problem = clean(raw, message)
+    if recent and sit.question:  # a follow-up's second sentence is where the model drifts ("They're both in…")
+        text = sentences(text)[0] if text else text
     if not problem and recent and _names_unsaid(text, message, recent):
         problem = "the reply names what the thread never said"  # "Pineapple, a rescue greyhound." for Pepper
     if problem:

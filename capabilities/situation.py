@@ -410,7 +410,8 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
 _HERE = re.compile(r"^\W*(?:(?:hi|hey|hello|hiya|morning)\W+)?([a-zA-Z][\w'’-]+)\s+here\b", re.IGNORECASE)
 _NOT_A_NAME = word_set("just still nobody someone everyone anyone back right over out in not me")
 _INTRODUCED = re.compile(
-    rf"\b(?:(?i:i'm|i’m|im|i am|call me)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)|(?i:my name is)\s+([a-zA-Z][\w'’-]+))"
+    rf"\b(?:(?i:i'm|i’m|im|i am|call me|the user is)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)"
+    rf"|(?i:my name is|the user's name is)\s+([a-zA-Z][\w'’-]+))"  # (a formed fact says "the user")
 )
 
 

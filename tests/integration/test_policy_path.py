@@ -429,3 +429,19 @@ async def test_a_remark_is_acknowledged_and_a_request_goes_to_the_model(
     assert remark.reply.startswith("Got it") and "july not june" in remark.reply and not voice.prompts
     _reply(await _say(rt, uid, "u", "tell me a joke"))
     assert voice.prompts  # a request is the model's to try
+
+
+class _Rambling(Voice):
+    """A voice that says a second sentence no one asked for."""
+
+    async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+        self._prompt(messages)
+        yield "That is a good question. They are both in the kitchen of the restaurant."
+
+
+async def test_a_follow_up_chat_reply_is_one_sentence(settings: Settings, storage: MemoryStore) -> None:
+    # the 135M model drifts in its second sentence ("They're called Leonor and Tiago. They're both in the kitchen…")
+    rt = _runtime(settings, storage, _Rambling())
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    await _say(rt, uid, "t", "hi")
+    assert _reply(await _say(rt, uid, "t", "why is that?")).reply == "That is a good question."

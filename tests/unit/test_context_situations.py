@@ -62,3 +62,10 @@ def test_a_sentences_first_word_in_ing_or_ly_is_no_name() -> None:
     assert names_in(said) == ["Maeve"]
     assert names_in("After nine years I'm now an instructor at NSCC, the Nova Scotia Community College.") == [
         "NSCC", "Nova Scotia Community College"]  # fmt: skip
+
+
+def test_the_persons_name_is_read_from_a_formed_fact_too() -> None:
+    from capabilities.situation import introduced
+
+    assert introduced("The user is Ana Sousa and the user lives in Porto.") == "Ana"
+    assert introduced("The user is British.") == "" and introduced("hey, tom here. 34, living in leeds") == "Tom"
