@@ -796,7 +796,7 @@ def acknowledgement(message: str) -> str:
     """"Got it" and the first thing the person said about themselves, addressed to them; a greeting
     that says who they are is greeted back ("Hi Sam, nice to meet you!")."""
     name = introduced(message)
-    if name and _GREETING.match(message) and len(message.split()) <= 6:
+    if name and _GREETING.match(message) and len(message.split()) <= 8:
         return f"Hi {name}, nice to meet you! I'll remember that."
     said = [t for t in sentences(message.strip()) if not is_junk(t)]  # not "hey!" of "hey! im priya, just moved…"
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")

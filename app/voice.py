@@ -54,7 +54,8 @@ _ANSWER_PREFIX = re.compile(
 )
 # How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…"
 _OPENER = re.compile(
-    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|hi|hiya|hey|hello)\b[,!]?\s+)*"
+    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|wait|sorry|hi|hiya|hey|hello)"
+    r"\b[,!]?\s+)*"
     r"(?:(?:a |one )?(?:small |quick |little )?correction\s*[:,!-]\s*)?",
     re.IGNORECASE,
 )

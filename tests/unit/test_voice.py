@@ -226,3 +226,9 @@ def test_clean_rejects_a_drift_into_another_language_and_a_reply_that_only_loops
         "Paris is the capital of France.", "")
     assert cut_loop("la France, la France") == "la France"  # two words said twice in a row
     assert cut_loop("I had a very good day, a good one.") == "I had a very good day, a good one."
+
+
+def test_an_acknowledgement_greets_a_name_given_as_here_and_drops_a_wait() -> None:
+    assert acknowledgement("hey, tom here. 34, living in leeds") == "Hi Tom, nice to meet you! I'll remember that."
+    assert acknowledgement("oh wait, my cello lessons are on Tuesdays not Thursdays") == (
+        "Got it — your cello lessons are on Tuesdays not Thursdays. I'll remember that.")
