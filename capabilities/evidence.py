@@ -421,6 +421,7 @@ class Ask:
     now: bool = False  # "where do I live these days?": the newest of the person's complete notes is preferred
     verb: str = ""  # "which university did I study at?": what the person did, which a note must say
     things: tuple[str, ...] = ()  # the hard terms that are no name: "the ship Manolis works on" → ship
+    category: str = ""  # the noun the answer is a kind of, as a stem: "what dose…" → dose
 
 
 @dataclass(frozen=True)
@@ -559,7 +560,7 @@ def read_ask(sit: Situation) -> Ask:
     named = {stem(n.split()[0]) for n in sit.names}
     things = tuple(t for t in hard if t not in named)
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb,
-               things)  # fmt: skip
+               things, stem(noun) if noun else "")  # fmt: skip
 
 
 def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
@@ -1490,7 +1491,22 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return sum(any(covers(n.stems, t) for n in v.notes) for t in ask.terms)
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
-    return told[0] if sit.about_me and told else answers[0]
+    return _with_change(told[0] if sit.about_me and told else answers[0], ranked, ask)
+
+
+def _with_change(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask) -> Evidence:
+    """The answer and the person's later news of the kind of thing asked, when a question asks what is
+    so now: "what dose of levothyroxine do I take?" is "I take levothyroxine 50 mcg" and "Actually my dose
+    was raised to 75 mcg last week", which shares no word with it but the dose."""
+    if not (ask.now and ask.category and ask.answer_type) or len(evidence.notes) >= MAX_NOTES:
+        return evidence
+    news = [s for s in ranked if s.note not in evidence.notes and s.mine and s.typed and s.note.source != "chunk"
+            and covers(s.note.said, ask.category) and corrects(s.note.text)
+            and all(_later(s.note, n) for n in evidence.notes)]  # fmt: skip
+    if not news:
+        return evidence
+    newest = max(news, key=lambda s: _when(s.note)).note
+    return replace(evidence, notes=tuple(sorted((*evidence.notes, newest), key=_said_order)))
 
 
 def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:

@@ -1176,3 +1176,14 @@ def test_a_self_introduction_without_i_is_the_persons_and_a_sisters_home_is_not_
     # what another does to the person is still the person's ("she put me on amlodipine 5 mg")
     pills = _note("m3", "blood pressure 160/95. she put me on amlodipine 5 mg, one tablet in the morning")
     assert choose(read("What dose of amlodipine am I on?"), [pills]).verdict == "answer"
+
+
+def test_news_of_the_kind_of_thing_asked_joins_what_is_so_now() -> None:
+    notes = [
+        _note("m1", "I take levothyroxine 50 mcg every morning."),
+        _note("m2", "Actually my dose was raised to 75 mcg last week.", 3),
+        _note("m3", "My doctor is Dr. Ferreira, I see her every three months for my thyroid.", 1),
+    ]
+    evidence = choose(read("what dose of levothyroxine do I take?"), notes)
+    assert [n.ref for n in evidence.notes] == ["m1", "m2"]
+    assert superseded(evidence.notes, "number", "what dose of levothyroxine do I take?") == {"50"}
