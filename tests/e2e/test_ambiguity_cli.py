@@ -29,6 +29,7 @@ def test_ambiguity_cli_names_the_two_anas_on_the_real_model(tmp_path: Path) -> N
     _chat(data_dir, ["My sister Ana lives in Lyon.", "My colleague Ana works at Globex."])
     asked = ["Where does Ana work?", "Where does Ana live?", "Where does my sister Ana live?"]
     work, live, sister = _chat(data_dir, [line for q in asked for line in ("/new", q)])
-    assert work.startswith(TWO) and "colleague Ana" in work and "Globex" in work and "Lyon" not in work
-    assert live.startswith(TWO) and "sister Ana" in live and "Lyon" in live and "Globex" not in live
-    assert "Lyon" in sister and "two" not in sister and "Globex" not in sister
+    replies = (work, live, sister)  # shown when an assertion fails
+    assert work.startswith(TWO) and "colleague Ana" in work and "Globex" in work and "Lyon" not in work, replies
+    assert live.startswith(TWO) and "sister Ana" in live and "Lyon" in live and "Globex" not in live, replies
+    assert "Lyon" in sister and "two" not in sister and "Globex" not in sister, replies
