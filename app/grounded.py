@@ -598,8 +598,9 @@ def _not_corrected(notes: Sequence[Note]) -> list[Note]:
     def when(n: Note) -> datetime:
         return n.created_at or datetime.min
 
+    corrections = [m for m in notes if corrects(m.text)]
     return [n for n in notes if not any(
-        m is not n and when(m) > when(n) and corrects(m.text) and (n.said & m.said) - _STOP_STEMS for m in notes
+        m is not n and when(m) > when(n) and (n.said & m.said) - _STOP_STEMS for m in corrections
     )]  # fmt: skip
 
 
@@ -713,7 +714,7 @@ _WHAT_I_SAID = re.compile(
 
 
 # "what does he teach?" after "Your partner's name is Jonas.": who "he" is, said in the thread
-_THIRD_PERSON = re.compile(r"\b(?:(he|she)|(him)|(his))\b", re.IGNORECASE)
+_HE_SHE_HIS = re.compile(r"\b(?:(he|she)|(him)|(his))\b", re.IGNORECASE)
 
 
 def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) -> tuple[Situation, str]:
@@ -722,10 +723,10 @@ def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) 
     question alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a
     follow-up went to the model with the thread, which invented a woodworking career for Jonas."""
     resolved = question
-    if not sit.names and _THIRD_PERSON.search(question):
+    if not sit.names and _HE_SHE_HIS.search(question):
         named = _last_named(history)
         if named:
-            resolved = _THIRD_PERSON.sub(lambda m: f"{named}'s" if m.group(3) else named, question)
+            resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, question)
     return read(resolved), resolved
 
 
@@ -738,13 +739,13 @@ def _last_named(history: Sequence[ModelMessage]) -> str:
     return ""
 
 
-def _thread_texts(history: Sequence[ModelMessage]) -> list[str]:
-    """The thread's messages and replies as said, oldest first, without their date stamps."""
+def _thread_texts(history: Sequence[ModelMessage], replies: bool = True) -> list[str]:
+    """The thread's messages (and, with `replies`, its replies) as said, oldest first, without their date stamps."""
     texts: list[str] = []
     for m in history:
         if isinstance(m, ModelRequest):
             texts += [p.content for p in m.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)]
-        elif isinstance(m, ModelResponse):
+        elif replies and isinstance(m, ModelResponse):
             texts += [p.content for p in m.parts if isinstance(p, TextPart)]
     return [re.sub(r"^\(\d{4}-\d{2}-\d{2}\)\s*", "", t) for t in texts]
 
@@ -765,12 +766,7 @@ _INTERJECTIONS = word_set("sure great yes no okay ok well oh hmm thanks hello hi
 
 def _said_before(history: Sequence[ModelMessage], message: str) -> str:
     """The person's last message in the thread before this one, without its date stamp."""
-    said = [
-        re.sub(r"^\(\d{4}-\d{2}-\d{2}\)\s*", "", part.content)
-        for m in history if isinstance(m, ModelRequest)
-        for part in m.parts if isinstance(part, UserPromptPart) and isinstance(part.content, str)
-    ]  # fmt: skip
-    earlier = [t for t in said if t.strip() != message.strip()]
+    earlier = [t for t in _thread_texts(history, replies=False) if t.strip() != message.strip()]
     return earlier[-1].strip() if earlier else ""
 
 

@@ -1738,12 +1738,12 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
     # for "my truck is a Volvo… I call her Bunica", not "the ferry for 2 cars… Sozopol instead")
     answered = _answer_names(chosen, ask)
     shared = bool(s.about & answered)
-    corrects = 1 + shared if (
+    correction = 1 + shared if (
         # it gives an answer: not "switched bouldering to Mondays" for "where do I go climbing?"; a name
         # beside the answer it drops is of that answer's type ("so scrap Baguio… now he wants Ilocos instead")
         (s.typed > 0 or (shared and bool(s.about - answered)))
         and (ask.now or (ask.answer_type is not None and typed > 0))
-        and (_CORRECTS.search(s.note.text) or _CONTRAST.search(s.note.text)) is not None  # (`corrects`: a local here)
+        and corrects(s.note.text)
         and all(_later(s.note, c.note) for c in chosen)
         # it changes the answer itself ("Greta's gone on mat leave so I'm seeing Ben now" for "seeing Greta
         # at Northside Physio"; "Finally finished The Shipping News"), or it says what is asked in its own
@@ -1759,7 +1759,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
                       or any(t not in set(ask.hard) - set(ask.things) for t in (s.terms | s.hard) - {ask.verb}))))
     ) else 0
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
-    return (len(s.hard - hard), corrects, max(0, s.typed - typed), len(s.attributes - attributes),
+    return (len(s.hard - hard), correction, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), leans)  # fmt: skip
 
 

@@ -375,18 +375,22 @@ async def test_policy_path_grounds_a_follow_up_question_in_the_thread(settings: 
     assert "Question: what does Jonas do?" in voice.prompts[-1]  # "he" is the one the thread named
 
 
-class _Guessing(Voice):
-    """A voice that names a dog no one mentioned, whatever it is asked."""
+class _Saying(Voice):
+    """A voice that says the same words whatever it is asked."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__()
+        self.said = said
 
     async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
         self._prompt(messages)
-        yield "Pineapple, a rescue greyhound."
+        yield self.said
 
 
 async def test_a_chat_reply_in_a_thread_never_names_what_the_thread_never_said(
     settings: Settings, storage: MemoryStore
 ) -> None:
-    rt = _runtime(settings, storage, _Guessing())
+    rt = _runtime(settings, storage, _Saying("Pineapple, a rescue greyhound."))  # a dog no one mentioned
     uid = storage.accounts.create("maya", "correct-horse").id or 0
     _told(rt, uid, "a", "We have a rescue greyhound named Pepper.")
     await _say(rt, uid, "t", "What's my dog called?")
@@ -431,17 +435,10 @@ async def test_a_remark_is_acknowledged_and_a_request_goes_to_the_model(
     assert voice.prompts  # a request is the model's to try
 
 
-class _Rambling(Voice):
-    """A voice that says a second sentence no one asked for."""
-
-    async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
-        self._prompt(messages)
-        yield "That is a good question. They are both in the kitchen of the restaurant."
-
-
 async def test_a_follow_up_chat_reply_is_one_sentence(settings: Settings, storage: MemoryStore) -> None:
     # the 135M model drifts in its second sentence ("They're called Leonor and Tiago. They're both in the kitchen…")
-    rt = _runtime(settings, storage, _Rambling())
+    rambling = _Saying("That is a good question. They are both in the kitchen of the restaurant.")
+    rt = _runtime(settings, storage, rambling)
     uid = storage.accounts.create("ana", "correct-horse").id or 0
     await _say(rt, uid, "t", "hi")
     assert _reply(await _say(rt, uid, "t", "why is that?")).reply == "That is a good question."
