@@ -568,7 +568,9 @@ def _broad(found: _Found, sit: Situation) -> Answer:
     topic = read_ask(sit).terms or sit.heads  # "my hobbies", "what have I told you about my work?"
     firsts = {n.ref: n for n in reversed(found.notes)}
     said = [replace(n, text=without_opener(found.texts[n.ref])) for n in firsts.values() if n.source == "turn"]
-    mine = [n for n in said if is_first_person(n.text) and not is_question(n.text)]  # (asked, not told: stored before)
+    # the person's own words, and their corrections however said ("the cello is on Tuesdays not Thursdays")
+    mine = [n for n in said if (is_first_person(n.text) or corrects(n.text))
+            and not is_question(n.text)]  # (asked, not told: stored before)  # fmt: skip
     if topic:
         mine = sorted((n for n in mine if any(covers(n.stems, t) for t in topic)), key=lambda n: -n.relevance)
     else:

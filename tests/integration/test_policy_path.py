@@ -416,6 +416,10 @@ async def test_broad_recall_lists_everything_current_and_says_how_much_more(
     for said in ("Bristol", "Aardman", "Jonas", "Pepper", "penicillin", "14 February", "Tuesdays"):
         assert said in reply
     assert "Thursdays" not in reply
+    _told(rt, uid, "a", "I've started learning the piano on Mondays.")
+    _told(rt, uid, "a", "oh wait, the piano is on Fridays not Mondays")  # a correction said without "I"
+    piano = _reply(await _say(rt, uid, "p", "What do you know about me?")).reply
+    assert "Fridays" in piano and "piano on Mondays" not in piano
     for n in range(12):
         _told(rt, uid, "b", f"My favourite thing number {n} is the colour of the sea at dawn in early autumn.")
     more = _reply(await _say(rt, uid, "r", "What do you know about me?")).reply
