@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,10 @@ def test_hostile_render_script_and_onerror_do_not_run(tmp_path: Path) -> None:
         with running_server(data, free_port(), tmp_path / "server.log") as url:
             login(page, url)
             submit(page, PAYLOAD)
+            # the reply, not a step ("Used Context"): an acknowledgement comes with its step at once,
+            # so the count of all assistant messages never passes through 1
             replies = page.locator(".ai-message").filter(has_not_text=WELCOME_START)
-            expect(replies).to_have_count(1, timeout=180_000)
+            expect(replies.filter(has_not_text=re.compile(r"^\s*Used\b"))).to_have_count(1, timeout=180_000)
             expect(page.locator("#stop-button")).to_have_count(0, timeout=240_000)
             page.wait_for_timeout(1000)  # an onerror handler would have fired by now
             assert page.evaluate("typeof window.__pwned") == "undefined"
