@@ -56,7 +56,7 @@ from capabilities.situation import (
     words,
 )
 from capabilities.truecase import WHO, capitalised, learned_names, uncased
-from memory.formation.patterns import NATIONALITY, sentences
+from memory.formation.patterns import DAY_DOT, NATIONALITY, sentences
 from memory.formation.plan import asks
 
 HIGH_RELEVANCE = 0.6
@@ -250,12 +250,12 @@ _CLOCK = re.compile(
 )  # "7.30am", "8 pm", "11:30"
 _DAY_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_DAY_MONTH}\b|\b{_DAY_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:of\s+)?{_DAY_MONTH}\b|\b{_DAY_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
     re.I,
 )  # "10 March", "the 9th of August", "March 10", "10/03/2025"
 _DAY_AND_MONTH = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_DAY_MONTH})\.?|\b({_DAY_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b",
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?({_DAY_MONTH})\.?|\b({_DAY_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b",
     re.IGNORECASE,
 )
 
@@ -639,10 +639,10 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     return 1
 
 
-_CLAUSE_END = re.compile(r"[,;!?]|\.(?!\d)")  # not the dot of "5.30"
+_CLAUSE_END = re.compile(rf"[,;!?]|\.(?!\d){DAY_DOT}")  # not the dot of "5.30" or of "30. June"
 _PREPOSITION_LED = re.compile(r"\s*(?:on|in|at|from|until|till|by|around|about)\b", re.IGNORECASE)
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))
-_PARTS = re.compile(r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\s*\n\s*")
+_PARTS = re.compile(rf"(?<=[.!?;]){DAY_DOT}\s+|\s+[—–]\s+|\s+-\s+|\s*\n\s*")
 
 
 def parts(text: str) -> list[str]:

@@ -191,8 +191,12 @@ _NOT_NAMES = frozenset(
     )
 )
 # A sentence ends at . ! ? or a newline, but not after an initial or a title: "the vet is a Dr.
-# Brandt" and "Ursula K. Le Guin" are one sentence ("Brandt." alone was dropped as filler).
-_SENTENCE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)\s+|\n+")
+# Brandt" and "Ursula K. Le Guin" are one sentence ("Brandt." alone was dropped as filler); nor
+# after the day of a date written the European way: "last day is 30. June" ("30." alone lost June).
+DAY_DOT = r"(?:(?<!\b\d\.)(?<!\b\d\d\.)|(?!\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))"
+_SENTENCE = re.compile(
+    rf"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.){DAY_DOT}\s+|\n+"
+)
 _CAPITALIZED = re.compile(_NAME)
 
 

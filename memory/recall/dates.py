@@ -39,7 +39,7 @@ NUMBERS |= {"a couple of": 2, "couple of": 2, "a few": 3, "few": 3, "several": 4
 
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"  # noqa: E501
 _YEAR = r"((?:19|20)\d\d)"
-_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? {_MONTH}\b,?(?: {_YEAR})?", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|\.)?(?: of)? {_MONTH}\b,?(?: {_YEAR})?", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? {_YEAR})?", re.IGNORECASE)
 _MONTH_YEAR = re.compile(rf"\b(early |mid-?|late )?{_MONTH},? {_YEAR}\b", re.IGNORECASE)
 _IN_MONTH = re.compile(rf"\b(?:in|during|of|last) (early |mid-?|late )?{_MONTH}\b", re.IGNORECASE)

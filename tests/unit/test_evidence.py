@@ -1187,3 +1187,21 @@ def test_news_of_the_kind_of_thing_asked_joins_what_is_so_now() -> None:
     evidence = choose(read("what dose of levothyroxine do I take?"), notes)
     assert [n.ref for n in evidence.notes] == ["m1", "m2"]
     assert superseded(evidence.notes, "number", "what dose of levothyroxine do I take?") == {"50"}
+
+
+def test_a_date_written_the_european_way_stays_one_sentence_and_answers_when() -> None:
+    """"last day is 30. June" is one sentence and a date: split after "30." the answer lost its month
+    ("Your birthday was 14.") and "when" found no date (a held-out persona wrote every date so)."""
+    from capabilities.evidence import day_months, parts
+    from memory.formation.patterns import sentences
+
+    told = "He retires this summer, last day is 30. June, and I have no idea. He was born 11. February 2023."
+    assert sentences(told) == [
+        "He retires this summer, last day is 30. June, and I have no idea.",
+        "He was born 11. February 2023.",
+    ]
+    assert parts(told) == sentences(told)
+    assert day_months(told) == {(30, "jun"), (11, "feb")}
+    assert sentences("I did 31 controls. I am 5. Then we go.") == ["I did 31 controls.", "I am 5.", "Then we go."]
+    notes = _thread("Ingeborg has birthday 4. September and she is already planning the party. In April!")
+    assert _answer_refs("What date is Ingeborg's birthday?", notes) == ["m0"]

@@ -18,6 +18,7 @@ SUNDAY = date(2023, 7, 2)
         ("What painting did Melanie show on October 13, 2023?", (date(2023, 10, 13), date(2023, 10, 13))),
         ("What did Gina find for her store on 1 February, 2023?", (date(2023, 2, 1), date(2023, 2, 1))),
         ("what did I do on 8 May 2023", (date(2023, 5, 8), date(2023, 5, 8))),
+        ("what did we do on 17. May 2023", (date(2023, 5, 17), date(2023, 5, 17))),  # the European way
         ("What setback did she face in October 2023?", (date(2023, 10, 1), date(2023, 10, 31))),
         ("What happened in early May 2023?", (date(2023, 5, 1), date(2023, 5, 11))),
         ("Which state did Joanna visit in summer 2021?", (date(2021, 6, 1), date(2021, 8, 31))),
