@@ -512,13 +512,13 @@ async def _grounded_each(
     )
 
 
-_CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-Z][a-zà-ÿ]+)")
+_CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 
 
 _DOING = r"\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+|his\s+|her\s+)?(\w+)"
 _I_DO = re.compile(r"\b(?i:I|we)" + _DOING)
-_ANYONE = re.compile(r"\b(?:(?i:I|we|he|she|they)|[A-Z][a-zà-ÿ]+)" + _DOING, re.IGNORECASE)
-_THEY_DO = re.compile(r"^\W*(?i:what\s+(?:does|did))\s+(?:(?i:my)\s+\w+|[A-Z][a-zà-ÿ]+)\s+(?:\w+ly\s+)?(\w+)")
+_ANYONE = re.compile(r"\b(?:(?i:I|we|he|she|they)|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)" + _DOING, re.IGNORECASE)
+_THEY_DO = re.compile(r"^\W*(?i:what\s+(?:does|did))\s+(?:(?i:my)\s+\w+|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:\w+ly\s+)?(\w+)")
 
 
 def _done(notes: Sequence[Note], verb: str, doer: re.Pattern[str] = _I_DO) -> set[str]:

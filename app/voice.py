@@ -240,7 +240,7 @@ def grounded_reply(
     if _numbers(text) - given:  # "March 24th" when the notes say 10 March; "$5,000.00" when they say R37,000
         return "", "the reply gives a number the notes do not say"
     seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
-    invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-Z][a-zà-ÿ]+", text) if n.casefold() not in seen]
+    invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+", text) if n.casefold() not in seen]
     if invented:  # a name the notes never say ("UX Research and Development")
         return "", "the reply names something the notes do not say"
     known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}

@@ -25,6 +25,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.personal_memory import contains_answer
 from capabilities.evidence import choose
+from capabilities.situation import read
 
 
 def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]]) -> dict[str, dict[str, Any]]:
@@ -33,7 +34,9 @@ def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]
     for q, (sit, notes) in zip(questions, inputs, strict=True):
         if sit is None:  # small talk, a reminder: the evidence policy was not asked
             continue
-        e = choose(sit, notes)
+        # the question is read again, by the code under test: a change to reading it counts too
+        # (each was asked in a new thread, so no history)
+        e = choose(read(q["question"]), notes)
         expect = [str(x) for x in q.get("expect", []) or []]
         text = " ".join(n.text for n in e.notes)
         right = (

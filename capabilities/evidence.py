@@ -43,6 +43,7 @@ from capabilities.shorthand import spelled_out
 from capabilities.situation import (
     CATEGORIES,
     DESCRIBERS,
+    NAME_WORD,
     STOP,
     Situation,
     introduced,
@@ -119,12 +120,15 @@ def described(text: str) -> set[str]:
 
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
-_NAME_FIRST = re.compile(r"\b([A-Z][a-zà-ÿ]+)(?:'s|\s+is|,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?")
+_NAME_FIRST = re.compile(
+    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?"
+)
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
-    r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-Z][\w-]+)"
+    r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-ZÀ-ÞĀ-Ž][\w-]+)"
 )
 _DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
+_NAMED_DID = re.compile(r"\b(?:does|did)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:\w+ly\s+)?([a-z]+)\b")
 _LIGHT_VERBS = word_set(
     "go get have make take keep need want like tell say mention talk speak write ask remember know think see"
 )  # said in too many ways to require ("do I see the physio": "physio is Thurs at 4:30"), or about the telling
@@ -170,7 +174,7 @@ def corrects(text: str) -> bool:
 
 # a value said against the one it replaces: a name, a number, a month or a day after "not"
 _CONTRAST = re.compile(
-    r"\w[,;]?\s+not\s+(?:in\s+|on\s+|at\s+|the\s+)?(?:[A-Z0-9][\w:.]*"
+    r"\w[,;]?\s+not\s+(?:in\s+|on\s+|at\s+|the\s+)?(?:[A-ZÀ-ÞĀ-Ž0-9][\w:.]*"
     r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?i:mon|tues|wednes|thurs|fri|satur|sun)days?)\b"
 )
 
@@ -207,11 +211,11 @@ _ROLE_BARE = re.compile(
 # Someone named said to be a job-shaped word: "Sipho is a civil engineer at…" is about his work (not
 # "Miso is a grumpy tabby").
 _NAMED_ROLE = re.compile(
-    r"\b[A-Z][a-zà-ÿ]+\s+(?i:is|was)\s+(?i:now\s+)?(?i:an?\s+)((?i:\w+\s+)?(?i:" + _JOB_WORD + r"))\b"
+    r"\b[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+\s+(?i:is|was)\s+(?i:now\s+)?(?i:an?\s+)((?i:\w+\s+)?(?i:" + _JOB_WORD + r"))\b"
 )
 # A job said as what someone does: "He fishes lobster out of Lunenburg", "she teaches maths".
 _ROLE_VERB = re.compile(
-    r"\b(?:he|she|they|i|[A-Z][a-zà-ÿ]+)\s+(?:now\s+|still\s+|also\s+)?"
+    r"\b(?:he|she|they|i|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:now\s+|still\s+|also\s+)?"
     r"((?:teach|fish|farm|nurse|lecture|tutor|coach|preach|practis|practic)(?:es|s)?\s+\w+"
     r"|(?:drives?|runs?|owns?|manages?)\s+(?:a|an|the|his|her|their)\s+(?:\w+\s+)?\w+"
     # "drives trams", "fixes bikes"
@@ -231,9 +235,9 @@ _AT_WORK = re.compile(
 )
 _WORK = frozenset({stem("work")})
 # "name is Jonas", "called Miso", a group's "we're the Tuesday Night Readers"
-_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:the\s+)?[A-Z]")
+_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:the\s+)?[A-ZÀ-ÞĀ-Ž]")
 # "what's my name?": "I'm Lena" (`situation.introduced`), or the fact formed from it
-_USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-Z]")
+_USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-ZÀ-ÞĀ-Ž]")
 _WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
 # "the name of the (animal) clinic"; not "of my band": its own name
 # The noun a which/what question asks about, the last before its verb ("which basketball team do…").
@@ -243,7 +247,7 @@ _WH_HEAD = re.compile(
     re.IGNORECASE,
 )
 _NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)
-_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-Z][a-zà-ÿ]+)")
+_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
 _CLOCK = re.compile(
     r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight)\b", re.I
@@ -281,29 +285,30 @@ _DESCRIBER = "(?:" + "|".join(sorted(DESCRIBERS)) + r")\s+"
 # (also "I have a younger sister Bing", "we've got a dog, Choco": having one is calling them so)
 _ALIAS = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s|(?:[Ii]|[Ww]e)\s+(?:have|['’]ve\s+got)\s+an?)\s+(?:" + _DESCRIBER
-    + r")?([a-z]+),?\s+([A-Z][a-zà-ÿ]+)"
+    + r")?([a-z]+),?\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )
 # "my wife's brother Liam", "my daughter's best friend's dad is Kwame": a chain of words in a reading.
 _CHAIN_ALIAS = re.compile(
     r"\b[Mm]y\s+((?:(?:" + _DESCRIBER + r")?[a-z]+['’]s\s+)+(?:" + _DESCRIBER + r")?[a-z-]+)(?:,|\s+is|\s+was)?\s+"
-    r"([A-Z][a-zà-ÿ]+)"
+    r"([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )
 # Kin said without "my", as people do ("Little brother Callum lives in Perth", "Mum's Denise, dad's
 # Graham"): at a sentence's or a clause's start, the word is the person's own.
 _OWN_KIN = re.compile(
-    r"(?:^|[.!?,;]\s+)(?i:(?:(?:" + _DESCRIBER + r")(KIN)|(KIN)(?:['’]s|\s+is)))\s+([A-Z][a-zà-ÿ]+)\b".replace(
+    r"(?:^|[.!?,;]\s+)(?i:(?:(?:" + _DESCRIBER + r")(KIN)|(KIN)(?:['’]s|\s+is)))\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\b".replace(
         "KIN", "mum|mom|mother|dad|father|brother|sister|partner|wife|husband|boyfriend|girlfriend|son|daughter"
     )
 )  # a describer or "'s" says it is kin, not a title ("Sister Act")
 # "My older sister Tash is married to Dev": Dev is my sister's husband (a sister's spouse is her
 # husband, a brother's his wife, for naming the kin only: "brother-in-law").
 _MARRIED_TO = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+[A-Z][a-zà-ÿ]+\s+(?:is|was|got|just got)\s+"
-    r"(?:married|engaged)\s+to\s+([A-Z][a-zà-ÿ]+)"
+    r"\b(?:[Mm]y|[Oo]ur)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+\s+(?:is|was|got|just got)\s+"
+    r"(?:married|engaged)\s+to\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )
 _FEMALE_KIN = word_set("sister daughter mum mom mother aunt niece grandmother cousin")
 _MARRIED = re.compile(
-    r"\b([A-Z][a-zà-ÿ]+) and I (?:got |were |have been |had been )?married\b|\bI married ([A-Z][a-zà-ÿ]+)"
+    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+) and I (?:got |were |have been |had been )?married\b"
+    r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
 _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
@@ -396,7 +401,7 @@ def kin_hops(term: str, notes: Sequence[Note]) -> list[str]:
         return []
     known = aliases(notes)
     seconds = "|".join(second for _, second in steps)
-    named = re.compile(rf"\b(?:{seconds})s?\s+([A-Z][a-zà-ÿ]+)")
+    named = re.compile(rf"\b(?:{seconds})s?\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
     hops = [m.group(1) for read in _readings(notes, known) if term in kinship(read) for m in named.finditer(read)]
     hops += [f"{known[w].title()} {second.split('|')[0]}" for first, second in steps
              for w in first.split("|") if w in known]  # fmt: skip
@@ -422,6 +427,10 @@ class Ask:
     verb: str = ""  # "which university did I study at?": what the person did, which a note must say
     things: tuple[str, ...] = ()  # the hard terms that are no name: "the ship Manolis works on" → ship
     category: str = ""  # the noun the answer is a kind of, as a stem: "what dose…" → dose
+    # "where does Ørjan work?": who is asked doing what (casefolded name, verb stem); only ranks notes
+    # that say that one does it ("Ørjan is electrician, he works at Nordlys Elektro") before those
+    # that merely name both ("Ørjan's holiday got changed because of the UNN job")
+    named_does: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -485,7 +494,7 @@ _ORDINARY = word_set(
 )  # "what's the latest…", "what's the date…": no thing a note must name
 
 
-_NAMED_COMPOUND = re.compile(r"\b[A-Z][a-zà-ÿ]+['’]s\s+([a-z]+)\s+([a-z]{3,})\b")
+_NAMED_COMPOUND = re.compile(r"\b[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+['’]s\s+([a-z]+)\s+([a-z]{3,})\b")
 _AUX = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\b", re.IGNORECASE)
 
 
@@ -515,7 +524,7 @@ def read_ask(sit: Situation) -> Ask:
     # every name the question says, but the place a place is in ("which neighbourhood of Leipzig")
     # (not one in a relative clause: "the club that Carla got me into" is found through the club)
     container = {w.casefold() for w in _CONTAINER.findall(text)}
-    relative = {w.casefold() for w in re.findall(r"\b(?:that|who|which|where|whom)\s+([A-Z][a-zà-ÿ]+)", text[1:])}
+    relative = {w.casefold() for w in re.findall(r"\b(?:that|who|which|where|whom)\s+(" + NAME_WORD + ")", text[1:])}
     hard += [stem(n.split()[0]) for n in sit.names if n.split()[0].casefold() not in container | relative | STOP
              and not _calendar(n.split()[0])]  # fmt: skip
     # "who founded…": the predicate itself ("who ended up buying…": buying)
@@ -536,7 +545,7 @@ def read_ask(sit: Situation) -> Ask:
     # "which contractor is doing our bathroom?": the category of the answer, seldom said beside it
     # ("went with Hanley & Sons"), is a key word, not a must, when nothing else asked is one
     # ("which dealership did we buy the RAV4 from?" still needs a note that says a dealership)
-    if noun and hard == [stem(noun)] and not re.search(r"(?<!^)\b[A-Z0-9]", text.strip()):
+    if noun and hard == [stem(noun)] and not re.search(r"(?<!^)\b[A-ZÀ-ÞĀ-Ž0-9]", text.strip()):
         hard = []  # (a question that names something, a RAV4, an Arbor Glen, keeps it a must)
     # not "the clinic's name"; but "the name of that Ethiopian restaurant" must be said as a name
     attributes += [stem(w) for w in words(text) if w in NAMING and not _named_noun(text, direct=True)]
@@ -559,8 +568,10 @@ def read_ask(sit: Situation) -> Ask:
     verb = stem(did.group(1)) if did and did.group(1).casefold() not in STOP | _LIGHT_VERBS else ""
     named = {stem(n.split()[0]) for n in sit.names}
     things = tuple(t for t in hard if t not in named)
+    doing = _NAMED_DID.search(text)
+    named_does = (doing[1].casefold(), stem(doing[2])) if doing and doing[2] not in STOP | _LIGHT_VERBS else ("", "")
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb,
-               things, stem(noun) if noun else "")  # fmt: skip
+               things, stem(noun) if noun else "", named_does)  # fmt: skip
 
 
 def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
@@ -579,7 +590,7 @@ def _attribute(term: str) -> bool:
 def _name_chains(text: str) -> list[str]:
     """'Priya's birthday' → priya, birthday; "Jonas's workshop" → jonas, workshop."""
     out: list[str] = []
-    for m in re.finditer(r"\b([A-Z][a-zà-ÿ]+)['’]s\s+(?:(?:favourite|favorite|new|old|best)\s+)?([a-zà-ÿ]+)", text):
+    for m in re.finditer(r"\b(" + NAME_WORD + r")['’]s\s+(?:(?:favourite|favorite|new|old|best)\s+)?([a-zà-ÿ]+)", text):
         if m.group(1).casefold() not in STOP | _WH and m.group(2) not in STOP:
             out += [stem(m.group(1)), stem(m.group(2))]
     return out
@@ -898,7 +909,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
                for i, w in enumerate(plain))  # fmt: skip
 
 
-_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-zà-ÿ]+")
+_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
 
 
 def _names_it(note: Note, ask: Ask) -> bool:
@@ -996,7 +1007,7 @@ def _kin_named(read: str) -> list[tuple[str, str]]:
     out = []
     for (_, _, term), (pattern, _) in zip(_KIN_TABLE, _KINSHIP, strict=True):
         for m in pattern.finditer(read):
-            name = re.match(r"(?:,|\s+is|\s+was)?\s+([A-Z][a-zà-ÿ]+)", read[m.end() :])  # "my son's wife is Priya"
+            name = re.match(r"(?:,|\s+is|\s+was)?\s+(" + NAME_WORD + ")", read[m.end() :])  # "my son's wife is Priya"
             if name and re.search(r"\b(?:my|our)\s+(?:\w+\s+)?$", read[: m.start()], re.IGNORECASE):
                 out.append((term, name.group(1)))
     return out
@@ -1012,7 +1023,7 @@ def entities(text: str, known: Mapping[str, str]) -> frozenset[str]:
 def _people(text: str) -> list[str]:
     """The names in a text that may be people: not a place said after at/in/to ("deputy head at Leith
     Walk Primary", "went out to Canada")."""
-    places = {m.group(1) for m in re.finditer(r"\b(?:at|in|to|from|near|into)\s+(?:the\s+)?([A-Z][\w ]*)", text)}
+    places = {m.group(1) for m in re.finditer(r"\b(?:at|in|to|from|near|into)\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][\w ]*)", text)}
     return [n for n in names_in(text) if not any(p.startswith(n) for p in places)]
 
 
@@ -1051,8 +1062,8 @@ def _referent(before: str, pronoun: str) -> list[str]:
     """Whom a leading pronoun means in the turn before: the first one named, unless the turn says
     them of the other sex ("Mereana's side… Her brother Hemi runs…" then "His wife Claire…": Hemi)."""
     people = _people(before)
-    male = {m.casefold() for m in re.findall(rf"\b(?:{_HIS_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
-    female = {m.casefold() for m in re.findall(rf"\b(?:{_HER_KIN})\s+([A-Z][a-zà-ÿ]+)", before, re.IGNORECASE)}
+    male = {m.casefold() for m in re.findall(rf"\b(?:{_HIS_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
+    female = {m.casefold() for m in re.findall(rf"\b(?:{_HER_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
     wanted, other = (male, female) if pronoun in ("his", "he") else (female, male) if pronoun in ("her", "she") else (
         set(), set())  # fmt: skip
     fits = [p for p in people if p.casefold() in wanted] or [p for p in people if p.casefold() not in other]
@@ -1258,7 +1269,8 @@ def _score(
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
-        does=bool(ask.verb) and _does(note.text, ask.verb),
+        does=(bool(ask.verb) and _does(note.text, ask.verb))
+        or (bool(ask.named_does[0]) and _does(read or note.text, ask.named_does[1], ask.named_does[0])),
     )
 
 
@@ -1300,10 +1312,15 @@ def _chained(text: str, heads: Sequence[str]) -> bool:
     return False
 
 
-def _does(text: str, verb: str) -> bool:
-    """Whether the person says they do it: "I live in…", "we moved to…" for "where do I live?"."""
+def _does(text: str, verb: str, who: str = "") -> bool:
+    """Whether the person says they do it: "I live in…", "we moved to…" for "where do I live?"; with
+    `who`, that one does it ("Ørjan works at…", "…, he works at…" in a note that names them)."""
     wanted = related_stems(verb)
-    for m in re.finditer(r"\b(?:i|we)(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
+    # (a pronoun stands for them only where they are named as themselves: in "Ma Dikeledi (Sipho's mom)
+    # is a retired nurse, she worked at Bara" she is the mom)
+    themselves = bool(who) and re.search(rf"\b{re.escape(who)}\b(?!['’]s)", text, re.IGNORECASE) is not None
+    doer = r"i|we" if not who else rf"{re.escape(who)}|he|she|they" if themselves else re.escape(who)
+    for m in re.finditer(rf"\b(?:{doer})(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
         if {stem(w.casefold()) for w in m.groups() if w} & wanted:  # "I live", "we just moved"
             return True
     return False
@@ -1348,7 +1365,7 @@ def _theirs(note: Note, sit: Situation) -> bool:
     wanted = related_stems(sit.heads[0])
     if any(stem(m.group(1)) in wanted for m in re.finditer(r"\b(?:[Mm]y|[Oo]ur)\s+(\w+)", note.text)):
         return False  # "Finn's birthday is 19 January. My birthday is 11 May": theirs and mine
-    for m in re.finditer(r"\b([A-Z][a-zà-ÿ]+)['’]s\s+(\w+)", note.text):
+    for m in re.finditer(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)['’]s\s+(\w+)", note.text):
         if m.group(1) not in sit.names and stem(m.group(2)) in wanted:
             return True
     return False
@@ -1365,7 +1382,7 @@ def _only_theirs(note: Note, sit: Situation) -> bool:
     return bool(owners) and not {"my", "our"} & set(owners)
 
 
-_WHOSE = re.compile(rf"\b(my|our|his|her|their|[A-Z][a-zà-ÿ]+['’]s)\s+(?:{_DESCRIBER})?(\w+)", re.IGNORECASE)
+_WHOSE = re.compile(rf"\b(my|our|his|her|their|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+['’]s)\s+(?:{_DESCRIBER})?(\w+)", re.IGNORECASE)
 _LINKS = "with|w|at|in|on|for|to|from|near|by|off|of|and|or|into|like"
 
 
@@ -1376,7 +1393,7 @@ def _given_to_other(note: Note, sit: Situation) -> bool:
     text = note.text.replace("’", "'")
     # (a verb between: "Ana adopted a dog", not "Heaton Park Road with a physio")
     verb = r"(?!(?:" + _LINKS + r")\b)\w+"
-    pattern = rf"\b(?:([A-Z][a-zà-ÿ]+)(?:'s|\s+{verb}\s+(?:a|an|the|his|her|their))|his|her|their)\s+(\w+)(?:\s+(\w+))?"
+    pattern = rf"\b(?:({NAME_WORD})(?:'s|\s+{verb}\s+(?:a|an|the|his|her|their))|his|her|their)\s+(\w+)(?:\s+(\w+))?"
     for m in re.finditer(pattern, text):
         name = m.group(1)
         held = {stem(m.group(2)), stem(m.group(3) or "")}  # "Ana's dog", "Ana's little dog"
@@ -1624,7 +1641,7 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     if any(wanted <= c.attributes for c in owners):
         return True
     # the ones the subject's notes name, not as a possessor ("Gareth's wife Nia": Nia, not Gareth)
-    possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-Z][a-zà-ÿ]+)['’]s\b", c.read)}
+    possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)['’]s\b", c.read)}
     named = {n.casefold() for c in owners for n in names_in(c.read)} - possessors
     # the first name of the note, or of the sentence that says it, as said (a reading puts "my brother's"
     # first): "…w my gecko Noodle. Dev's on nights at St Mike's (he's a nurse)" says it of Dev
@@ -1642,8 +1659,8 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
 _GOES_ON = re.compile(r"\W*(?:she|he|they)(?:['’](?:s|ve|re|d))?\s", re.IGNORECASE)
 
 
-_CALLS = re.compile(r"\b(?:call|calls|called|know|knows)\s+(?:her|him|them)(?:\s+as)?\s+([A-Z][a-zà-ÿ]+)")
-_SOMEONE_OF = re.compile(r"\b[A-Z][a-zà-ÿ]+['’]s\s+(" + "|".join(sorted(WHO)) + r")\b")  # "Sipho's mom"
+_CALLS = re.compile(r"\b(?:call|calls|called|know|knows)\s+(?:her|him|them)(?:\s+as)?\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
+_SOMEONE_OF = re.compile(r"\b[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+['’]s\s+(" + "|".join(sorted(WHO)) + r")\b")  # "Sipho's mom"
 
 
 def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "") -> bool:
@@ -1663,7 +1680,7 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
 
 
 _OF_SOMEONE = re.compile(
-    r"\b([a-z]+)\s+of\s+(?:(?:my|our|the|his|her|their)\s+)?((?:[A-Z][\w-]*\s+){0,2}[A-Z][a-zà-ÿ]+)"
+    r"\b([a-z]+)\s+of\s+(?:(?:my|our|the|his|her|their)\s+)?((?:[A-Z][\w-]*\s+){0,2}[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )  # "daughter of my Tita Nora": whose the daughter is
 
 
@@ -1795,7 +1812,7 @@ def _names_one(note: Note, question: str) -> bool:
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
-_WITH_ME = re.compile(r"\b([A-Z][a-zà-ÿ]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-Z][a-zà-ÿ]+)")
+_WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:

@@ -47,7 +47,7 @@ def spelled_out(text: str) -> str:
 
 
 _MINE = re.compile(r"\b(mine)(?:['’]s|\s+is)\b", re.IGNORECASE)
-_WHOSE = re.compile(r"\b([A-Za-z]+)['’]s\s+(?:(?:new|old|favourite|favorite)\s+)?([a-z]+)\b")
+_WHOSE = re.compile(r"\b([A-Za-zÀ-ÿ]+)['’]s\s+(?:(?:new|old|favourite|favorite)\s+)?([a-z]+)\b")
 _NOT_OWNERS = frozenset(("it", "that", "he", "she", "what", "there", "who", "here", "let", "where", "how"))
 
 

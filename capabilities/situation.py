@@ -33,7 +33,9 @@ Kind = Literal[
 
 _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’-]*")
 # A name: capitalised words ("Nova Scotia Community College"), or an acronym ("NSCC", "EHS").
-_WORD_NAME = r"(?:[a-z]?[A-Z][a-zà-ÿ]+(?:[A-Z][a-zà-ÿ]+)*)"  # "Ana", "MacDonald", "iLoad"
+# A name's word: a capital then small letters, beyond A-Z too ("Ørjan", "Åshild", "Łukasz", "Strauß").
+NAME_WORD = r"[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+"
+_WORD_NAME = r"(?:[a-z]?[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+(?:[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)*)"  # "Ana", "MacDonald", "iLoad"
 _NAME = re.compile(rf"\b(?:{_WORD_NAME}(?:\s+{_WORD_NAME})*|[A-Z]{{3,6}}\b(?!['’]))")
 def word_set(text: str) -> frozenset[str]:
     """The space-separated words of a literal, as a set (keeps long word lists readable)."""
@@ -376,7 +378,7 @@ def key_terms(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(stem(w) for w in words(text) if w not in STOP and len(w) > 1 and stem(w) not in STOP))
 
 
-_S_APOSTROPHE = re.compile(r"\b([A-Z][a-zà-ÿ]*s)['’](?=\s)")  # a name ending in s, possessive
+_S_APOSTROPHE = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]*s)['’](?=\s)")  # a name ending in s, possessive
 # A parent said with no one's before it: "when is dad's birthday?", "where does mum live?" (not "Hemi's
 # mum", "her dad", "the mum of…").
 _BARE_PARENT = re.compile(
@@ -407,11 +409,11 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
 
 
 # "hey, tom here. 34, living in leeds": a name that opens the message before "here"
-_HERE = re.compile(r"^\W*(?:(?:hi|hey|hello|hiya|morning)\W+)?([a-zA-Z][\w'’-]+)\s+here\b", re.IGNORECASE)
+_HERE = re.compile(r"^\W*(?:(?:hi|hey|hello|hiya|morning)\W+)?([a-zA-ZÀ-ÿ][\w'’-]+)\s+here\b", re.IGNORECASE)
 _NOT_A_NAME = word_set("just still nobody someone everyone anyone back right over out in not me")
 _INTRODUCED = re.compile(
-    rf"\b(?:(?i:i'm|i’m|im|i am|call me|the user is)\s+(?!{NATIONALITY}\b)([A-Z][\w'’-]+)"
-    rf"|(?i:my name is|the user's name is)\s+([a-zA-Z][\w'’-]+))"  # (a formed fact says "the user")
+    rf"\b(?:(?i:i'm|i’m|im|i am|call me|the user is)\s+(?!{NATIONALITY}\b)([A-ZÀ-ÞĀ-Ž][\w'’-]+)"
+    rf"|(?i:my name is|the user's name is)\s+([a-zA-ZÀ-ÿ][\w'’-]+))"  # (a formed fact says "the user")
 )
 
 

@@ -56,12 +56,12 @@ _COMMON_PLACES = word_set(
     "full half sync order place life shock agony awe practice rehearsal training lunch dinner"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")  # called velvet stray
-_TITLE_WORD = re.compile(r"^[A-Z][a-zà-ÿ]")
+_TITLE_WORD = re.compile(r"^[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]")
 
 
 def uncased(text: str) -> bool:
     """Whether a text was typed without capitals: no word but a sentence's first starts with one."""
-    said = re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Za-zà-ÿ][\w'-]*", text.strip())
+    said = re.findall(r"(?<![.!?]\s)(?<!^)\b[A-Za-zÀ-ÿ][\w'-]*", text.strip())
     return not any(_TITLE_WORD.match(w) and w not in ("I", "I'm", "I've", "I'd", "I'll") for w in said)
 
 

@@ -64,7 +64,7 @@ BEST_UNLOADED = 5
 # Skipped items the telemetry names (best first); the count is always whole. Naming every one
 # wrote ~250 KB into each usage row for a depth-3 request on a 10k-entity graph (~3,000 skipped).
 TELEMETRY_SKIPPED = 50
-_CAPITALIZED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}")
+_CAPITALIZED = re.compile(r"\b[A-ZÀ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÞĀ-Ž][\w'’-]*){0,3}")
 _WORD = re.compile(r"[A-Za-zÀ-ÿ][\w'’-]{2,}")
 _DELIMITER = re.compile(r"<\s*/?\s*recalled_context\s*>", re.IGNORECASE)
 

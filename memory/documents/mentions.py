@@ -38,7 +38,7 @@ HONORIFICS = (
     "Mr|Mrs|Miss|Ms|Dr|Doctor|Professor|Prof|Lord|Lady|Sir|Madam|Madame|Count|Countess|Captain|"
     "Capt|Father|Sister|Brother|Herr|Frau|Dame|Prince|Princess|King|Queen|Saint|St|Mister"
 )
-_WORD = r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
+_WORD = r"[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+(?:-[A-ZÀ-ÞĀ-Ž]?[a-zß-ÿā-ž]+)*"
 _NOT_HONORIFIC = rf"(?!(?:{HONORIFICS})\b)"
 RUN = re.compile(
     rf"\b(?:(?P<hon>{HONORIFICS})\.?\s+)?"

@@ -1205,3 +1205,17 @@ def test_a_date_written_the_european_way_stays_one_sentence_and_answers_when() -
     assert sentences("I did 31 controls. I am 5. Then we go.") == ["I did 31 controls.", "I am 5.", "Then we go."]
     notes = _thread("Ingeborg has birthday 4. September and she is already planning the party. In April!")
     assert _answer_refs("What date is Ingeborg's birthday?", notes) == ["m0"]
+
+
+def test_a_name_with_an_accented_initial_is_a_name_and_the_one_who_does_it_answers() -> None:
+    """"Ørjan", "Åshild", "Émile" were no names (the patterns said [A-Z]), so "where does Ørjan work?"
+    asked about no one; and of notes that name him, the one where he does the asked verb answers."""
+    from capabilities.situation import names_in
+
+    assert names_in("we had dinner with Åshild and Émile, then Ørjan came") == ["Åshild", "Émile", "Ørjan"]
+    notes = _thread(
+        "Ørjan is electrician, he works at Nordlys Elektro. He is 41.",
+        "Ma Gunvor (Ørjan's mum) is retired, she worked at Coop in Skjervøy for 30 years.",
+        "Ørjan's holiday got changed because of the UNN job, so we moved the rorbu to Mefjordvær instead.",
+    )
+    assert _answer_refs("where does Ørjan work?", notes)[:1] == ["m0"]
