@@ -295,10 +295,11 @@ _CHAIN_ALIAS = re.compile(
 # Kin said without "my", as people do ("Little brother Callum lives in Perth", "Mum's Denise, dad's
 # Graham"): at a sentence's or a clause's start, the word is the person's own.
 _OWN_KIN = re.compile(
-    r"(?:^|[.!?,;]\s+)(?i:(?:(?:" + _DESCRIBER + r")(KIN)|(KIN)(?:['’]s|\s+is)))\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\b".replace(
-        "KIN", "mum|mom|mother|dad|father|brother|sister|partner|wife|husband|boyfriend|girlfriend|son|daughter"
+    (r"(?:^|[.!?,;]\s+)(?i:(?:(?:" + _DESCRIBER + r")(KIN)|(?:" + _DESCRIBER + r")?(KIN)(?:['’]s|\s+is)))\s+("
+     + NAME_WORD + r")\b").replace(
+        "KIN", "mum|mom|mother|dad|father|brother|sister|partner|wife|husband|boyfriend|girlfriend|son|daughter|friend"
     )
-)  # a describer or "'s" says it is kin, not a title ("Sister Act")
+)  # a describer or "'s" says it is kin, not a title ("Sister Act"); "Best friend is Tone"
 # "My older sister Tash is married to Dev": Dev is my sister's husband (a sister's spouse is her
 # husband, a brother's his wife, for naming the kin only: "brother-in-law").
 _MARRIED_TO = re.compile(
@@ -306,6 +307,23 @@ _MARRIED_TO = re.compile(
     r"(?:married|engaged)\s+to\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )
 _FEMALE_KIN = word_set("sister daughter mum mom mother aunt niece grandmother cousin")
+# The same said a clause later, or of someone of theirs, in one sentence: "My brother Geir lives in
+# Bodø, he is married to Linda" (Geir's wife), "my sister Maren is 31, she … lives with her boyfriend
+# Jonas" (my sister's boyfriend); the pronoun must fit the kin ("her boyfriend" is no brother's).
+_THEN_MARRIED = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+" + NAME_WORD + r"\b[^.!?]{0,80}?,\s*(he|she)\s+"
+    r"(?:is|was|got|just got)\s+(?:married|engaged)\s+to\s+(" + NAME_WORD + ")"
+)
+_THEN_THEIR = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur)\s+(?:" + _DESCRIBER + r")?([a-z]+),?\s+" + NAME_WORD + r"\b[^.!?]{0,90}?\b(his|her)\s+"
+    r"((?:" + _DESCRIBER + r")?[a-z]+),?\s+(" + NAME_WORD + ")"
+)
+# "Geir and Linda drive up with their boy Sander": the son of each of them the person calls by a word
+_THEIR_CHILD = re.compile(
+    r"\b(" + NAME_WORD + r") and (" + NAME_WORD + r")\b[^.!?]{0,60}?\btheir\s+(?:(?:little|baby|eldest|oldest|"
+    r"youngest|older|younger)\s+)?(boy|girl|son|daughter)\s+(" + NAME_WORD + ")"
+)
+_CHILD_WORD = {"boy": "son", "girl": "daughter", "son": "son", "daughter": "daughter"}
 _MARRIED = re.compile(
     r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+) and I (?:got |were |have been |had been )?married\b"
     r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
@@ -978,9 +996,20 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
             add((described or said).casefold(), name)
         for kin, name in _MARRIED_TO.findall(note.text):
             add(f"{kin}'s {'husband' if kin in _FEMALE_KIN else 'wife'}", name)
+        for kin, pronoun, name in _THEN_MARRIED.findall(note.text):
+            if _fits(kin, pronoun):
+                add(f"{kin}'s {'husband' if pronoun == 'she' else 'wife'}", name)
+        for kin, pronoun, theirs, name in _THEN_THEIR.findall(note.text):
+            if _fits(kin, pronoun) and stem(theirs.split()[-1]) in _PEOPLE_STEMS:
+                add(f"{kin}'s {theirs}", name)
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
+    known = _unique(named)
+    for note in notes:
+        for first, second, child, name in _THEIR_CHILD.findall(note.text):
+            for word in (w for w, n in known.items() if n in (first.casefold(), second.casefold()) and " " not in w):
+                add(f"{word}'s {_CHILD_WORD[child]}", name)
     known = _unique(named)
     for _ in range(ALIAS_STEPS):
         names = list(known.values())
@@ -995,6 +1024,12 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
             break
         known = learned
     return known
+
+
+def _fits(kin: str, pronoun: str) -> bool:
+    """Whether "he"/"his" or "she"/"her" can be the kin said ("my sister …, she": yes; "…, he": no)."""
+    his, hers = kin in _HIS_KIN.split("|"), kin in _HER_KIN.split("|")
+    return (his or hers) and (his if pronoun in ("he", "his") else hers)
 
 
 def _unique(named: Mapping[str, set[str]]) -> dict[str, str]:
@@ -1351,6 +1386,9 @@ def _someone_of(text: str, sit: Situation) -> bool:
     if not things:
         return False
     last = related_stems(things[-1])
+    # (a note that says them as themselves is about them too: "my sister Aoife's coming over w/ her husband")
+    if any(stem(m[1]) in last for m in re.finditer(rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?(\w+)\b(?!['’]s)", text)):
+        return False
     for m in re.finditer(rf"\b(\w+)['’]s\s+(?:{_DESCRIBER})?(\w+)", text):
         other = m.group(2).casefold()
         if stem(m.group(1)) in last and other in _PEOPLE and stem(other) not in {*sit.heads, *sit.key_terms}:

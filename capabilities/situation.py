@@ -169,6 +169,8 @@ _SYNONYMS_TEXT = (
     "operation op surgery procedure",
     "end ends ending ended expire expires expiry finish finishes",
     "child kid",
+    "son boy lad",  # "their boy Sander"
+    "daughter girl",
     "mother mom mum",
     "father dad",
     "trip travel visit visited vacation holiday",

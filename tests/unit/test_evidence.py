@@ -1219,3 +1219,35 @@ def test_a_name_with_an_accented_initial_is_a_name_and_the_one_who_does_it_answe
         "Ørjan's holiday got changed because of the UNN job, so we moved the rorbu to Mefjordvær instead.",
     )
     assert _answer_refs("where does Ørjan work?", notes)[:1] == ["m0"]
+
+
+def test_who_someone_is_to_the_person_is_read_from_a_later_clause_or_their_own_kin() -> None:
+    """"My brother Geir lives in Bodø, he is married to Linda": Linda is my brother's wife; "my sister
+    Maren…, she lives with her boyfriend Jonas", "Geir and Linda… their boy Sander", "Best friend is
+    Tone" then "Tone's husband Frode": each asked through the chain answers from the right note."""
+    from capabilities.evidence import aliases
+
+    notes = _thread(
+        "My brother Geir lives in Bodø, he is married to Linda. And my little sister Maren is 31, she is a lawyer "
+        "in Oslo and lives with her boyfriend Jonas.",
+        "Best friend is Tone, we have sung in the same choir for 8 years",
+        "Geir and Linda drive up from Bodø with their boy Sander, he is 14 and will be confirmed in June",
+        "Linda works for Avinor, she is air traffic controller at Bodø airport.",
+        "Jonas got a permanent job at Havforskningsinstituttet in Bergen!",
+        "Tone's husband Frode is a los (maritime pilot) for Kystverket, he takes the cruise ships in and out.",
+        "My sister Aoife's coming over from Glasgow w/ her husband Ross.",
+    )
+    known = aliases(notes)
+    assert {k: known[k] for k in ("brother's wife", "sister's boyfriend", "brother's son", "friend's husband")} == {
+        "brother's wife": "linda", "sister's boyfriend": "jonas", "brother's son": "sander", "friend's husband": "frode"
+    }  # fmt: skip
+    assert "Avinor" in _answer_text("where does my brother's wife work?", notes)
+    assert "Havforskningsinstituttet" in _answer_text("where does my sister's boyfriend work", notes)
+    assert "Sander" in _answer_text("what's my brother's son called", notes)
+    assert "los" in _answer_text("what does my best friend's husband do for a living?", notes)
+    assert "Aoife" in _answer_text("What's my sister called?", notes[-1:])  # her husband's name is no veto
+
+
+def _answer_text(question: str, notes: list[Note]) -> str:
+    evidence = choose(read(question), notes)
+    return " ".join(n.text for n in evidence.notes) if evidence.verdict == "answer" else ""
