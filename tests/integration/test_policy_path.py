@@ -446,3 +446,21 @@ async def test_a_follow_up_chat_reply_is_one_sentence(settings: Settings, storag
     uid = storage.accounts.create("ana", "correct-horse").id or 0
     await _say(rt, uid, "t", "hi")
     assert _reply(await _say(rt, uid, "t", "why is that?")).reply == "That is a good question."
+
+
+async def test_my_oldest_and_my_youngest_are_found_by_the_children_s_ages(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"What sport does my oldest play?": the kids' ages were told once, in another thread, and the
+    question's own words do not find them; the policy searches for them and asks about Ingeborg."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("kjersti", "correct-horse").id or 0
+    _told(rt, uid, "a", "At home it is me, my partner Ørjan and our two kids. Ingeborg is 9 and goes in 4th grade, "
+                        "Mats is 2, he was born in February.")
+    _told(rt, uid, "b", "Ingeborg plays handball in Kvaløya IL. Practice is Tuesday and Thursday.")
+    _told(rt, uid, "b", "Mats started swimming lessons on Saturdays, he plays in the water like a seal.")
+    _told(rt, uid, "c", "Ørjan plays football with the old boys team on Wednesdays.")
+    oldest = _reply(await _say(rt, uid, "q", "what sport does my oldest play?")).reply
+    assert "handball" in oldest and "swimming" not in oldest
+    youngest = _reply(await _say(rt, uid, "r", "what sport does my youngest play?")).reply
+    assert "swimming" in youngest and "handball" not in youngest
