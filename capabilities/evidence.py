@@ -58,7 +58,7 @@ from capabilities.situation import (
 )
 from capabilities.situation import read as read_message
 from capabilities.truecase import WHO, capitalised, learned_names, uncased
-from memory.formation.patterns import DAY_DOT, NATIONALITY, sentences
+from memory.formation.patterns import DAY_DOT, NATIONALITY, NOT_AN_END, sentences
 from memory.formation.plan import asks
 
 HIGH_RELEVANCE = 0.6
@@ -239,7 +239,12 @@ _WORK = frozenset({stem("work")})
 _NAMING_SHAPE = re.compile(r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:the\s+)?[A-ZÀ-ÞĀ-Ž]")
 # "what's my name?": "I'm Lena" (`situation.introduced`), or the fact formed from it
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-ZÀ-ÞĀ-Ž]")
-_WH_NOUN = re.compile(r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)", re.IGNORECASE)
+# (and the head of a compound before the verb: "which law firm does…" asks for a firm)
+_WH_NOUN = re.compile(
+    r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)"
+    r"(?:\s+([a-zà-ÿ'’]+)(?=\s+(?:do|does|did|is|was|are|were|has|have|had|will|can)\b))?",
+    re.IGNORECASE,
+)
 # "the name of the (animal) clinic"; not "of my band": its own name
 # The noun a which/what question asks about, the last before its verb ("which basketball team do…").
 _WH_HEAD = re.compile(
@@ -660,6 +665,10 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _CLOCK.search(said) or _DATE.search(said) or _YEAR.search(said) else 1
         return 1
     noun = _named_noun(q)
+    role = _WHO_ROLE.match(q)  # "who is the surgeon doing mamma's knee?": a name said as the surgeon
+    if kind == "person" and role and not noun and role[1] not in STOP:
+        saying = [p for p in parts(text) if covers(_said(p), stem(role[1]))]
+        return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
     if kind == "person" and noun:
         if any(noun in n.casefold().split() for n in names_in(note.text)):
             return 2
@@ -672,7 +681,7 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
 _CLAUSE_END = re.compile(rf"[,;!?]|\.(?!\d){DAY_DOT}")  # not the dot of "5.30" or of "30. June"
 _PREPOSITION_LED = re.compile(r"\s*(?:on|in|at|from|until|till|by|around|about)\b", re.IGNORECASE)
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))
-_PARTS = re.compile(rf"(?<=[.!?;]){DAY_DOT}\s+|\s+[—–]\s+|\s+-\s+|\s*\n\s*")
+_PARTS = re.compile(rf"(?<=[.!?;]){NOT_AN_END}\s+|\s+[—–]\s+|\s+-\s+|\s*\n\s*")
 
 
 def parts(text: str) -> list[str]:
@@ -706,6 +715,9 @@ _OPENS = word_set(
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
 
 
+_WHO_ROLE = re.compile(r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their)\s+([a-z]+)\b")
+
+
 def said_of(text: str, question: str) -> str:
     """The parts of a person's message that say something the question asks about, where its answer
     must be: "we got married on June 13th, 1987" for "which city did we get married in?", not the
@@ -726,7 +738,8 @@ def _named_noun(question: str, direct: bool = False) -> str:
     """The noun a name is asked for: "which company…", "the name of the (animal) clinic…" (lower-cased);
     `direct`: only right after "the name of the"."""
     q = question.casefold()
-    asked = [w for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m for w in m.group(1).split()[: 1 if direct else 3]]
+    asked = [w for m in (_WH_NOUN.search(q), _NAME_OF.search(q)) if m
+             for w in [*m.group(1).split(), *m.groups()[1:]][: 1 if direct else 3] if w]  # fmt: skip
     return next((noun for noun in asked if noun in _NAMED_NOUNS), "")  # "the animal hospital": hospital
 
 
@@ -773,8 +786,9 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         noun = stem(numbered.group(1) or numbered.group(2)) if numbered else ""
         if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
             found = _near(plain, found, {noun})
-    elif kind == "person":
-        found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
+    elif kind == "person":  # (of someone, not a place: "Home from Sortland" names no surgeon; a company is "at X")
+        found = {n.split()[0].casefold() for n in (names_in if _named_noun(question) else _people)(text)
+                 if not _calendar(n)}  # fmt: skip
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
         wh = _WH_NOUN.search(question.casefold())
         members = CATEGORIES.get(wh.group(1), frozenset()) if wh else frozenset()
@@ -1959,6 +1973,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     named = (lambda c: c.typed > 0) if ask.answer_type else (lambda c: _names_one(c.note, sit.text))
     if saying and not any(named(c) for c in saying):  # "which airline…": not "the airline moved…"
         return Evidence("unknown", (), "low", f"no note names the {noun}", ())
+    role = _WHO_ROLE.match(sit.text.casefold())  # "who is the surgeon…": not "The surgeon is on sick leave"
+    saying = [c for c in chosen if role and not noun and covers(c.note.said, stem(role[1]))]
+    if ask.answer_type == "person" and saying and not any(c.typed for c in saying):
+        return Evidence("unknown", (), "low", f"no note names the {role[1] if role else ''}", ())
     best = chosen[0]
     terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")
     if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:

@@ -194,9 +194,8 @@ _NOT_NAMES = frozenset(
 # Brandt" and "Ursula K. Le Guin" are one sentence ("Brandt." alone was dropped as filler); nor
 # after the day of a date written the European way: "last day is 30. June" ("30." alone lost June).
 DAY_DOT = r"(?:(?<!\b\d\.)(?<!\b\d\d\.)|(?!\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))"
-_SENTENCE = re.compile(
-    rf"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.){DAY_DOT}\s+|\n+"
-)
+NOT_AN_END = rf"(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.){DAY_DOT}"  # after . ! ?
+_SENTENCE = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+|\n+")
 _CAPITALIZED = re.compile(_NAME)
 
 
