@@ -89,7 +89,8 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
     **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
                      "week", "weekday", "season"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
-    **dict.fromkeys(("dose", "dosage", "amount", "price", "cost", "number", "size"), "number"),
+    **dict.fromkeys(("dose", "dosage", "amount", "price", "cost", "number", "size", "distance", "weight", "height",
+                     "length", "temperature", "speed"), "number"),  # "which distance did I run": "the 10 km"
 }  # fmt: skip
 # Nouns after which/what whose answer is a name, and which a note must still mention ("which company":
 # "Halden Robotics", not "I got promoted").
@@ -154,7 +155,8 @@ _CORRECTS = re.compile(
     r"(?:a|my) new (?:job|role|position)|(?:i|we) start(?:ed)? (?:on|at|in|next|there))\b"
     # a value changed: "raised the amlodipine to 10 mg", "went up to 40 lei" (not "went up to Leeds");
     # news said as a heading: "NEW TRUCK. Scania R 450"
-    r"|\b(?:raised|increased|upped|lowered|reduced|bumped|put up|went up|gone up|came down|dropped) (?:\w+ ){0,3}?"
+    r"|\b(?:raised|increased|upped|lowered|reduced|bumped|put up|(?:went|gone|goes|going|go) (?:up|down)|came down"
+    r"|dropped|cut|fell|rose) (?:\w+ ){0,3}?"
     r"to\s+[$€£]?\d|^\W*new \w+\s*[.!:]",  # (a heading opens the message: not "Party at the new flat.")
     re.IGNORECASE,
 )
@@ -512,7 +514,12 @@ _NUMBER_ASKED = re.compile(r"^\W*(?:what|which)\b(?:['’]s|\s+is|\s+was)?(?:\s+
 _NUMBER_OF = re.compile(
     r"\b(?!what\b|which\b)([a-z]+)\s+number\b|\bnumber of (?:the|my|our|his|her)\s+(?:\w+\s+)?([a-z]+)", re.I
 )  # the thing numbered: "room number", "the number of the parking bay"
-_WHAT_THE = re.compile(r"^\W*what(?:['’]s|\s+is|\s+was|\s+were|\s+are)\s+the\s+([a-z]+)\b", re.IGNORECASE)
+# (the head of a compound: "what's the interest rate on our mortgage" asks for the rate)
+_WHAT_THE = re.compile(
+    r"^\W*what(?:['’]s|\s+is|\s+was|\s+were|\s+are)\s+the\s+([a-z]+)\b"
+    r"(?:\s+([a-z]+)(?=\s+(?:on|of|for|at|in|with|now|these|this|today)\b|\s*[?.!]*\s*$))?",
+    re.IGNORECASE,
+)
 _ORDINARY = word_set(
     "latest news deal story plan point matter thing best first last next new old usual current date time"
 )  # "what's the latest…", "what's the date…": no thing a note must name
@@ -541,7 +548,8 @@ def read_ask(sit: Situation) -> Ask:
         hard.append(stem(noun))
     # "what was the score at the game…": the score is what a note must say, not just the game
     the = _WHAT_THE.match(text)
-    thing = the.group(1).casefold() if the else ""
+    head = the.group(2) if the and the.group(2) and the.group(2).casefold() not in _TYPE_NOUNS else None
+    thing = (head or the.group(1)).casefold() if the else ""  # (not "the registration number": a number)
     if thing and thing not in STOP | _VAGUE | _ORDINARY and thing not in _TYPE_NOUNS and thing not in _DESCRIPTIVE:
         hard.append(stem(thing))
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
@@ -1320,7 +1328,8 @@ def _score(
         ask.now,
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
         does=(bool(ask.verb) and _does(note.text, ask.verb))
-        or (bool(ask.named_does[0]) and _does(read or note.text, ask.named_does[1], ask.named_does[0])),
+        or (bool(ask.named_does[0]) and not ask.now  # (what is so now: the newest, "Bamse is 22,8 kg now")
+            and _does(read or note.text, ask.named_does[1], ask.named_does[0])),
     )
 
 

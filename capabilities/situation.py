@@ -170,6 +170,7 @@ _SYNONYMS_TEXT = (
     "end ends ending ended expire expires expiry finish finishes",
     "child kid",
     "son boy lad",  # "their boy Sander"
+    "weigh weighs weighed weight kg kilo kilos pounds lbs",  # "Bamse is 22,8 kg now"
     "daughter girl",
     "mother mom mum",
     "father dad",

@@ -1267,3 +1267,21 @@ def test_a_role_or_a_compound_asked_for_a_name_needs_a_note_that_names_it() -> N
     assert choose(read("who is the surgeon doing mamma's knee?"), notes).verdict == "unknown"
     seen = _thread("Well, I finally saw the orthopedic surgeon yesterday, Dr. Anita Raman, she looked at my knee.")
     assert "Raman" in _answer_text("Who is the surgeon who did my knee?", seen)
+
+
+def test_a_compound_asked_is_its_head_and_a_value_that_goes_down_is_a_change() -> None:
+    """"the interest rate" is the rate ("the rate goes down to 5,10 %" corrects "the rate is 5,35 %"); "which
+    distance" wants a distance, not the word; "kg" says a weight, and of what is so now the newest wins."""
+    notes = _thread(
+        "Mortgage: 3.1 million at Sparebank 1 Nord-Norge, the rate is 5,35 % now.",
+        "Bamse had ear infection again, the vet gave him drops. He weighs 24 kg and should be around 21.",
+        "And I signed up for the half marathon in Midnight Sun Marathon, 21. June.",
+        "Magnus the physio said absolutely no half marathon. So I changed to the 10 km.",
+        "The bank sent a message: the rate goes down to 5,10 % from 4. August.",
+        "Bamse is 22,8 kg now. Slowly slowly",
+        "Bamse was at the vet with Ørjan while I was away: 21,5 kg! The vet was happy.",
+    )
+    assert "5,10" in _answer_text("what's the interest rate on our mortgage now?", notes)
+    assert "10 km" in _answer_text("which distance did I run in the Midnight Sun Marathon", notes)
+    weight = _answer_text("how much does Bamse weigh now", notes)
+    assert "21,5" in weight and "24 kg" not in weight
