@@ -45,6 +45,7 @@ from app.voice import (
     without_opener,
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
+from capabilities.change import change
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
     KIND,
@@ -428,6 +429,10 @@ async def _grounded(
     if read_ask(sit).own_name and own:  # nothing for a voice to add (it wrote "Sam, hello. You're Sam.")
         return Answer(content=f"Your name is {own[-1]}.", confidence=evidence.confidence,
                       sources=_sources(evidence.notes), follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
+    moved = change(question, evidence.notes, notes)  # "by how much did the rate go down?": worked out, not guessed
+    if moved:
+        return Answer(content=moved.sentence(), confidence=evidence.confidence, sources=_sources(evidence.notes),
+                      follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     raw = await say(
         backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
     )

@@ -464,3 +464,19 @@ async def test_my_oldest_and_my_youngest_are_found_by_the_children_s_ages(
     assert "handball" in oldest and "swimming" not in oldest
     youngest = _reply(await _say(rt, uid, "r", "what sport does my youngest play?")).reply
     assert "swimming" in youngest and "handball" not in youngest
+
+
+async def test_by_how_much_a_value_went_up_or_down_is_worked_out_from_the_two_notes(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """No note says "23 000": one says the old salary, a later one the new; the model cannot subtract."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("kjersti", "correct-horse").id or 0
+    _told(rt, uid, "a", "Money stuff, for my own memory: my salary is 648 000 kr a year now.")
+    _told(rt, uid, "a", "Mortgage: 3.1 million at Sparebank 1 Nord-Norge, the rate is 5,35 % now.")
+    _told(rt, uid, "b", "The lokale forhandlinger are done: my new salary is 671 000 kr from 1. September!")
+    _told(rt, uid, "b", "The bank sent a message: the rate goes down to 5,10 % from 4. August.")
+    salary = _reply(await _say(rt, uid, "q", "how much did my salary go up after the local negotiations?")).reply
+    assert "23 000 kr" in salary and "648 000" in salary and "671 000" in salary
+    rate = _reply(await _say(rt, uid, "r", "by how much did our mortgage rate go down")).reply
+    assert "0,25 %" in rate

@@ -1,0 +1,110 @@
+"""How much something went up or down, worked out from the two values the notes give.
+
+"How much did my salary go up after the negotiations?" is answered by no single note: one says "my
+salary is 648 000 kr a year now", a later one "my new salary is 671 000 kr". A 135M model cannot
+subtract, so when the evidence policy has chosen notes that give the thing an old and a new value in
+the same unit, the difference is computed here and said with both values, which the notes show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from capabilities.evidence import Note, covers
+from capabilities.situation import key_terms, stem
+
+# "by how much did the rate go down", "how much did my salary go up", "how much more do I earn now",
+# "what was the raise", "how big was the increase"
+_ASKED = re.compile(
+    r"\bhow (?:much|many|far)\b.*\b(?:go|gone|went|come|came|goes|going) (?:up|down)\b"
+    r"|\bhow (?:much|many) (?:more|less|higher|lower|cheaper|dearer)\b"
+    r"|\bhow (?:much|big|large) (?:was|is) the (?:raise|rise|increase|decrease|drop|cut|difference)\b",
+    re.IGNORECASE,
+)
+_UNITS = r"kr|nok|sek|dkk|eur|euros?|usd|dollars?|pounds?|lei|rand|%|percent|kg|kilos?|km|miles?|cm|m|lbs"
+# a value and its unit: "648 000 kr", "5,35 %", "$1,850", "€2.400", "22,8 kg" (not a date's "4.")
+_VALUE = re.compile(
+    rf"(?P<cur>[$€£])?\s?(?P<num>\d{{1,3}}(?:[  ]\d{{3}})+|\d{{1,3}}(?:,\d{{3}})+(?!,?\d)|\d+(?:[.,]\d+)?)"
+    rf"(?(cur)|(?P<sp>\s?)(?P<unit>{_UNITS})(?!\w))",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    before: str
+    after: str
+    by: str
+    up: bool
+
+    def sentence(self) -> str:
+        return f"It went {'up' if self.up else 'down'} by {self.by}: from {self.before} to {self.after}."
+
+
+def asks_change(question: str) -> bool:
+    """Whether a question asks by how much something went up or down."""
+    return _ASKED.search(question) is not None
+
+
+def _number(raw: str) -> tuple[float, int, str]:
+    """The value of "648 000", "5,35", "1,850", "2.5": (value, decimals, decimal mark)."""
+    plain = raw.replace(" ", "").replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", plain):
+        return float(plain.replace(",", "")), 0, "."
+    mark = "," if "," in plain else "."
+    whole, _, decimals = plain.partition(mark)
+    return float(f"{whole}.{decimals or 0}"), len(decimals), mark
+
+
+def _written(value: float, decimals: int, mark: str, like: str) -> str:
+    """A value written the way the person wrote the ones it comes from ("23 000", "0,25")."""
+    text = f"{value:,.{decimals}f}"
+    thousands = " " if re.search(r"\d[  ]\d{3}", like) else ","
+    whole, _, rest = text.partition(".")
+    whole = whole.replace(",", thousands)
+    return f"{whole}{mark}{rest}" if rest else whole
+
+
+def _values(text: str) -> list[re.Match[str]]:
+    """Each value with a unit a text gives ("648 000 kr", "5,35 %", "$1,850")."""
+    return list(_VALUE.finditer(text))
+
+
+def _unit(m: re.Match[str]) -> str:
+    return (m["cur"] or m["unit"] or "").casefold().rstrip("s")
+
+
+def change(question: str, chosen: Sequence[Note], recalled: Sequence[Note] = ()) -> Change | None:
+    """The last change of a value, when asked: the newest value said with a word asked (or in a chosen
+    note) against the one said before it in the same unit, in another note. Of the units, one the
+    chosen notes say comes first ("salary … 671 000 kr", not the "3.1 million" beside a rate)."""
+    if not asks_change(question) or not chosen:
+        return None
+    asked = [t for t in key_terms(question) if t not in _MOVES]
+    pool = [*chosen, *(n for n in recalled if n not in chosen and any(covers(n.stems, t) for t in asked))]
+    said: dict[str, list[tuple[Note, re.Match[str]]]] = {}
+    for note in sorted(pool, key=_when):
+        for m in _values(note.text):
+            said.setdefault(_unit(m), []).append((note, m))
+    for unit in sorted(said, key=lambda u: not any(n in chosen for n, _ in said[u])):
+        (latest, after), earlier = said[unit][-1], [(n, m) for n, m in said[unit] if n is not said[unit][-1][0]]
+        if not earlier or _when(earlier[-1][0]) >= _when(latest):
+            continue
+        before = earlier[-1][1]
+        (old, od, omark), (new, nd, nmark) = _number(before["num"]), _number(after["num"])
+        if old == new:
+            continue
+        by = _written(abs(new - old), max(od, nd), nmark if nd else omark, before["num"] + after["num"])
+        cur, sign = after["cur"] or "", f"{after['sp'] or ''}{after['unit'] or ''}"
+        return Change(before.group(0).strip(), after.group(0).strip(), f"{cur}{by}{sign}", new > old)
+    return None
+
+
+def _when(note: Note) -> datetime:
+    return note.created_at or datetime.min
+
+
+_MOVES = frozenset(stem(w) for w in ("go", "went", "gone", "up", "down", "much", "more", "less", "come", "came"))

@@ -1,0 +1,31 @@
+"""By how much a value went up or down: the last change, worked out from two notes, written as told."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from capabilities.change import asks_change, change
+from capabilities.evidence import Note
+
+T0 = datetime(2025, 4, 1)
+
+
+def _n(day: int, text: str) -> Note:
+    return Note(f"m{day}", text, T0 + timedelta(days=day), 0.8)
+
+
+def test_the_last_change_in_the_same_unit_is_worked_out_and_written_as_told() -> None:
+    rent = [_n(1, "Rent is $1,850 a month."), _n(9, "The rent went up to $1,925, ugh.")]
+    moved = change("how much more is the rent now?", rent[1:], rent)
+    assert moved and moved.sentence() == "It went up by $75: from $1,850 to $1,925."
+    weight = [_n(1, "He weighs 24 kg, the vet wants 21."), _n(5, "Bamse is 22,8 kg now")]
+    moved = change("by how much did Bamse's weight go down", weight, weight)
+    assert moved and moved.sentence() == "It went down by 1,2 kg: from 24 kg to 22,8 kg."
+
+
+def test_nothing_is_worked_out_without_a_change_asked_or_an_earlier_value() -> None:
+    notes = [_n(1, "My salary is 648 000 kr a year now."), _n(3, "My new salary is 671 000 kr.")]
+    assert change("what's my salary now?", notes[1:], notes) is None
+    assert change("how much did my salary go up?", notes[1:], notes[1:]) is None
+    assert change("how much did the bike go up?", notes[1:], notes) is None  # no note says a word asked before
+    assert asks_change("By how much did our mortgage rate go down") and not asks_change("how much is the rent?")
