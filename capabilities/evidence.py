@@ -1560,7 +1560,8 @@ def by_age(sit: Situation, notes: Sequence[Note]) -> Situation:
     ages: dict[str, int] = {}
     for text in (" ".join(dict.fromkeys(texts)) for texts in messages.values()):
         if _KIDS.search(text):
-            ages |= {name: int(age) for name, age in _AGED.findall(text) if not _calendar(name)}
+            ages |= {name: int(age) for name, age in _AGED.findall(text)
+                     if not _calendar(name) and name.casefold() not in STOP}  # fmt: skip  (not "He is 41")
     if len(ages) < 2:
         return sit
     pick = (max if asked[1] != "youngest" else min)(ages, key=lambda name: ages[name])

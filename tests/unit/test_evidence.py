@@ -1285,3 +1285,13 @@ def test_a_compound_asked_is_its_head_and_a_value_that_goes_down_is_a_change() -
     assert "10 km" in _answer_text("which distance did I run in the Midnight Sun Marathon", notes)
     weight = _answer_text("how much does Bamse weigh now", notes)
     assert "21,5" in weight and "24 kg" not in weight
+
+
+def test_my_oldest_is_never_a_pronoun_with_an_age() -> None:
+    from capabilities.evidence import by_age
+
+    notes = _thread(
+        "Ørjan is electrician. He is 41 and plays football with the old boys, the kids love watching.",
+        "At home it is me, Ørjan and our two kids. Ingeborg is 9 and goes in 4th grade, Mats is 2.",
+    )
+    assert by_age(read("what sport does my oldest play?"), notes).text == "what sport does Ingeborg play?"
