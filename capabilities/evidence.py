@@ -373,6 +373,7 @@ class Note:
     source: str = "turn"  # the memory's kind: "turn" or "fact" (the person's words), "chunk" (a document)
     after: str = ""  # the ref of the turn this one leans on ("We got her…" after "Biscuit's our beagle")
     title: str = ""  # a document's title, which each of its sentences is about ("… — The Marigold Hotel")
+    also: str = ""  # words the person said mean the same as one of its own ("fastlege (GP)": GP; see `glossed`)
 
     @functools.cached_property
     def said(self) -> frozenset[str]:
@@ -395,7 +396,7 @@ class Note:
     def stems(self) -> frozenset[str]:
         """The stems of its words and its document's title, and the kinship it says in two steps ("her
         sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
-        title = frozenset(stem(w) for w in words(self.title))
+        title = frozenset(stem(w) for w in words(f"{self.title} {self.also}"))
         said = self.said | title | frozenset(root(s) for s in title) | kinship(self.text)
         at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _AT_WORK.search(self.text)
                    or _NAMED_ROLE.search(self.text))
@@ -1500,6 +1501,32 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     return [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
 
 
+# A word glossed where it is said: "my fastlege (GP)", "rekkehus (townhouse)", "(control = inspection, …)",
+# "a los (maritime pilot)": the person's own word and its English one or two, in either order.
+_GLOSS = re.compile(r"\b([a-zà-ÿ][\w-]{2,})\s*\(((?:[A-Za-zÀ-ÿ][\w'-]*\s?){1,2})[,)]")
+_GLOSS_EQ = re.compile(r"\(([a-zà-ÿ][\w-]{2,})\s*=\s*([a-zà-ÿ][\w-]{2,})\b")
+
+
+def glossed(notes: Sequence[Note], question: str = "") -> list[Note]:
+    """The notes, each that says a glossed word also saying its gloss (and the other way round): "Got the
+    letter about my new fastlege" answers "who is my GP now?" once "My fastlege (GP) Dr. Larsen…" was said."""
+    same: dict[str, set[str]] = {}
+    for n in notes:
+        for word, gloss in [*_GLOSS.findall(n.text), *_GLOSS_EQ.findall(n.text)]:
+            if word.casefold() not in STOP and gloss.strip().casefold() not in STOP:
+                a, b = stem(word.casefold()), " ".join(stem(w) for w in words(gloss))
+                same.setdefault(a, set()).add(gloss.strip())
+                same.setdefault(b, set()).add(word)
+    if not same:
+        return list(notes)
+    out = []
+    for n in notes:
+        said = n.said | {" ".join(p) for p in n.phrases}
+        also = {g for key, gl in same.items() if key in said for g in gl}
+        out.append(replace(n, also=" ".join(sorted(also))) if also else n)
+    return out
+
+
 def cased(notes: Sequence[Note], question: str) -> list[Note]:
     """The notes, those typed all in lower case with the names capitalised (see capabilities.truecase):
     "my sister tash" reads as "my sister Tash". Names come from the question, the person's cased
@@ -1581,7 +1608,7 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = by_age(cased_question(sit, told), told)
     ask = read_ask(sit)
-    notes = cased(told, sit.text)
+    notes = cased(glossed(told), sit.text)
     scored = _scored(sit, ask, notes, aliases(notes))
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)

@@ -1295,3 +1295,16 @@ def test_my_oldest_is_never_a_pronoun_with_an_age() -> None:
         "At home it is me, Ørjan and our two kids. Ingeborg is 9 and goes in 4th grade, Mats is 2.",
     )
     assert by_age(read("what sport does my oldest play?"), notes).text == "what sport does Ingeborg play?"
+
+
+def test_a_word_the_person_glossed_is_said_by_every_note_that_says_it() -> None:
+    """"My fastlege (GP) Dr. Larsen…" then "my new fastlege: Dr. Farah Iqbal": the new GP; "(control =
+    inspection)" makes "my new partner for the controls" the one I do inspections with."""
+    notes = _thread(
+        "My fastlege (GP) Dr. Larsen sent me to a physio, Magnus at Kvaløysletta Fysioterapi.",
+        "In March alone I did 31 controls of landings (control = inspection, we check the catch).",
+        "Got the letter about my new fastlege: Dr. Farah Iqbal at Kvaløysletta legesenter",
+        "My new partner for the controls is Sandra Kalstad. She was in Kystvakten before.",
+    )
+    assert "Iqbal" in _answer_text("who is my GP now?", notes)
+    assert "Sandra" in _answer_text("who do I do my inspections with now?", notes)
