@@ -154,6 +154,7 @@ class _Found:
             following = self.next_turn(h.memory) if h.memory.kind == "turn" else None
             goes_on = following is not None and (
                 _EARLY_PRONOUN.match(following.content) is not None or len(h.memory.content) <= SHORT_TURN_CHARS
+                or _GOES_ON_FROM.match(following.content) is not None  # "Before that I was five years in…"
             )  # "Big news since we last talked: I've left the ambulance." then "…I'm now an instructor at NSCC."
             if following is not None and goes_on and f"m{following.id}" not in self.texts:
                 self._keep(f"m{following.id}", following, h.relevance, ref)  # "We got her…" after "Biscuit's…"
@@ -185,11 +186,9 @@ class _Found:
 
 
 # A message that leans on the one before it: a pronoun, or "before that" / "also" opening it.
-_LEANS = re.compile(
-    r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|there)\b"
-    r"|^\W*(?:also|and|but|so|then|before that|after that)\b",
-    re.IGNORECASE,
-)
+_GOES_ON_FROM = re.compile(r"^\W*(?:also|and|but|so|then|before that|after that)\b", re.IGNORECASE)
+_LEANS = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|there)\b|" + _GOES_ON_FROM.pattern,
+                    re.IGNORECASE)  # fmt: skip
 
 
 # A next message that goes on about this one: a pronoun among its first words ("We got her from…",

@@ -233,7 +233,8 @@ _WORKS_AS = re.compile(
 )
 # Work said by where and how it is done: "he's FIFO on a mine site", "night shifts", "on the tools".
 _AT_WORK = re.compile(
-    r"\b(?:FIFO|fly[- ]in,? fly[- ]out|on (?:a|the) (?:\w+ )?(?:site|rig|tools)|(?:night|day|early|late) shifts?)\b",
+    r"\b(?:FIFO|fly[- ]in,? fly[- ]out|on (?:a|the) (?:\w+ )?(?:site|rig|tools)|(?:night|day|early|late) shifts?"
+    r"|(?:i|he|she|we) (?:was|were|spent) (?:\w+ )?(?:years?|decades?) (?:in|at|with))\b",  # "I was five years in…"
     re.IGNORECASE,
 )
 _WORK = frozenset({stem("work")})

@@ -162,6 +162,21 @@ def test_policy_path_reads_a_turn_with_the_one_that_goes_on_about_it(settings: S
     assert evidence.verdict == "answer" and "Ines" in " ".join(n.text for n in evidence.notes)
 
 
+def test_a_turn_brings_the_next_that_opens_on_it(settings: Settings, storage: MemoryStore) -> None:
+    """"Before that I was five years…" goes on from "I work as fisheries inspector…": found with it."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("kjersti", "correct-horse").id or 0
+    _told(rt, uid, "a", "A bit about me: I am 38, I work as fisheries inspector at Fiskeridirektoratet, in the Tromsø "
+                        "office. I have been there since 2017.")
+    _told(rt, uid, "a", "Before that I was five years in quality control at a fish plant in Myre, in Vesterålen.")
+    work, before = sorted(storage.memories.list(uid, ["turn"]), key=lambda m: m.id or 0)
+    found = _Found(lambda m: storage.memories.previous_turn(uid, m), lambda m: storage.memories.next_turn(uid, m))
+    found.add([MemoryHit(work, 0.8, 0.6, 1.0)])
+    assert f"m{before.id}" in found.texts
+    evidence = choose(read("Where did I work before the directorate?"), found.notes)
+    assert evidence.verdict == "answer" and "Myre" in " ".join(n.text for n in evidence.notes)
+
+
 def test_a_turn_brings_the_turns_it_leans_on_in_a_chain(settings: Settings, storage: MemoryStore) -> None:
     """"…ten minutes from her" leans on "She turns 70…", which leans on "…my mum Glenys…"."""
     rt = _runtime(settings, storage, Voice())
