@@ -150,7 +150,8 @@ _SAID_EARLIER = re.compile(
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
     r"sold|bought|replaced|left|renamed|quit|ended up|cancelled|called off|given up|gave up|"
-    r"new \w+ (?:is|was)|(?:saw|met|see|meet|got|have) (?:the|a|my|our) new \w+|retired|found a (?:new )?place|"
+    r"new (?:[\w-]+ ){1,3}(?:(?:from|since|as of|starting) (?:[\w.]+ ){1,2})?(?:is|was)|"
+    r"(?:saw|met|see|meet|got|have) (?:the|a|my|our) new \w+|retired|found a (?:new )?place|"
     r"(?:get|got) the keys|headhunted|got the job|(?:offered|took) (?:me )?(?:the|a) (?:new )?(?:job|role|position)|"
     r"(?:a|my) new (?:job|role|position)|(?:i|we) start(?:ed)? (?:on|at|in|next|there))\b"
     # a value changed: "raised the amlodipine to 10 mg", "went up to 40 lei" (not "went up to Leeds");

@@ -1308,3 +1308,14 @@ def test_a_word_the_person_glossed_is_said_by_every_note_that_says_it() -> None:
     )
     assert "Iqbal" in _answer_text("who is my GP now?", notes)
     assert "Sandra" in _answer_text("who do I do my inspections with now?", notes)
+
+
+def test_a_new_one_said_with_its_start_date_replaces_the_old() -> None:
+    notes = _thread(
+        "Our section leader is Åshild Nygård. She is good, very calm, but always in some meeting on Teams",
+        "The new acting section leader from 1. August is Bjørn-Ivar Hansen. He comes from one of the Finnmark offices",
+    )
+    from capabilities.evidence import superseded
+
+    assert "m1" in _answer_refs("who's my section leader at the moment", notes)
+    assert superseded(notes, "person", "who's my section leader at the moment") == {"åshild"}  # the reply's names
