@@ -523,7 +523,9 @@ async def _grounded_each(
     )
 
 
-_CALLED = re.compile(r"\b(?:called|named|name is|nicknamed)\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
+_CALLED = re.compile(
+    r"\b(?:called|named|name is|nicknamed)\s+(?:(?:it|him|her|them)\s+)?(?:the\s+)?['‘\"“]?([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
+)
 
 
 _DOING = r"\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+|his\s+|her\s+)?(\w+)"

@@ -123,7 +123,8 @@ def described(text: str) -> set[str]:
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(
-    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)(?:\s+([a-z]+))?"
+    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)"
+    r"(?:\s+([a-z]+))?"
 )
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
@@ -136,7 +137,7 @@ _LIGHT_VERBS = word_set(
 )  # said in too many ways to require ("do I see the physio": "physio is Thurs at 4:30"), or about the telling
 _NOW = re.compile(
     r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present|finally|eventually"
-    r"|in the end|this (?:year|summer|winter|spring|autumn|fall|season|term))\b",
+    r"|in the end|this (?:year|summer|winter|spring|autumn|fall|season|term)|latest|most recent|newest)\b",
     re.I,
 )
 # What came before: asked ("before my current job", "my previous flat") and said ("Before that I…").
@@ -240,7 +241,9 @@ _AT_WORK = re.compile(
 )
 _WORK = frozenset({stem("work")})
 # "name is Jonas", "called Miso", a group's "we're the Tuesday Night Readers"
-_NAMING_SHAPE = re.compile(r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:the\s+)?[A-ZÀ-ÞĀ-Ž]")
+_NAMING_SHAPE = re.compile(  # (also "we named it 'Sri Guru Nilaya'")
+    r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:(?:it|him|her|them)\s+)?(?:the\s+)?['‘\"“]?[A-ZÀ-ÞĀ-Ž]"
+)
 # "what's my name?": "I'm Lena" (`situation.introduced`), or the fact formed from it
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-ZÀ-ÞĀ-Ž]")
 # (and the head of a compound before the verb: "which law firm does…" asks for a firm)
@@ -334,6 +337,10 @@ _THEIR_CHILD = re.compile(
     r"youngest|older|younger)\s+)?(boy|girl|son|daughter)\s+(" + NAME_WORD + ")"
 )
 _CHILD_WORD = {"boy": "son", "girl": "daughter", "son": "son", "daughter": "daughter"}
+# Who someone is, said after their name: "their son Ishaan is 6, our only grandchild", "Tone, my best friend"
+_APPOSED = re.compile(
+    r"\b(" + NAME_WORD + r")(?:\s+is\s+\d{1,3})?,\s+(?:[Oo]ur|[Mm]y)\s+(?:only\s+|" + _DESCRIBER + r")?([a-z]+)\b"
+)
 _MARRIED = re.compile(
     r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+) and I (?:got |were |have been |had been )?married\b"
     r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
@@ -352,6 +359,7 @@ _KIN_TABLE = (
     (_PARENT, "mum|mom|mother", "grandmother"), (_PARENT, "dad|father", "grandfather"),
     (_SIBLING, "daughter", "niece"), (_SIBLING, "son", "nephew"),
     ("aunt|uncle", _CHILD, "cousin"), (_CHILD, _CHILD, "grandchild"),
+    (_CHILD, "son", "grandson"), (_CHILD, "daughter", "granddaughter"),
     (_SPOUSE, "mum|mom|mother", "mother-in-law"), (_SPOUSE, "dad|father", "father-in-law"),
     (_SPOUSE, "brother", "brother-in-law"), (_SPOUSE, "sister", "sister-in-law"),
     ("brother", "wife", "sister-in-law"), ("sister", "husband", "brother-in-law"),
@@ -797,9 +805,8 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         noun = stem(numbered.group(1) or numbered.group(2)) if numbered else ""
         if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
             found = _near(plain, found, {noun})
-    elif kind == "person":  # (of someone, not a place: "Home from Sortland" names no surgeon; a company is "at X")
-        found = {n.split()[0].casefold() for n in (names_in if _named_noun(question) else _people)(text)
-                 if not _calendar(n)}  # fmt: skip
+    elif kind == "person":
+        found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
         wh = _WH_NOUN.search(question.casefold())
         members = CATEGORIES.get(wh.group(1), frozenset()) if wh else frozenset()
@@ -1022,6 +1029,9 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
             add((described or said).casefold(), name)
         for kin, name in _MARRIED_TO.findall(note.text):
             add(f"{kin}'s {'husband' if kin in _FEMALE_KIN else 'wife'}", name)
+        for name, word in _APPOSED.findall(note.text):
+            if stem(word) in _PEOPLE_STEMS | _KIN_STEMS:
+                add(word, name)
         for kin, pronoun, name in _THEN_MARRIED.findall(note.text):
             if _fits(kin, pronoun):
                 add(f"{kin}'s {'husband' if pronoun == 'she' else 'wife'}", name)
@@ -1398,6 +1408,7 @@ _PEOPLE = word_set(
     "mother dad father colleague boss neighbour neighbor roommate flatmate"
 )
 _PEOPLE_STEMS = frozenset(stem(w) for w in _PEOPLE)
+_KIN_STEMS = frozenset(stem(w) for w in CATEGORIES["family"])
 _KINDS = frozenset().union(*CATEGORIES.values(), CATEGORIES, _PEOPLE)  # what a name may be said to be
 # "AND he's engaged!! his fiancee Jade…" after "Callum's flights got moved": Callum's fiancee, when
 # the pronoun before it names nobody.

@@ -35,7 +35,8 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’-]*")
 # A name: capitalised words ("Nova Scotia Community College"), or an acronym ("NSCC", "EHS").
 # A name's word: a capital then small letters, beyond A-Z too ("Ørjan", "Åshild", "Łukasz", "Strauß").
 NAME_WORD = r"[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+"
-_WORD_NAME = r"(?:[a-z]?[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+(?:[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)*)"  # "Ana", "MacDonald", "iLoad"
+# "Ana", "MacDonald", "iLoad"; not the start of a code glued to more letters or digits ("HbA1c", "iPhone15")
+_WORD_NAME = r"(?:[a-z]?[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+(?:[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)*(?![A-Za-zÀ-ÿ0-9]))"
 _NAME = re.compile(rf"\b(?:{_WORD_NAME}(?:\s+{_WORD_NAME})*|[A-Z]{{3,6}}\b(?!['’]))")
 def word_set(text: str) -> frozenset[str]:
     """The space-separated words of a literal, as a set (keeps long word lists readable)."""
@@ -58,7 +59,7 @@ STOP = word_set(
 # Words after "my" that describe rather than name the thing asked about ("my favourite film").
 DESCRIBERS = word_set(
     "favourite favorite best new old little older younger big elder first last current late eldest oldest youngest "
-    "middle right left"  # "my right knee"
+    "middle right left latest newest recent only"  # "my right knee", "my latest HbA1c"
 )
 _HOW_OFTEN = word_set("daily weekly fortnightly monthly yearly annual nightly usual regular normal")  # "my weekly rent"
 _ACK = re.compile(
@@ -173,6 +174,7 @@ _SYNONYMS_TEXT = (
     "son boy lad",  # "their boy Sander"
     "weigh weighs weighed weight kg kilo kilos pounds lbs",  # "Bamse is 22,8 kg now"
     "daughter girl",
+    "grandchild grandson granddaughter grandkid",
     "mother mom mum",
     "father dad",
     "trip travel visit visited vacation holiday",
@@ -195,7 +197,8 @@ _CATEGORIES_TEXT = (
     "position: defence defense forward goalie goalkeeper striker midfielder winger centre center",
     "car: subaru honda toyota ford volkswagen vw bmw audi mercedes tesla volvo nissan mazda kia hyundai fiat "
     "renault peugeot skoda civic outback corolla golf",
-    "instrument: piano guitar cello violin drums flute saxophone ukulele",
+    "instrument: piano guitar cello violin viola drums flute saxophone ukulele harp trumpet trombone clarinet oboe "
+    "bassoon banjo mandolin accordion harmonica keyboard organ sitar veena tabla mridangam harmonium bagpipes",
     "sport: football soccer tennis running swimming climbing yoga cycling basketball hiking rugby hockey golf "
     "baseball cricket volleyball skiing surfing boxing badminton handball netball lacrosse rowing sailing skating "
     "gymnastics athletics triathlon squash judo karate taekwondo fencing archery curling softball",
@@ -209,7 +212,8 @@ _CATEGORIES_TEXT = (
     "sibling: brother sister",
     "parent: mother father mom dad mum",
     "family: wife husband partner son daughter kid child brother sister mother father mom dad mum parent "
-    "grandma granny grandad grandpa grandmother grandfather aunt uncle cousin niece nephew grandson granddaughter",
+    "grandma granny grandad grandpa grandmother grandfather aunt uncle cousin niece nephew grandson granddaughter "
+    "grandchild grandkid godson goddaughter godchild",
 )
 
 

@@ -194,7 +194,11 @@ _NOT_NAMES = frozenset(
 # Brandt" and "Ursula K. Le Guin" are one sentence ("Brandt." alone was dropped as filler); nor
 # after the day of a date written the European way: "last day is 30. June" ("30." alone lost June).
 DAY_DOT = r"(?:(?<!\b\d\.)(?<!\b\d\d\.)|(?!\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))"
-NOT_AN_END = rf"(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.){DAY_DOT}"  # after . ! ?
+# (nor after a short abbreviation: "Rs. 68,200", "No. 12", "approx. 3 km", "e.g. the vet")
+NOT_AN_END = (
+    r"(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\bRs\.)(?<!\bNo\.)(?<!\bno\.)"
+    r"(?<!\bvs\.)(?<!\bMt\.)(?<!\bJr\.)(?<!\bSr\.)(?<!\bapprox\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)" + DAY_DOT
+)  # after . ! ?
 _SENTENCE = re.compile(rf"(?<=[.!?]){NOT_AN_END}\s+|\n+")
 _CAPITALIZED = re.compile(_NAME)
 
