@@ -198,8 +198,12 @@ def send(page: Page, text: str) -> str:
     expect(replies).not_to_have_count(before, timeout=300_000)
     # The stop button shows while the run is going; the reply is complete when it is gone.
     expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
+    # and no step still running: under load the stop button was once gone while an info round's step
+    # still said "Using Looked further in memory", which was then read as the reply
+    steps = re.compile(r"^\s*(?:Used|Using)\b")
+    expect(page.locator(".ai-message").filter(has_text=re.compile(r"^\s*Using\b"))).to_have_count(0, timeout=420_000)
     # not a step: "Used Context", or an info round's "Used Looked further in memory (…)"
-    reply = replies.filter(has_not_text=re.compile(r"^\s*Used\b")).last
+    reply = replies.filter(has_not_text=steps).last
     expect(reply).not_to_have_text(re.compile(r"^\s*$"))
     assert "<your answer>" not in reply.inner_text(), "a copied format placeholder was shown as the reply"
     return reply.inner_text()
