@@ -100,6 +100,14 @@ _IMPERATIVE = re.compile(
     r"draw|create|list|describe|read)\b",
     re.IGNORECASE,
 )
+# A question after a lead-in, typed without "?": "after selling the wagon r what did the new car cost us",
+# "ok so where is the party now" (not "I told him what was happening": the lead-in opens the message)
+_LED_QUESTION = re.compile(
+    r"^\W*(?:after|before|since|now|so|and|ok|okay|hey|also|btw|oh|wait|sorry)\b[^?.!]*?"
+    r"\b(?:what|where|when|who|which|how (?:much|many|long|old|often))\s+"
+    r"(?:did|does|do|is|was|are|were|has|have|will)\b",
+    re.IGNORECASE,
+)
 _QUESTION_START = re.compile(
     r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|why|how|which|do|does|did|is|are|was|were|can|"
     r"could|would|will|have|has|tell me|remind me|list|name|any idea|"
@@ -400,7 +408,7 @@ _BARE_PARENT = re.compile(
 def read(message: str, history: Sequence[str] = ()) -> Situation:
     """Read a message (and whether its thread has history) into a `Situation`."""
     text = spelled_out(message.strip()).replace("for a living", "for work")
-    question = text.endswith("?") or bool(_QUESTION_START.match(text))
+    question = text.endswith("?") or bool(_QUESTION_START.match(text) or _LED_QUESTION.match(text))
     text = _S_APOSTROPHE.sub(r"\1's", text)  # "Kostas' daughter" is said as "Kostas's daughter"
     if question:  # "when is dad's birthday?" asks about the person's own dad, as "my dad" would
         text = _BARE_PARENT.sub(lambda m: f"{m.group(1)}my {m.group(2).casefold()}", text)

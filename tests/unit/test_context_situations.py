@@ -69,3 +69,15 @@ def test_the_persons_name_is_read_from_a_formed_fact_too() -> None:
 
     assert introduced("The user is Ana Sousa and the user lives in Porto.") == "Ana"
     assert introduced("The user is British.") == "" and introduced("hey, tom here. 34, living in leeds") == "Tom"
+
+
+def test_a_question_typed_without_a_question_mark_is_still_a_question() -> None:
+    """"by how much did our rate go down" and "after selling the wagon r what did the new car cost us" were
+    kept as remarks ("Got it — …"); a statement that only contains "what was" stays one."""
+    from capabilities.situation import read
+
+    for asked in ("by how much did our mortgage rate go down", "after selling the wagon r what did the new car "
+                  "actually cost us", "ok so where is the party now", "in which year did we move"):  # fmt: skip
+        assert read(asked).question, asked
+    for said in ("I told him what was happening", "so we moved, what a week"):
+        assert not read(said).question, said
