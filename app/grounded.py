@@ -84,6 +84,7 @@ from capabilities.situation import (
     is_request,
     names_in,
     read,
+    related_stems,
     related_words,
     stem,
     word_set,
@@ -468,6 +469,8 @@ async def _grounded(
     if not kind and not named and they and they.group(1).casefold() not in STOP:
         named = _done(evidence.notes, stem(they.group(1)), _ANYONE) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
+    called = _called_as(sit, evidence.notes) if kind == "person" else ""  # "what's my grandson's name?":
+    needed = {called} if called else needed  # Ishaan, "our only grandchild", not Vasanthi of the same note
     needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
     if not needed and KIND in ask.attributes:  # "what breed is Biscuit?": the description ("a basset hound"),
         needed = set().union(*(described(n.text) for n in evidence.notes))  # not "Biscuit is a breed of dog"
@@ -532,6 +535,19 @@ _DOING = r"\s+(?:\w+ly\s+|also\s+|still\s+)?(\w+)\s+(?:the\s+|a\s+|an\s+|my\s+|h
 _I_DO = re.compile(r"\b(?i:I|we)" + _DOING)
 _ANYONE = re.compile(r"\b(?:(?i:I|we|he|she|they)|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)" + _DOING, re.IGNORECASE)
 _THEY_DO = re.compile(r"^\W*(?i:what\s+(?:does|did))\s+(?:(?i:my)\s+\w+|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:\w+ly\s+)?(\w+)")
+
+
+def _called_as(sit: Situation, notes: Sequence[Note]) -> str:
+    """The one name the person calls by the chain asked ("my grandson": "Ishaan … our only grandchild"),
+    when the notes say it; "" otherwise."""
+    if not sit.heads:
+        return ""
+    for word, name in aliases(notes).items():
+        said = word.replace("'s", "").split()
+        pairs = zip(said, sit.heads, strict=False)
+        if len(said) == len(sit.heads) and all(stem(w) in related_stems(h) for w, h in pairs):
+            return name if any(name in n.text.casefold() for n in notes) else ""
+    return ""
 
 
 def _done(notes: Sequence[Note], verb: str, doer: re.Pattern[str] = _I_DO) -> set[str]:

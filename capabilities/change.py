@@ -27,7 +27,8 @@ _ASKED = re.compile(
 _UNITS = r"kr|nok|sek|dkk|eur|euros?|usd|dollars?|pounds?|lei|rand|%|percent|kg|kilos?|km|miles?|cm|m|lbs"
 # a value and its unit: "648 000 kr", "5,35 %", "$1,850", "€2.400", "22,8 kg" (not a date's "4.")
 _VALUE = re.compile(
-    rf"(?P<cur>[$€£])?\s?(?P<num>\d{{1,3}}(?:[  ]\d{{3}})+|\d{{1,3}}(?:,\d{{3}})+(?!,?\d)|\d+(?:[.,]\d+)?)"
+    rf"(?P<cur>[$€£₹]|Rs\.?|INR)?\s?(?P<num>\d{{1,3}}(?:[  ]\d{{3}})+|\d{{1,2}}(?:,\d{{2}})+,\d{{3}}(?!\d)"
+    rf"|\d{{1,3}}(?:,\d{{3}})+(?!,?\d)|\d+(?:[.,]\d+)?)"
     rf"(?(cur)|(?P<sp>\s?)(?P<unit>{_UNITS})(?!\w))",
     re.IGNORECASE,
 )
@@ -52,7 +53,7 @@ def asks_change(question: str) -> bool:
 def _number(raw: str) -> tuple[float, int, str]:
     """The value of "648 000", "5,35", "1,850", "2.5": (value, decimals, decimal mark)."""
     plain = raw.replace(" ", "").replace(" ", "")
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", plain):
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}", plain):  # (and "7,35,000": Indian grouping)
         return float(plain.replace(",", "")), 0, "."
     mark = "," if "," in plain else "."
     whole, _, decimals = plain.partition(mark)
@@ -74,7 +75,8 @@ def _values(text: str) -> list[re.Match[str]]:
 
 
 def _unit(m: re.Match[str]) -> str:
-    return (m["cur"] or m["unit"] or "").casefold().rstrip("s")
+    unit = (m["cur"] or m["unit"] or "").casefold().rstrip("s.")
+    return "rs" if unit in ("₹", "inr", "r") else unit
 
 
 def change(question: str, chosen: Sequence[Note], recalled: Sequence[Note] = ()) -> Change | None:
@@ -89,7 +91,10 @@ def change(question: str, chosen: Sequence[Note], recalled: Sequence[Note] = ())
     for note in sorted(pool, key=_when):
         for m in _values(note.text):
             said.setdefault(_unit(m), []).append((note, m))
-    for unit in sorted(said, key=lambda u: not any(n in chosen for n, _ in said[u])):
+    # (money before a percentage, unless a rate or a percentage is asked: "my pension went up with the DR
+    # hike" is Rs. 880, not the 53% → 55% of the hike)
+    rate = re.search(r"\b(?:rate|percent|percentage|%)", question, re.IGNORECASE) is not None
+    for unit in sorted(said, key=lambda u: (not any(n in chosen for n, _ in said[u]), u == "%" and not rate)):
         (latest, after), earlier = said[unit][-1], [(n, m) for n, m in said[unit] if n is not said[unit][-1][0]]
         if not earlier or _when(earlier[-1][0]) >= _when(latest):
             continue
@@ -98,7 +103,8 @@ def change(question: str, chosen: Sequence[Note], recalled: Sequence[Note] = ())
         if old == new:
             continue
         by = _written(abs(new - old), max(od, nd), nmark if nd else omark, before["num"] + after["num"])
-        cur, sign = after["cur"] or "", f"{after['sp'] or ''}{after['unit'] or ''}"
+        cur = after.group(0)[: after.start("num") - after.start()].lstrip()  # as written: "Rs. ", "$"
+        sign = f"{after['sp'] or ''}{after['unit'] or ''}"
         return Change(before.group(0).strip(), after.group(0).strip(), f"{cur}{by}{sign}", new > old)
     return None
 

@@ -495,3 +495,15 @@ async def test_by_how_much_a_value_went_up_or_down_is_worked_out_from_the_two_no
     assert "23 000 kr" in salary and "648 000" in salary and "671 000" in salary
     rate = _reply(await _say(rt, uid, "r", "by how much did our mortgage rate go down")).reply
     assert "0,25 %" in rate
+
+
+async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_another_of_the_note(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"Your grandson's name is Vasanthi." names someone of the same note: the reply must give Ishaan."""
+    rt = _runtime(settings, storage, _Saying("Your grandson's name is Vasanthi."))
+    uid = storage.accounts.create("shankar", "correct-horse").id or 0
+    _told(rt, uid, "a", "My wife is Vasanthi. Daughter Deepa is 35, her husband is Arvind Joshi, and their son "
+                        "Ishaan is 6, our only grandchild and the apple of our eye.")
+    reply = _reply(await _say(rt, uid, "q", "what's my grandson's name?")).reply
+    assert "Ishaan" in reply

@@ -29,3 +29,13 @@ def test_nothing_is_worked_out_without_a_change_asked_or_an_earlier_value() -> N
     assert change("how much did my salary go up?", notes[1:], notes[1:]) is None
     assert change("how much did the bike go up?", notes[1:], notes) is None  # no note says a word asked before
     assert asks_change("By how much did our mortgage rate go down") and not asks_change("how much is the rent?")
+
+
+def test_rupees_and_indian_grouping_and_money_before_a_percentage() -> None:
+    pension = [_n(1, "Pension came, Rs. 67,320 this month."),
+               _n(40, "Pension update: the DR hike was announced, 53% to 55%. Pension is now Rs. 68,200.")]  # fmt: skip
+    moved = change("by how much did my pension go up with the DR hike", pension[1:], pension)
+    assert moved and moved.sentence() == "It went up by Rs. 880: from Rs. 67,320 to Rs. 68,200."
+    car = [_n(1, "On-road price of the Dzire is Rs. 7,35,000."), _n(9, "The dealer raised the price to Rs. 7,52,500.")]
+    moved = change("how much did the price of the Dzire go up", car[1:], car)
+    assert moved and moved.by == "Rs. 17,500"
