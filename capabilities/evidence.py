@@ -801,6 +801,8 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
                                     or any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w))))
             or (not money and (w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
+        if re.search(r"\bhow old\b", question, re.IGNORECASE):  # an age is said as one: "is 63", "7 years old",
+            found &= {n.casefold() for m in _AGE_SAID.finditer(text) for n in m.groups() if n}  # not "23. to 25. Sep"
         numbered = _NUMBER_OF.search(question)  # "my mom's room number": beside "room", not her age
         noun = stem(numbered.group(1) or numbered.group(2)) if numbered else ""
         if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
@@ -831,6 +833,17 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
     if kind == "thing":  # (all of a note's names stay: "didn't go the Hilux… picked up a Ford Ranger")
         return headed(text, question, found) if near_only else found
     return near if near_only and kind in ("person", "place") else near or found
+
+
+_AGE_NUMBER = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+_AGE_NUMBER += r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+_AGE_SAID = re.compile(
+    r"\b(?:is|was|['’]s|turns?|turned|turning|aged?|age of|be)\s+(?:[a-z]+\s+){0,3}?" + _AGE_NUMBER + r"\b"
+    r"(?!\s*(?:kg|km|cm|%|hours?|minutes?|mins?|days?|weeks?|months?|times?|am|pm|o'clock)\b|[.:]\d)"
+    r"|\b" + _AGE_NUMBER + r"\s*(?:years?|yrs?|y/?o)\b|\((\d{1,3})\)|\b" + _AGE_NUMBER + r"-year-old"
+    r"|\b(\d{1,3})(?:st|nd|rd|th) birthday|(?:^|[.!?;]\s+)\W*(\d{1,3})\s*,|,\s*(\d{1,3})\s*,",
+    re.IGNORECASE,
+)  # "Tessa's 25", "Rex, 6, our dog", "my 40th birthday", "tom here. 34, living in leeds"
 
 
 def _bare(token: str) -> str:

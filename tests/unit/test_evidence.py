@@ -1344,3 +1344,17 @@ def test_a_long_chatty_message_is_read_for_what_people_write_in_it() -> None:
     assert "Ishaan" in _answer_text("what's my grandson's name?", notes)
     latest = _answer_text("what was my latest HbA1c", notes)
     assert "6.9" in latest and "7.4" not in latest
+
+
+def test_an_age_is_a_number_said_as_one() -> None:
+    """"Honningsvåg 23. to 25. September" and "4 hours" say no one's age; "she's actually five", "He's
+    nineteen", "Maeve turned six", "Rex, 6, our dog" do."""
+    from capabilities.evidence import candidates
+
+    question = "how old is Sandra?"
+    assert candidates("Sandra and I have our first big control trip next week, Honningsvåg 23. to 25. September",
+                      "number", question) == set()  # fmt: skip
+    assert candidates("Sandra and I did control on a trawler yesterday, 4 hours.", "number", question) == set()
+    for said, age in (("I said Miso is four, but she's actually five", "five"), ("He's nineteen and doing "
+                      "engineering", "nineteen"), ("Maeve turned six on 3 October!", "six"), ("Rex, 6, our dog", "6")):
+        assert age in candidates(said, "number", "how old is she?"), said
