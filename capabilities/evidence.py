@@ -337,10 +337,6 @@ _THEIR_CHILD = re.compile(
     r"youngest|older|younger)\s+)?(boy|girl|son|daughter)\s+(" + NAME_WORD + ")"
 )
 _CHILD_WORD = {"boy": "son", "girl": "daughter", "son": "son", "daughter": "daughter"}
-# Who someone is, said after their name: "their son Ishaan is 6, our only grandchild", "Tone, my best friend"
-_APPOSED = re.compile(
-    r"\b(" + NAME_WORD + r")(?:\s+is\s+\d{1,3})?,\s+(?:[Oo]ur|[Mm]y)\s+(?:only\s+|" + _DESCRIBER + r")?([a-z]+)\b"
-)
 _MARRIED = re.compile(
     r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+) and I (?:got |were |have been |had been )?married\b"
     r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
@@ -1042,9 +1038,6 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
             add((described or said).casefold(), name)
         for kin, name in _MARRIED_TO.findall(note.text):
             add(f"{kin}'s {'husband' if kin in _FEMALE_KIN else 'wife'}", name)
-        for name, word in _APPOSED.findall(note.text):
-            if stem(word) in _PEOPLE_STEMS | _KIN_STEMS:
-                add(word, name)
         for kin, pronoun, name in _THEN_MARRIED.findall(note.text):
             if _fits(kin, pronoun):
                 add(f"{kin}'s {'husband' if pronoun == 'she' else 'wife'}", name)
@@ -1421,7 +1414,6 @@ _PEOPLE = word_set(
     "mother dad father colleague boss neighbour neighbor roommate flatmate"
 )
 _PEOPLE_STEMS = frozenset(stem(w) for w in _PEOPLE)
-_KIN_STEMS = frozenset(stem(w) for w in CATEGORIES["family"])
 _KINDS = frozenset().union(*CATEGORIES.values(), CATEGORIES, _PEOPLE)  # what a name may be said to be
 # "AND he's engaged!! his fiancee Jade…" after "Callum's flights got moved": Callum's fiancee, when
 # the pronoun before it names nobody.
