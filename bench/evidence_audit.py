@@ -132,7 +132,9 @@ def audit(
     began = time.monotonic()
     if kept is None:
         _cli(data_dir, "users", "add", persona.name, "--password-stdin", stdin=secrets.token_urlsafe(16) + "\n")
-        told = [(f"told-{n}-{uuid.uuid4()}", line) for n, thread in enumerate(persona.threads) for line in thread]
+        # one thread id per told thread (its messages follow on from each other: "she's got a cat too…")
+        told = [(f"told-{n}-{tid}", line)
+                for n, thread in enumerate(persona.threads) for tid in [uuid.uuid4()] for line in thread]  # fmt: skip
         asyncio.run(_turns(settings, persona.name, told, None))
         if persona.document is not None:
             _cli(data_dir, "ingest", "--user", persona.name, str(persona.document))
