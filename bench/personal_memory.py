@@ -9,7 +9,8 @@ would (reading each reply before typing the next), ingest the persona's document
 question in a fresh thread (`/new` before each; `--batch` questions per process). A reply is right
 when it contains an expected answer (casefolded, accents stripped); an abstain question is right
 when the reply says it does not know and names nothing that is in neither the question nor a short
-list of common words. The markdown table (stdout) gives accuracy per question type, time to first
+list of common words. The markdown table (stdout) gives accuracy per question type, how often a reply
+said at each confidence was right (calibration), time to first
 token and reply time of the answers, reply time of the telling turns, and how many of all the
 replies read leaked prompt or format text or looped; `--out` has every question's reply, timings
 and sources. Progress goes to stderr: a run takes many minutes.
@@ -406,6 +407,12 @@ def summarise(results: list[dict[str, Any]], told: list[dict[str, Any]]) -> dict
         "replies_read": len(read),
         "no_reply": sum(bool(r["error"]) for r in results) + sum(bool(t["error"]) for t in told),
         "answered_by": dict(Counter(str(r["answered_by"]) for r in results)),
+        # calibration: how often a reply said at each confidence was right
+        "by_confidence": {
+            level: (sum(r["right"] for r in said), len(said))
+            for level in ("high", "medium", "low")
+            for said in [[r for r in results if r["confidence"] == level]]
+        },
     }
 
 
@@ -421,13 +428,14 @@ def _seconds(pair: tuple[float | None, float | None]) -> str:
 def markdown(summaries: dict[str, dict[str, Any]]) -> str:
     """The report table, one row per answer path."""
     timing = ["first token p50/p95 s", "reply p50/p95 s", "telling reply p50/p95 s"]
-    head = ["path", *TYPES, "overall", *timing, "leakage", "loops", "no reply"]
+    head = ["path", *TYPES, "overall", "right when high / medium / low", *timing, "leakage", "loops", "no reply"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for path, s in summaries.items():
         cells = [
             path,
             *(_fraction(tuple(s["per_type"][k])) for k in TYPES),
             _fraction(tuple(s["overall"])),
+            " / ".join(_fraction(tuple(s["by_confidence"][k])) for k in ("high", "medium", "low")),
             _seconds(s["first_token_ms"]),
             _seconds(s["total_ms"]),
             _seconds(s["told_total_ms"]),

@@ -19,9 +19,11 @@ from bench.personal_memory import (
     is_right,
     leakage,
     load_persona,
+    markdown,
     normalise,
     percentile,
     says_unknown,
+    summarise,
 )
 
 PERSONA = Path(__file__).parents[2] / "bench" / "personas" / "dev.json"
@@ -162,3 +164,14 @@ def test_chat_process_reads_one_json_reply_per_line(tmp_path: Path) -> None:
 def test_contains_answer_takes_a_time_with_am_or_pm() -> None:
     assert contains_answer("Report time 7:15am, exam starts 8.", ["7:15"])
     assert not contains_answer("Report time 7:150.", ["7:15"])
+
+
+def test_summary_reports_how_often_each_confidence_was_right() -> None:
+    def result(right: bool, confidence: str) -> dict[str, object]:
+        return {"type": "single", "right": right, "confidence": confidence, "reply": "x", "error": "",
+                "answered_by": "policy", "timings_ms": {}}  # fmt: skip
+
+    results = [result(True, "high"), result(False, "high"), result(True, "medium"), result(True, "low")]
+    summary = summarise(results, [])
+    assert summary["by_confidence"] == {"high": (1, 2), "medium": (1, 1), "low": (1, 1)}
+    assert "1/2 (50%) / 1/1 (100%) / 1/1 (100%)" in markdown({"policy": summary})
