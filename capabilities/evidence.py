@@ -177,6 +177,7 @@ _NUMBER_WORDS = word_set(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred half dozen"
 )
+_HOW_OFTEN = word_set("once twice")  # "twice a day": a number, for "how often…" (no age)
 def corrects(text: str) -> bool:
     """Whether a note says something changed ("moved", "instead", "not … anymore"), or puts one value
     against another ("the holiday is in july not june", "Tuesdays, not Thursdays")."""
@@ -304,8 +305,9 @@ _DESCRIBER = "(?:" + "|".join(sorted(DESCRIBERS)) + r")\s+"
 # (also "I have a younger sister Bing", "we've got a dog, Choco": having one is calling them so)
 _ALIAS = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s|(?:[Ii]|[Ww]e)\s+(?:have|['’]ve\s+got)\s+an?)\s+(?:" + _DESCRIBER
-    + r")?([a-z]+),?\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
-)
+    + r")?([a-z]+)(?:,|\s+(?:is|was)(?:\s+called)?|['’]s)?\s+"
+    + r"(?!(?:Dr|Mr|Mrs|Ms|Miss|Prof)\b|" + NATIONALITY + r"\b)([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
+)  # "my sister Ana", "my partner is Ruaridh", "my mum's Peggy", "my sister is called Ana"
 # "my wife's brother Liam", "my daughter's best friend's dad is Kwame": a chain of words in a reading.
 _CHAIN_ALIAS = re.compile(
     r"\b[Mm]y\s+((?:(?:" + _DESCRIBER + r")?[a-z]+['’]s\s+)+(?:" + _DESCRIBER + r")?[a-z-]+)(?:,|\s+is|\s+was)?\s+"
@@ -801,7 +803,8 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
                                     or not _priced(plain, i, tokens[i])
                                     or any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w))))
-            or (not money and (w in _NUMBER_WORDS or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
+            or (not money and (w in _NUMBER_WORDS | _HOW_OFTEN
+                               or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
         if re.search(r"\bhow old\b", question, re.IGNORECASE):  # an age is said as one: "is 63", "7 years old",
             found &= {n.casefold() for m in _AGE_SAID.finditer(text) for n in m.groups() if n}  # not "23. to 25. Sep"
@@ -1290,21 +1293,29 @@ def _idf(ask: Ask, notes: Sequence[Note]) -> dict[str, float]:
 def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None = None) -> list[str]:
     """Each note as meant: a sentence of a long message leans on the sentences before it ("Then
     there's my youngest, Euan. … His girlfriend Chantal…"), a message's first on the turn before."""
-    said: dict[str, list[str]] = {}
-    befores: dict[str, str] = {}  # what each message's first sentence leaned on
     called = _called(known)
     initials = _initials(notes)
+    if initials:
+        notes = [replace(n, text=_INITIAL.sub(lambda m: initials.get(m.group(1), m.group(1)), n.text)) for n in notes]
+    said: dict[str, list[str]] = {}  # each message's sentences, in the order said
+    leans: dict[str, str] = {}  # each message → the one it leans on
+    for n in notes:
+        said.setdefault(n.ref, []).append(n.text)
+        leans.setdefault(n.ref, n.after)
+
+    def leaned_on(ref: str, depth: int = 4) -> str:
+        # what a message's first sentence leans on: the message before it, and the one before that
+        # while none names anyone ("She's deputy head at…" after "She's 74…" after "my mum is Peggy…"),
+        # whatever order the notes were recalled in
+        before = " ".join(said.get(leans.get(ref, ""), []))
+        if before and not _people(before) and depth > 1:
+            before = f"{leaned_on(leans[ref], depth - 1)} {before}".strip()
+        return before
+
     out = []
     for n in notes:
-        if initials:
-            n = replace(n, text=_INITIAL.sub(lambda m: initials.get(m.group(1), m.group(1)), n.text))
-        earlier = said.setdefault(n.ref, [])
-        before = " ".join(earlier or said.get(n.after, []))
-        if not earlier and not _people(before):  # "She's deputy head at…" names no one: the turn before it does
-            before = f"{befores.get(n.after, '')} {before}".strip()
-        befores.setdefault(n.ref, before)
-        out.append(reading(n, before, called, pick))
-        earlier.append(n.text)
+        earlier = said[n.ref][: said[n.ref].index(n.text)]
+        out.append(reading(n, " ".join(earlier) or leaned_on(n.ref), called, pick))
     return out
 
 

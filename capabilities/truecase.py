@@ -35,12 +35,17 @@ _NOT_NAMES = word_set(
     "new old big little best first last own whole other one two three four five six seven eight nine ten"
 )
 _SLOTS = (
-    # my sister tash, my leopard gecko noodle
-    re.compile(rf"\b(?:my|our|his|her|their|\w+'s)\s+(?:[a-z]+\s+)?{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),
+    # my sister tash, my leopard gecko noodle, a cat, bovril
+    re.compile(rf"\b(?:my|our|his|her|their|\w+'s|a|an)\s+(?:[a-z]+\s+)?{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),
+    # dr sandhu, mr whyte, ms kaur: a title before a name
+    re.compile(r"\b(?:dr|mr|mrs|ms|miss|prof)\.?\s+([a-z][\w-]*)"),
+    # me and ruaridh, ruaridh and i
+    re.compile(r"\b(?:me|myself) and ([a-z][\w-]*)|(?<!\ba )(?<!\ban )(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\bhis )"
+               r"(?<!\bher )\b([a-z][\w-]*) and (?:me|i)\b"),  # (not "im a nurse and i didnt")
     re.compile(rf"\b([a-z][\w-]*)'s\s+(?:my|our)\s+{_DESCRIBER}{_KIND}\b"),  # ziggy's my greyhound
     re.compile(rf"(?:^|[.!?,;]\s+){_DESCRIBER.removesuffix('?')}{_KIND}\s+([a-z][\w-]*)"),  # little brother callum
     re.compile(rf"\b{_KIND}(?:'s|\s+is|\s+was)\s+([a-z][\w-]*)"),  # partner's marco, new guitarist is shae
-    re.compile(rf"\b([a-z][\w-]*)'s\s+{_DESCRIBER}{_KIND}s?\b"),  # fitz's cousin, priya's cat
+    re.compile(rf"\b([a-z][\w-]*)'s\s+(?:[a-z]+\s+)?{_DESCRIBER}{_KIND}s?\b"),  # fitz's cousin, eilidh's maths teacher
     re.compile(r"\b(?:married to|engaged to|dating|going out with|split up with|broke up with|seeing|visiting"
                r"|catching up with|caught up with)\s+([a-z][\w-]*)"),  # i'm seeing ben at northside
     # gp's put me on flixotide, switched me to symbicort
@@ -71,7 +76,7 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
     names = {n.casefold() for text in cased for n in names_in(text)}
     for text in lower:
         for slot in _SLOTS:
-            names.update(m.group(1) for m in slot.finditer(text) if _plausible(m.group(1)))
+            names.update(w for m in slot.finditer(text) for w in m.groups() if w and _plausible(w))
         names.update(m.group(1) for m in _PLACE.finditer(text) if _plausible(m.group(1))
                      and m.group(1) not in _COMMON_PLACES)  # fmt: skip
         for m in _CALLED.finditer(text):

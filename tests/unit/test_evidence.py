@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, answer_type, choose, covers, superseded
+from capabilities.evidence import Note, aliases, answer_type, choose, covers, superseded
 from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
@@ -1364,3 +1364,30 @@ def test_an_age_is_a_number_said_as_one() -> None:
     for said, age in (("I said Miso is four, but she's actually five", "five"), ("He's nineteen and doing "
                       "engineering", "nineteen"), ("Maeve turned six on 3 October!", "six"), ("Rex, 6, our dog", "6")):
         assert age in candidates(said, "number", "how old is she?"), said
+
+
+def test_a_turn_is_read_with_the_one_it_leans_on_whatever_order_they_were_recalled_in() -> None:
+    mum, clinic = _thread(
+        "ok mum stuff. my mum is Margaret but everyone calls her Peggy.",
+        "she was diagnosed in November at the memory clinic. the consultant is Dr Sandhu.",
+    )
+    # recall ranked the second turn first: "she" is still Mum
+    assert _answer_refs("What's the name of mum's consultant at the memory clinic?", [clinic, mum]) == ["m0", "m1"]
+    from capabilities.evidence import _readings
+
+    a, b, c = _thread("My sister Ana lives in Lisbon.", "She's a nurse.", "She works nights at Santa Maria.")
+    said, recalled = _readings([a, b, c], {}), _readings([c, a, b], {})
+    assert said[2] == recalled[0] == "Ana works nights at Santa Maria."  # two turns back, recalled last
+
+
+def test_who_someone_is_said_with_is() -> None:
+    for said, word, name in [("My partner is Ruaridh, he's a nurse.", "partner", "ruaridh"),
+                             ("my mum's Peggy.", "mum", "peggy"), ("My sister is called Ana.", "sister", "ana")]:
+        assert aliases([_note("m1", said)]) == {word: name}, said
+    assert aliases([_note("m1", "My boss is Dutch. My doctor is Dr Larsen.")]) == {}  # not names of them
+
+
+def test_how_often_is_answered_by_a_word_of_times() -> None:
+    notes = [_note("m1", "Mum's carers come twice a day now, they're lovely.", 2),
+             _note("m2", "Mum's carers from Bluebell started on the 3rd.", 1)]  # fmt: skip
+    assert _answer_refs("How often do mum's carers come these days?", notes) == ["m1"]

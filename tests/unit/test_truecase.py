@@ -58,3 +58,15 @@ def test_choose_finds_names_in_lower_case_notes() -> None:
 
 def test_a_name_after_a_described_pet_is_learned() -> None:
     assert "noodle" in learned_names([], ["we're in a tiny 1bed w my leopard gecko noodle. so its me n noodle lol"])
+
+
+def test_more_slots_a_name_is_said_in() -> None:
+    names = learned_names([], [
+        "also i have a cat, bovril, ginger, 6",  # a pet, then its name
+        "the consultant is dr sandhu, and fraser's teacher is ms kaur",  # a title before a name
+        "me and ruaridh are off to arran. gary and i split in 2021",  # me and X, X and I
+        "eilidh's maths teacher is lovely",  # X's, a word, then who they are to X
+        "im a nurse and i didnt catch it",  # not "a nurse and i"
+    ])  # fmt: skip
+    assert {"bovril", "sandhu", "kaur", "ruaridh", "gary", "eilidh"} <= names
+    assert "nurse" not in names
