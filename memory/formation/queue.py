@@ -181,8 +181,11 @@ def process(stores: Stores, queue: FormationQueue, job: Job, extractor: Extracto
     return apply_plan(stores, job.user_id, turn, plan)
 
 
-def run_pending(stores: Stores, extractor: Extractor | None, limit: int = 10) -> list[FormationResult]:
-    """Form up to `limit` pending turns, oldest first (sync: run it off the event loop).
+def run_pending(
+    stores: Stores, extractor: Extractor | None, limit: int = 10, stop: threading.Event | None = None
+) -> list[FormationResult]:
+    """Form up to `limit` pending turns, oldest first (sync: run it off the event loop), claiming no
+    more once `stop` is set (the job in hand is finished).
 
     A job that fails with a storage or data error goes back to the queue (see `fail`); a crash
     leaves it `running` for `requeue_stale`.
@@ -190,6 +193,8 @@ def run_pending(stores: Stores, extractor: Extractor | None, limit: int = 10) ->
     queue, usage = FormationQueue(stores.engine), UsageLog(stores.engine)
     results: list[FormationResult] = []
     for _ in range(limit):
+        if stop is not None and stop.is_set():
+            break
         with _FORMING:  # claimed in order and formed in that order, one at a time (module docstring)
             job = queue.claim_next()
             if job is None:

@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 from app.extractor import (
     LLMExtractor,
     _requeue_stale,  # pyright: ignore[reportPrivateUsage]
+    drain_formation,
     formation_worker,
 )
 from app.llm import Backend, LLMConfig, open_backend
@@ -426,11 +427,10 @@ def test_formation_one_job_at_a_time_keeps_the_two_anas_apart(storage: MemorySto
 
 
 @pytest.mark.anyio
-async def test_formation_worker_cancelled_finishes_the_batch_in_flight(
-    settings: Settings, storage: MemoryStore
-) -> None:
+async def test_formation_worker_cancelled_finishes_the_job_in_hand(settings: Settings, storage: MemoryStore) -> None:
     """A cancelled worker used to return at once while its thread went on forming: `reverie chat` then
-    drained the queue beside it (two formers, one Ana of two) and closed the stores under it."""
+    drained the queue beside it (two formers, one Ana of two) and closed the stores under it. It
+    finishes the job in hand and claims no more (a model-path batch could hold shutdown for minutes)."""
 
     async def slow(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         await asyncio.sleep(0.3)
@@ -447,5 +447,7 @@ async def test_formation_worker_cancelled_finishes_the_batch_in_flight(
         await asyncio.sleep(0.01)
     worker.cancel()
     await asyncio.gather(worker, return_exceptions=True)
+    assert queue.counts(uid) == {"done": 1, "pending": 1}
+    await drain_formation(rt)  # what `reverie chat` does next
     assert queue.counts(uid) == {"done": 2}
     assert sorted(n.roles for n in storage.entities.namesakes(uid, "Ana")) == [("colleague",), ("sister",)]
