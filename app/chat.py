@@ -29,7 +29,7 @@ from app.request_step import request_resources
 from app.runtime import Runtime, effective_limits
 from capabilities.answer import Answer
 from capabilities.context import TwoLevelContext
-from capabilities.report import ExecutionReport, changed_limits_notice, diff_limits
+from capabilities.report import ExecutionReport, changed_limits_notice, context_lines, diff_limits
 from capabilities.request_policy import LABEL, adjustments, kind_of, plan_request
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
@@ -342,6 +342,7 @@ def _finish_record(
         retrieval_ms=record.retrieval_ms or 0.0,
         generation_ms=generation_ms,
         notes=tuple(notes),
+        context=context_lines(record.telemetry),  # the agent's next context names what was left out
     )
     record.generation_ms = generation_ms
     record.rss_mb = report.rss_mb

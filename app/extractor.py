@@ -13,7 +13,9 @@ extractor's sync `extract` hops back to the event loop for the model call
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from datetime import datetime
 from typing import Annotated, Literal
 
@@ -161,7 +163,8 @@ async def drain_formation(rt: Runtime, batch: int = 4) -> int:
 
 
 async def formation_worker(rt: Runtime, poll_s: float = 2.0, batch: int = 4) -> None:
-    """Form queued turns forever (start once at app start-up; cancel at shutdown).
+    """Form queued turns forever (start once at app start-up; cancel at shutdown, which lets the
+    job in hand finish first).
 
     Jobs a crashed process left running are requeued first. The worker polls the durable
     queue, so nothing needs to be told about new turns beyond `enqueue_formation`.
@@ -172,6 +175,16 @@ async def formation_worker(rt: Runtime, poll_s: float = 2.0, batch: int = 4) -> 
         log.info("formation: %d interrupted job(s) requeued", requeued)
     extractor = _extractor(rt)
     while True:
-        formed = await anyio.to_thread.run_sync(run_pending, rt.store, extractor, batch)
+        # A cancel (the app or `reverie chat` closing) waits for the job in hand: cancelled, the await
+        # would return at once while its thread went on forming beside `drain_formation` and after
+        # the stores closed. `stop` keeps the thread from claiming the rest of its batch.
+        stop = threading.Event()
+        in_flight = asyncio.ensure_future(anyio.to_thread.run_sync(run_pending, rt.store, extractor, batch, stop))
+        try:
+            formed = await asyncio.shield(in_flight)
+        except asyncio.CancelledError:
+            stop.set()
+            await asyncio.wait([in_flight])
+            raise
         if len(formed) < batch:
             await anyio.sleep(poll_s)

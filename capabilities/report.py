@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from capabilities.resources import (
     BOUNDS,
@@ -100,6 +101,8 @@ class ExecutionReport:
     retrieval_ms: float
     generation_ms: float | None = None
     notes: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    """What the context held and left out, in plain words (`context_lines` of the turn's telemetry)."""
 
     @property
     def requested(self) -> ResourceRequest:
@@ -131,6 +134,7 @@ class ExecutionReport:
         if clamped:
             lines.append(_constraint_reason(self.provision, self.hardware_label))
         lines.append(self._performance())
+        lines += self.context
         tips = [f"- {g.dimension.name}: {tip}" for g in clamped if (tip := suggestion(g))]
         if tips:
             lines += ["Suggestions:", *tips]
@@ -169,3 +173,34 @@ def changed_limits_notice(changes: Sequence[LimitChange]) -> str:
         f"LIMITS_CHANGED: {c.dimension.env_name(c.bound)} {format_number(c.old)} → {format_number(c.new)} ({c.source})"
         for c in changes
     )
+
+
+_LEFT_OUT = {
+    "budget": "for the token budget",
+    "relevance": "below the relevance cut",
+    "depth": "past TRIPLE_DEPTH",
+    "focus": "outside the focus",
+    "superseded": "superseded (no longer true)",
+}
+
+_KINDS = (("m", "memory", "memories"), ("e", "entity", "entities"), ("r", "relation", "relations"))
+
+
+def context_lines(telemetry: Mapping[str, Any]) -> tuple[str, ...]:
+    """A turn's telemetry (memory.assembly `AssembledContext.telemetry`) in plain words, for the
+    agent's next context: what was loaded, how far links were followed, what was left out and why,
+    and what to ask for. Names appear only inside the recommendations (short entity labels).
+    """
+    if not telemetry:
+        return ()
+    refs = [str(i.get("ref", "")) for i in telemetry.get("loaded", [])]
+    counts = [(sum(r.startswith(k) for r in refs), one, many) for k, one, many in _KINDS]
+    said = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts)
+    depth, reached = int(telemetry.get("depth", 0)), int(telemetry.get("depth_reached", 0))
+    links = f"links followed {reached} of {depth} step(s) out" if depth else "no links followed (TRIPLE_DEPTH 0)"
+    lines = [f"Context: {said} loaded ({telemetry.get('context_tokens', 0)} tokens); {links}"]
+    left = telemetry.get("skipped_by_kind", {})
+    if left:
+        lines.append("Left out: " + ", ".join(f"{n} {_LEFT_OUT.get(k, k)}" for k, n in left.items()))
+    lines += [f"Recommendation: {r}" for r in telemetry.get("recommendations", [])]
+    return tuple(lines)

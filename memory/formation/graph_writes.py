@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -45,13 +46,16 @@ def entity(
     memory_id: int,
     role: str | None = None,
     seen: dict[str, int] | None = None,
+    employer: str | None = None,
 ) -> EntityRow:
     """The entity for `name`, credited once to `memory_id` (a rerun finds the credit and stops).
 
     `role` ("sister") becomes an alias, so "my sister" in a later question finds the person. Which
     entity a name means is decided here, by rule (`_chosen`): a role the person gives picks the one it
     fits, and a role no namesake can also hold makes a new entity, kept apart from them ("my colleague
-    Ana" after "my sister Ana": two Anas). `seen` holds who each name meant earlier in the same turn.
+    Ana" after "my sister Ana": two Anas), as does a new role said with another employer than the
+    namesake's ("my friend Ana works at Initech" after "my colleague Ana works at Globex"). `seen`
+    holds who each name meant earlier in the same turn; `employer`, where the same turn says it works.
     """
     sql = "SELECT 1 FROM entity_sources WHERE entity_id = :e AND memory_id = :m"
     candidates = stores.entities.find_by_name(user_id, name, fuzzy=True, limit=5)
@@ -66,13 +70,13 @@ def entity(
     same = [n for n in stores.entities.namesakes(user_id, name) if _fits(n.entity, kind)]
     upsert = partial(stores.entities.upsert_entity, user_id, source_memory_id=memory_id)
     if same:
-        chosen = _chosen(same, role, (seen or {}).get(name_key(name)))
+        chosen = _chosen(same, role, (seen or {}).get(name_key(name)), employer)
         if chosen is not None:
             return _seen(seen, name, upsert(name, kind, aliases=aliases, into=chosen.id))
         row = upsert(name, kind, aliases=aliases, distinct=True)
         assert row.id is not None
         for other in same:  # every namesake is someone else to the person
-            stores.entities.keep_apart(user_id, row.id, other.id, f"{role}, not {' or '.join(other.roles)}")
+            stores.entities.keep_apart(user_id, row.id, other.id, _why_apart(role, employer, other))
         return _seen(seen, name, row)
     near = _near(name, kind, candidates)
     if near is not None:
@@ -92,23 +96,40 @@ def _seen(seen: dict[str, int] | None, name: str, row: EntityRow) -> EntityRow:
     return row
 
 
-def _chosen(same: list[Namesake], role: str | None, earlier: int | None) -> Namesake | None:
+def _chosen(
+    same: list[Namesake], role: str | None, earlier: int | None, employer: str | None = None
+) -> Namesake | None:
     """Which of the entities of a name this mention is; None: none of them (a new one).
 
     With a role: the one already that role, else one that can also be it (a friend may be a
-    colleague), else one with no role yet; none when each is someone the role excludes. Without a
-    role: the one the same turn named before, else the most recently mentioned: a person talking
-    about "Ana" means the Ana of the moment (the answer path says which when asked about her).
+    colleague), else one with no role yet; none when each is someone the role excludes, or works
+    elsewhere than the `employer` this mention gives (a new role and another job: someone else; the
+    same role and another job is a move, superseded as usual). Without a role: the one the same turn
+    named before, else the most recently mentioned: a person talking about "Ana" means the Ana of
+    the moment (the answer path says which when asked about her).
     """
     if role is not None:
+        fits = [n for n in same if role in n.roles or not _works_elsewhere(n, employer)]
         pools = (
-            [n for n in same if role in n.roles],
-            [n for n in same if any(roles_agree(role, r) for r in n.roles)],
-            [n for n in same if not n.roles],
+            [n for n in fits if role in n.roles],
+            [n for n in fits if any(roles_agree(role, r) for r in n.roles)],
+            [n for n in fits if not n.roles],
         )
         return next((pool[0] for pool in pools if pool), None)
     named = [n for n in same if n.id == earlier]
     return (named or sorted(same, key=lambda n: n.entity.updated_at, reverse=True))[0]
+
+
+def _works_elsewhere(n: Namesake, employer: str | None) -> bool:
+    """Whether a namesake works now somewhere, and not at `employer`."""
+    return employer is not None and bool(n.employers) and name_key(employer) not in {name_key(e) for e in n.employers}
+
+
+def _why_apart(role: str | None, employer: str | None, other: Namesake) -> str:
+    """ "friend at Initech, not colleague at Globex" (what the record of two says)."""
+    ours = f"{role} at {employer}" if employer else str(role)
+    theirs = " or ".join(other.roles) or "someone"
+    return f"{ours}, not {theirs} at {' or '.join(other.employers)}" if other.employers else f"{ours}, not {theirs}"
 
 
 def _near(name: str, kind: str, candidates: list[EntityRow]) -> EntityRow | None:
@@ -133,6 +154,7 @@ def link(
     turn_id: int | None,
     when: datetime,
     seen: dict[str, int] | None = None,
+    employers: Mapping[str, str] | None = None,
 ) -> tuple[int, list[int]]:
     """Add one relation (once per memory) and supersede what it contradicts.
 
@@ -142,6 +164,7 @@ def link(
         turn_id: the turn it was said in, if any.
         when: when it was said: the new relation's `valid_from`, the old one's `valid_to`.
         seen: who each name meant earlier in the turn (`entity`).
+        employers: where the turn says each name works, by name key (`entity`'s `employer`).
 
     Returns:
         (relation id, memories retired by the supersession).
@@ -149,7 +172,8 @@ def link(
     subject = entity(stores, user_id, triple.subject, triple.subject_type, memory_id, seen=seen)
     is_role = triple.subject == USER and triple.predicate.startswith("HAS_")
     role = triple.predicate.removeprefix("HAS_").replace("_", " ").lower() if is_role else None
-    obj = entity(stores, user_id, triple.object, triple.object_type, memory_id, role, seen)
+    employer = (employers or {}).get(name_key(triple.object)) if role else None
+    obj = entity(stores, user_id, triple.object, triple.object_type, memory_id, role, seen, employer)
     assert subject.id is not None and obj.id is not None
     sql = (
         "SELECT r.id FROM relation_sources s JOIN relations r ON r.id = s.relation_id WHERE r.user_id = :u "

@@ -281,12 +281,13 @@ def _apply(stores: Stores, user_id: int, turn: TurnRow, plan: Plan) -> Formation
     relation_ids: list[int] = []
     superseded: list[int] = []
     seen: dict[str, int] = {}  # who each name meant earlier in this turn: "My colleague Ana… Ana's at Globex"
+    employers = {name_key(t.subject): t.object for t, _ in plan.triples if t.predicate == "WORKS_AT"}
     # who the person says someone is goes first, whatever order the extractor gave: "my sister Ana lives in
     # Lyon" must find the sister Ana before "Ana LIVES_IN Lyon" picks the most recent Ana (a colleague)
     for triple, index in sorted(
         plan.triples, key=lambda t: not (t[0].subject == USER and t[0].predicate.startswith("HAS_"))
     ):
-        rel_id, gone = link(stores, user_id, triple, ids[index], turn.id, turn.created_at, seen)
+        rel_id, gone = link(stores, user_id, triple, ids[index], turn.id, turn.created_at, seen, employers)
         relation_ids.append(rel_id)
         superseded += gone
     turn_memory = next((ids[i] for i, m in enumerate(plan.memories) if m.kind == "turn"), None)

@@ -12,10 +12,17 @@ Crash safety comes from three things together:
 - applying a plan is idempotent (memory/formation/plan.py), so the part done before the crash
   is found, not repeated.
 `enqueue` ignores a turn already queued, so a retried reply never forms a turn twice.
+
+One process forms one job at a time (`_FORMING`): which entity a name means is read, then
+written (memory/formation/graph_writes.py), so two jobs formed at once can each miss what the
+other is writing. "My sister Ana…" and "My colleague Ana…" formed side by side made one Ana of
+both in half of the runs (`reverie chat` drained its queue while its cancelled worker's thread was
+still forming the turn before). Other processes take turns at the graph file for a whole job.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +39,8 @@ from memory.usage import UsageLog
 MAX_ATTEMPTS = 3
 STALE_AFTER = timedelta(minutes=10)
 """A job another live process claimed this long ago has died with it (forming one takes seconds)."""
+_FORMING = threading.Lock()
+"""Held from claiming a job to settling it: one formation at a time in a process (module docstring)."""
 
 _DDL = [
     """CREATE TABLE formation_jobs (
@@ -172,8 +181,11 @@ def process(stores: Stores, queue: FormationQueue, job: Job, extractor: Extracto
     return apply_plan(stores, job.user_id, turn, plan)
 
 
-def run_pending(stores: Stores, extractor: Extractor | None, limit: int = 10) -> list[FormationResult]:
-    """Form up to `limit` pending turns, oldest first (sync: run it off the event loop).
+def run_pending(
+    stores: Stores, extractor: Extractor | None, limit: int = 10, stop: threading.Event | None = None
+) -> list[FormationResult]:
+    """Form up to `limit` pending turns, oldest first (sync: run it off the event loop), claiming no
+    more once `stop` is set (the job in hand is finished).
 
     A job that fails with a storage or data error goes back to the queue (see `fail`); a crash
     leaves it `running` for `requeue_stale`.
@@ -181,17 +193,21 @@ def run_pending(stores: Stores, extractor: Extractor | None, limit: int = 10) ->
     queue, usage = FormationQueue(stores.engine), UsageLog(stores.engine)
     results: list[FormationResult] = []
     for _ in range(limit):
-        job = queue.claim_next()
-        if job is None:
+        if stop is not None and stop.is_set():
             break
-        started = time.perf_counter()
-        try:
-            result = process(stores, queue, job, extractor)
-        except (SQLAlchemyError, LookupError, ValueError, RuntimeError) as exc:
-            queue.fail(job.turn_id, f"{type(exc).__name__}: {exc}")
-            continue
-        usage.set_formation_ms(job.turn_id, (time.perf_counter() - started) * 1000)  # before `done`: a waiter reads it
-        queue.complete(job.turn_id)
+        with _FORMING:  # claimed in order and formed in that order, one at a time (module docstring)
+            job = queue.claim_next()
+            if job is None:
+                break
+            started = time.perf_counter()
+            try:
+                result = process(stores, queue, job, extractor)
+            except (SQLAlchemyError, LookupError, ValueError, RuntimeError) as exc:
+                queue.fail(job.turn_id, f"{type(exc).__name__}: {exc}")
+                continue
+            # (before `done`: a waiter reads it)
+            usage.set_formation_ms(job.turn_id, (time.perf_counter() - started) * 1000)
+            queue.complete(job.turn_id)
         if result is not None:
             results.append(result)
     return results

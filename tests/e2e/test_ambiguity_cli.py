@@ -30,11 +30,8 @@ def test_ambiguity_cli_names_the_two_anas_on_the_real_model(tmp_path: Path) -> N
     asked = ["Where does Ana work?", "Where does Ana live?", "Where does my sister Ana live?"]
     work, live, sister = _chat(data_dir, [line for q in asked for line in ("/new", q)])
     replies = (work, live, sister)  # shown when an assertion fails
-    assert "colleague Ana" in work and "Globex" in work and "Lyon" not in work, replies
-    assert "sister Ana" in live and "Lyon" in live and "Globex" not in live, replies
+    # (Under load the preface used to go missing: the second turn was formed beside the first, by the
+    # drain and the cancelled worker's thread at once, and both read no Ana yet: one Ana of both.)
+    assert work.startswith(TWO) and "colleague Ana" in work and "Globex" in work and "Lyon" not in work, replies
+    assert live.startswith(TWO) and "sister Ana" in live and "Lyon" in live and "Globex" not in live, replies
     assert "Lyon" in sister and "two" not in sister and "Globex" not in sister, replies
-    if not (work.startswith(TWO) and live.startswith(TWO)):
-        # Seen 2026-11-27: 1 of 4 runs side by side on the 2-core box, and once in a full suite run, the
-        # right Ana answered without the preface that names both (never alone, 9 runs). The answers stay
-        # checked above; why the namesakes are not found under load is open (issue 19).
-        pytest.xfail(f"the two-Anas preface was missing under load: {replies}")

@@ -135,3 +135,25 @@ async def test_a_lower_case_question_names_the_ambiguity_too(settings: Settings,
     _told(rt, uid, "b", "My colleague Ana works at Globex.")
     work = _reply(await _say(rt, uid, "q", "where does ana work?"))
     assert work.reply == f"{TWO} Your colleague Ana works at Globex."
+
+
+async def test_a_new_role_at_another_employer_is_another_ana(settings: Settings, storage: MemoryStore) -> None:
+    """Different employers disagree too: a friend may be a colleague, but not the colleague who works
+    elsewhere. The same role at another job is a move, superseded as before."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "My colleague Ana works at Globex.")
+    _told(rt, uid, "b", "My friend Ana works at Initech.")
+    anas = _anas(storage, uid)
+    assert set(anas) == {"colleague", "friend"}
+    assert _facts(storage, uid, anas["colleague"]) == {("WORKS_AT", "Globex")}
+    assert _facts(storage, uid, anas["friend"]) == {("WORKS_AT", "Initech")}
+    assert storage.entities.apart(uid) == {tuple(sorted(anas.values()))}
+    both = _reply(await _say(rt, uid, "q1", "Where does Ana work?"))
+    assert both.reply == (
+        "Which Ana — your colleague or your friend? "
+        "Your colleague Ana works at Globex. Your friend Ana works at Initech."
+    )
+    _told(rt, uid, "c", "My colleague Ana works at Umbrella.")
+    assert _anas(storage, uid) == anas
+    assert _facts(storage, uid, anas["colleague"]) == {("WORKS_AT", "Umbrella")}

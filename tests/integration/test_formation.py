@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -18,11 +21,15 @@ from sqlmodel import Session, select
 from app.extractor import (
     LLMExtractor,
     _requeue_stale,  # pyright: ignore[reportPrivateUsage]
+    drain_formation,
+    formation_worker,
 )
 from app.llm import Backend, LLMConfig, open_backend
+from app.runtime import Runtime
+from app.settings import Settings
 from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
-from memory.formation.patterns import Extraction
+from memory.formation.patterns import Extraction, PatternExtractor
 from memory.formation.queue import FormationQueue, run_pending
 from memory.graph.entities import EntityStore
 from memory.models import RelationRow, UsageRow
@@ -376,3 +383,71 @@ def test_formation_start_up_requeue_leaves_this_process_own_jobs(storage: Memory
     assert _requeue_stale(this_process, queue) == 0 and queue.counts(uid) == {"running": 1}  # pyright: ignore[reportArgumentType]
     restarted = SimpleNamespace(started=datetime.now(UTC), store=storage)
     assert _requeue_stale(restarted, queue) == 1 and queue.counts(uid) == {"pending": 1}  # pyright: ignore[reportArgumentType]
+
+
+class _SlowPatterns(PatternExtractor):
+    """The pattern extractor, slow enough that two jobs formed at once would overlap in it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.inside = 0
+        self.most_at_once = 0
+
+    def extract(self, text: str, speaker: str, when: datetime) -> Extraction | None:
+        with self._lock:
+            self.inside += 1
+            self.most_at_once = max(self.most_at_once, self.inside)
+        time.sleep(0.3)
+        with self._lock:
+            self.inside -= 1
+        return super().extract(text, speaker, when)
+
+
+def test_formation_one_job_at_a_time_keeps_the_two_anas_apart(storage: MemoryStore) -> None:
+    """Two formers in one process (`reverie chat` drained its queue while its cancelled worker's thread
+    was still forming the turn before) each read who "Ana" is before the other wrote her: one Ana of
+    both, in half of the runs. Jobs of one process are formed one at a time, in queue order."""
+    uid = user(storage, "maya")
+    say(storage, uid, "t", "My sister Ana lives in Lyon.", T0)
+    say(storage, uid, "t", "My colleague Ana works at Globex.", T0 + timedelta(minutes=1))
+    slow, start = _SlowPatterns(), threading.Barrier(2)
+
+    def former() -> None:
+        start.wait()
+        run_pending(storage, slow, 1)
+
+    threads = [threading.Thread(target=former) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert slow.most_at_once == 1
+    assert FormationQueue(storage.engine).counts(uid) == {"done": 2}
+    assert sorted(n.roles for n in storage.entities.namesakes(uid, "Ana")) == [("colleague",), ("sister",)]
+
+
+@pytest.mark.anyio
+async def test_formation_worker_cancelled_finishes_the_job_in_hand(settings: Settings, storage: MemoryStore) -> None:
+    """A cancelled worker used to return at once while its thread went on forming: `reverie chat` then
+    drained the queue beside it (two formers, one Ana of two) and closed the stores under it. It
+    finishes the job in hand and claims no more (a model-path batch could hold shutdown for minutes)."""
+
+    async def slow(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        await asyncio.sleep(0.3)
+        return ModelResponse(parts=[TextPart("{}")])  # no extraction: the patterns form the turn
+
+    backend = Backend("embedded", "scripted", "", FunctionModel(slow))
+    rt = Runtime(settings=settings, store=storage, backend=backend, path="model")
+    uid = user(storage, "maya")
+    say(storage, uid, "t", "My sister Ana lives in Lyon.", T0)
+    say(storage, uid, "t", "My colleague Ana works at Globex.", T0 + timedelta(minutes=1))
+    queue = FormationQueue(storage.engine)
+    worker = asyncio.create_task(formation_worker(rt, poll_s=0.05))
+    while "running" not in queue.counts(uid):
+        await asyncio.sleep(0.01)
+    worker.cancel()
+    await asyncio.gather(worker, return_exceptions=True)
+    assert queue.counts(uid) == {"done": 1, "pending": 1}
+    await drain_formation(rt)  # what `reverie chat` does next
+    assert queue.counts(uid) == {"done": 2}
+    assert sorted(n.roles for n in storage.entities.namesakes(uid, "Ana")) == [("colleague",), ("sister",)]

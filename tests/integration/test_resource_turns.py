@@ -196,3 +196,28 @@ async def test_resource_turn_focus_limits_recall_to_one_document(settings: Setti
     assert await kinds() == {"fact"}
     assert "everything again" in focus_reply(rt, uid, "t", "all")
     assert "Say `/focus" in focus_reply(rt, uid, "t", "999")
+
+
+async def test_resource_turn_next_context_says_what_was_left_out_and_what_to_ask(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """The telemetry reaches the agent's next context in plain words (the execution report it reads
+    before asking for context again), and the Context step's report says the same."""
+    uid = _uid(storage)
+    ents = storage.entities
+    ana = ents.upsert_entity(uid, "Ana", "Person", summary="the user's sister").id
+    acme = ents.upsert_entity(uid, "Acme Logistics", "Organization", summary="a freight company").id
+    depot = ents.upsert_entity(uid, "Depot", "Location", summary="Acme's freight depot").id
+    assert ana and acme and depot
+    ents.add_relation(uid, ana, "WORKS_AT", acme)
+    ents.add_relation(uid, acme, "USES", depot)
+    script = Script('{"context_turns": 2, "vector_limit": 0, "similarity_threshold": 0.7, "triple_depth": 1}')
+    rt = script.runtime(settings, storage)
+    first = (await _turn(rt, uid, "Where does Ana work?"))[-1]
+    assert isinstance(first, Finished)
+    said = "Recommendation: ask TRIPLE_DEPTH 2 for Depot"
+    assert "links followed 1 of 1 step(s) out" in first.report and said in first.report
+    assert "Left out: 1 past TRIPLE_DEPTH" in first.report
+    seen = len(script.prompts)
+    await _turn(rt, uid, "thanks")
+    assert script.prompts[seen].startswith("SYSTEM_EXECUTION_REPORT") and said in script.prompts[seen]

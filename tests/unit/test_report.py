@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from capabilities.report import ExecutionReport, LimitChange, changed_limits_notice, diff_limits, suggestion
+from capabilities.report import (
+    ExecutionReport,
+    LimitChange,
+    changed_limits_notice,
+    context_lines,
+    diff_limits,
+    suggestion,
+)
 from capabilities.resources import Dimension, Grant, GrantStatus, Limits, ResourceRequest, clamp
 
 SEED = Limits.from_values()
@@ -132,3 +139,25 @@ def test_report_diff_limits_lists_every_changed_bound_with_its_source() -> None:
         f"LIMITS_CHANGED: DEFAULT_EPISODIC_CONTEXT_TURNS 10 → 5 ({source})",
     ]
     assert diff_limits(SEED, SEED) == []
+
+
+def test_report_context_lines_say_what_was_left_out_and_what_to_ask() -> None:
+    telemetry = {
+        "loaded": [{"ref": "m1"}, {"ref": "m2"}, {"ref": "e4"}],
+        "context_tokens": 57,
+        "depth": 1,
+        "depth_reached": 1,
+        "skipped_by_kind": {"depth": 5, "budget": 1},
+        "recommendations": ["ask TRIPLE_DEPTH 2 for Forklift, Pallet, Truck and 2 more"],
+    }
+    lines = context_lines(telemetry)
+    assert lines == (
+        "Context: 2 memories, 1 entity, 0 relations loaded (57 tokens); links followed 1 of 1 step(s) out",
+        "Left out: 5 past TRIPLE_DEPTH, 1 for the token budget",
+        "Recommendation: ask TRIPLE_DEPTH 2 for Forklift, Pallet, Truck and 2 more",
+    )
+    rendered = _report(context=lines).render(True).split("\n")
+    after = rendered.index(next(line for line in rendered if line.startswith("Performance:"))) + 1
+    assert rendered[after : after + 3] == list(lines)  # the agent reads them in its next context
+    assert context_lines({}) == ()
+    assert context_lines({"depth": 0})[0].endswith("no links followed (TRIPLE_DEPTH 0)")
