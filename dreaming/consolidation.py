@@ -106,18 +106,19 @@ def near_duplicate_changes(user_id: int, active: Sequence[MemoryRow]) -> list[Me
 
 
 def stale_changes(
-    user_id: int, active: Sequence[MemoryRow], summarised: set[tuple[str, str]], now: datetime, stale_days: int
+    user_id: int, active: Sequence[MemoryRow], now: datetime, stale_days: int, named: Collection[int] = ()
 ) -> list[MemoryChange]:
-    """Raw turns older than `stale_days` that are very short or already covered by a session summary."""
+    """Small talk older than `stale_days`: a raw turn of fewer than SHORT_WORDS words from which no
+    entity was drawn (`named`: "Biscuit's our beagle." stays). A turn a session summary also says is
+    kept: the summary is one long memory that recalls it worse (on a synthetic month of chat, archiving
+    those turns took recall from 37 to 33 of 57; bench/consolidation_month.py)."""
     cutoff = now - timedelta(days=stale_days)
-    changes: list[MemoryChange] = []
-    for row in active:
-        if row.kind != "turn" or row.id is None or aware(row.created_at) >= cutoff:
-            continue
-        covered = (str(row.thread_id), aware(row.created_at).date().isoformat()) in summarised
-        if covered or len(row.content.split()) < SHORT_WORDS:
-            changes.append(MemoryChange(user_id, row.id, "archived"))
-    return changes
+    return [
+        MemoryChange(user_id, row.id, "archived")
+        for row in active
+        if row.kind == "turn" and row.id is not None and aware(row.created_at) < cutoff
+        and len(row.content.split()) < SHORT_WORDS and row.id not in named
+    ]  # fmt: skip
 
 
 def entity_merges(
@@ -201,7 +202,8 @@ def plan(
         near = near_duplicate_changes(user_id, [r for r in active if r.id not in gone])
         dupes += near
         gone |= {c.memory_id for c in near}
-        stale = stale_changes(user_id, [r for r in active if r.id not in gone], summarised, now, stale_days)
+        fresh = [r for r in active if r.id not in gone]
+        stale = stale_changes(user_id, fresh, now, stale_days, entities.sources(user_id))
         result.changes += dupes + stale
         result.merges += entity_merges(user_id, entities.active(user_id), entities.apart(user_id))
         result.summaries += summaries(user_id, turns, turns.threads(user_id), summarised, now.date())

@@ -66,6 +66,30 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
     assert cli(settings, "dream", "undo", "999") == 2
 
 
+def test_dream_decays_only_old_small_talk(settings: Settings, storage: MemoryStore) -> None:
+    """Old raw turns are archived only when they are small talk: short, and naming nothing. A turn the
+    day's session summary also says stays (the summary recalls it worse: on a synthetic month of chat,
+    archiving those took recall from 37 to 33 of 57), and so does a short turn an entity was drawn from."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    old = datetime.now(UTC) - timedelta(days=200)
+    for i in range(12):
+        storage.turns.add(uid, "long", "user", f"Plan step {i}: repaint the fence. Then rest.")
+        storage.turns.add(uid, "long", "assistant", f"Step {i} noted. Anything else?")
+    _backdate_thread(storage, "long", old)
+
+    def said(content: str) -> int:
+        return storage.memories.add(uid, "turn", content, created_at=old, thread_id="long").id or 0
+
+    summed, told, named, chat = (said("Plan step 3: repaint the fence."), said("Brian lends us his ladder, bless him."),
+                                 said("Biscuit's our beagle."), said("ha, fair enough."))  # fmt: skip
+    storage.entities.upsert_entity(uid, "Biscuit", "Animal", source_memory_id=named)
+    config = DreamConfig(limits=effective_limits(settings, storage), stale_days=90)
+    assert run_dream(storage, config).consolidation["session_summaries"] == 1
+    assert run_dream(storage, config).consolidation["archived_memories"] == 0, "nor the next, which reads the summary"
+    statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
+    assert [statuses[m] for m in (summed, told, named, chat)] == ["active", "active", "active", "archived"]
+
+
 def cli(settings: Settings, *argv: str) -> int:
     args = build_parser().parse_args(list(argv))
     return args.func(settings, args)
