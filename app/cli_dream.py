@@ -146,15 +146,24 @@ def cmd_undo(settings: Settings, args: argparse.Namespace) -> int:
     if not any(r.id == args.run for r in dreams.runs(limit=1000)):
         print(f"error: no dream run #{args.run} (see `reverie dream history`)", file=sys.stderr)
         return 2
-    print(f"dream #{args.run}: {dreams.undo(args.run)} memory change(s) undone")
+    print(f"dream #{args.run}: {dreams.undo(args.run, 'cli')} memory change(s) undone")
+    run = next(r for r in dreams.runs(limit=1000) if r.id == args.run)
+    if merged := loads(run.consolidation).get("merged_entities"):
+        print(f"Its {merged} entity merge(s) stay merged: `reverie entities split ID …` takes one apart.")
     return 0
 
 
 def cmd_history(settings: Settings, args: argparse.Namespace) -> int:
-    """Every dream run, every decision and every limit change with how it ended, oldest first."""
+    """Every dream run (what it tidied, and who undid it), every decision and every limit change with
+    how it ended, oldest first."""
+    from dreaming.dream import findings
+
     dreams, overrides, _ = _sqlite_only(settings)
-    for run in dreams.runs(limit=20):
-        print(f"run #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.trigger} {run.status} {run.consolidation}")
+    for run in reversed(dreams.runs(limit=20)):
+        done = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in loads(run.consolidation).items() if v)
+        print(f"run #{run.id} {run.started_at:%Y-%m-%d %H:%M} by {run.trigger}, {run.status}; memory tidy-up: "
+              f"{done or 'nothing'}")  # fmt: skip
+        print("".join(f"  {f}\n" for f in findings(run) if f.startswith("Tidy-up undone")), end="")
     for d in dreams.decisions():
         print(f"{d.created_at:%Y-%m-%d %H:%M} proposal #{d.proposal_id} {d.decision} by {d.decided_by}: {d.reason}")
     for o in overrides.history():

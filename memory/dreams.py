@@ -263,10 +263,12 @@ class DreamStore:
                 s.refresh(override)
         return row, override
 
-    def undo(self, run_id: int) -> int:
+    def undo(self, run_id: int, by: str = "") -> int:
         """Make active again every memory this dream superseded or archived and nobody changed since
-        (one transaction); returns how many. A session summary the dream wrote is archived."""
-        now = utcnow().strftime("%Y-%m-%d %H:%M:%S.%f")
+        (one transaction); returns how many. A session summary the dream wrote is archived. The run's
+        findings say when and by whom (history and `/dreams` show them)."""
+        when = utcnow()
+        now = when.strftime("%Y-%m-%d %H:%M:%S.%f")
         with self._engine.begin() as conn:
             changed = conn.execute(
                 text("SELECT id, user_id, memory_id, status FROM dream_changes "
@@ -287,6 +289,12 @@ class DreamStore:
                      "AND json_extract(meta, '$.run_id') = :r"),
                 {"r": run_id},
             ).rowcount  # fmt: skip
+            found = conn.execute(text("SELECT findings FROM dream_runs WHERE id = :r"), {"r": run_id}).scalar()
+            note = f"Tidy-up undone {when:%Y-%m-%d %H:%M} UTC by {by or '?'}: {undone} memory change(s) put back."
+            conn.execute(
+                text("UPDATE dream_runs SET findings = :f WHERE id = :r"),
+                {"f": json.dumps([*_list(found), note]), "r": run_id},
+            )
         return undone
 
     def mark_seen(self, user_id: int, run_id: int) -> None:
@@ -347,6 +355,14 @@ def _decision(
             "created_at": now,
         }
     )
+
+
+def _list(value: object) -> list[Any]:
+    try:
+        data = json.loads(str(value or "[]"))
+    except ValueError:
+        return []
+    return data if isinstance(data, list) else []  # pyright: ignore[reportUnknownVariableType]
 
 
 def loads(value: str) -> dict[str, Any]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import text
 
 from app.cli import build_parser
 from app.runtime import effective_limits
 from app.settings import Settings
-from dreaming.dream import DreamConfig, run_dream
+from dreaming.dream import DreamConfig, last_night, run_dream
 from memory.models import MemoryRow
 from memory.reminders import ReminderStore
 from memory.store import MemoryStore
@@ -21,7 +22,9 @@ def _backdate_thread(storage: MemoryStore, thread: str, when: datetime) -> None:
         conn.execute(text("UPDATE turns SET created_at = :t WHERE thread_id = :th"), {"t": stamp, "th": thread})
 
 
-def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Settings, storage: MemoryStore) -> None:
+def test_dream_consolidation_merges_archives_summarises_and_counts(
+    settings: Settings, storage: MemoryStore, capsys: pytest.CaptureFixture[str]
+) -> None:
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     old = datetime.now(UTC) - timedelta(days=200)
@@ -59,11 +62,20 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
     assert set(again.consolidation.values()) == {0}, "a second dream finds nothing left to do"
 
     # every change of the tidy-up can be undone: the duplicates and the old turn active again, the summary archived
+    capsys.readouterr()
     assert cli(settings, "dream", "undo", str(report.run_id)) == 0
+    assert "Its 1 entity merge(s) stay merged: `reverie entities split" in capsys.readouterr().out
     statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
     assert statuses[dup.id] == statuses[near.id] == statuses[short.id] == "active"
     assert statuses[summary.id] == "archived"
     assert cli(settings, "dream", "undo", "999") == 2
+    # history shows what each dream tidied and who undid it
+    assert cli(settings, "dream", "history") == 0
+    history = capsys.readouterr().out
+    assert (f"run #{report.run_id} " in history and "memory tidy-up: duplicate memories 2, archived memories 1, "
+            "merged entities 1, session summaries 1" in history)  # fmt: skip
+    assert "UTC by cli: 4 memory change(s) put back." in history
+    assert "Tidy-up undone" in last_night(storage.dreams), "and /dreams too"
 
 
 def test_dream_decays_only_old_small_talk(settings: Settings, storage: MemoryStore) -> None:
