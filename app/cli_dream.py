@@ -41,7 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: 
         decide.set_defaults(func=cmd_decide)
     history = actions.add_parser("history", help="every decision and dream run")
     history.set_defaults(func=cmd_history)
-    undo = actions.add_parser("undo", help="undo one dream's memory tidy-up (merged duplicates, archived turns)")
+    undo = actions.add_parser(
+        "undo", help="undo one dream's memory tidy-up (merged duplicates and entities, archived turns, summaries)"
+    )
     undo.add_argument("run", type=int, help="the dream run (see `reverie dream history`)")
     undo.set_defaults(func=cmd_undo)
 
@@ -141,15 +143,20 @@ def cmd_decide(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_undo(settings: Settings, args: argparse.Namespace) -> int:
-    """Make active again what one dream superseded or archived, and archive the summaries it wrote."""
-    dreams, _, _ = _sqlite_only(settings)
-    if not any(r.id == args.run for r in dreams.runs(limit=1000)):
-        print(f"error: no dream run #{args.run} (see `reverie dream history`)", file=sys.stderr)
-        return 2
-    print(f"dream #{args.run}: {dreams.undo(args.run, 'cli')} memory change(s) undone")
-    run = next(r for r in dreams.runs(limit=1000) if r.id == args.run)
-    if merged := loads(run.consolidation).get("merged_entities"):
-        print(f"Its {merged} entity merge(s) stay merged: `reverie entities split ID …` takes one apart.")
+    """Take apart what one dream merged, make active again what it superseded or archived, and archive
+    the summaries it wrote (the graph is taken in turns, so this works beside the running app)."""
+    from app.runtime import open_storage
+    from dreaming.consolidation import undo
+
+    store = open_storage(settings)
+    try:
+        if not any(r.id == args.run for r in store.dreams.runs(limit=1000)):
+            print(f"error: no dream run #{args.run} (see `reverie dream history`)", file=sys.stderr)
+            return 2
+        memories, merges = undo(store.dreams, store.entities, args.run, "cli")
+    finally:
+        store.close()
+    print(f"dream #{args.run}: {memories} memory change(s) undone, {merges} entity merge(s) taken apart")
     return 0
 
 

@@ -156,13 +156,14 @@ def _phases(
     found = [v.reason for _, v in verdicts] + found + found_asks
     checkpoint("consolidation")
     user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
-    planned = consolidation.plan(stores.entities, stores.memories, stores.turns, user_ids, now, config.stale_days)
+    planned = consolidation.plan(stores.entities, stores.memories, stores.turns, user_ids, now, config.stale_days,
+                                 dreams.undone_memories())  # fmt: skip
     until = max((aware(r.created_at) for r in rows), default=since)
     dreams.update_run(run_id, analyzed_from=since, analyzed_until=until, usage_rows=len(rows),
                       findings=json.dumps(found))  # fmt: skip
     saved = dreams.commit(run_id, new, planned.changes, before_commit=lambda: checkpoint("commit"))
     checkpoint("after_commit")
-    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id)
+    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id, dreams)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
     return DreamReport(run_id, len(rows), saved, counts, {**analysis.as_dict(), "policy": policy.as_dict(kinds)}, found)
 

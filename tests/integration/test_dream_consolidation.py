@@ -35,7 +35,7 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(
     short = storage.memories.add(uid, "turn", "ok thanks!", created_at=old, thread_id="x")
     fresh = storage.memories.add(uid, "turn", "ok thanks!!")  # short but recent: kept
     eva = storage.entities.upsert_entity(uid, "Eva", "Person")
-    eva2 = storage.entities.upsert_entity(uid, "Eva", "Concept", distinct=True)
+    eva2 = storage.entities.upsert_entity(uid, "Eva", "Concept", distinct=True, source_memory_id=moved.id)
     for i in range(12):
         storage.turns.add(uid, "long", "user", f"Plan step {i}: repaint the fence. Then rest.")
         storage.turns.add(uid, "long", "assistant", f"Step {i} noted. Anything else?")
@@ -64,7 +64,12 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(
     # every change of the tidy-up can be undone: the duplicates and the old turn active again, the summary archived
     capsys.readouterr()
     assert cli(settings, "dream", "undo", str(report.run_id)) == 0
-    assert "Its 1 entity merge(s) stay merged: `reverie entities split" in capsys.readouterr().out
+    assert "4 memory change(s) undone, 1 entity merge(s) taken apart" in capsys.readouterr().out
+    evas = {e.id: e for e in storage.entities.active(uid) if e.name == "Eva"}
+    assert len(evas) == 2 and eva.id in evas, "the merged Eva is an entity of her own again"
+    (back,) = (e for i, e in evas.items() if i != eva.id)
+    assert storage.entities.source_memories(uid, back.id or 0) == [moved.id]
+    assert frozenset((eva.id, back.id)) in {frozenset(p) for p in storage.entities.apart(uid)}, "never merged again"
     statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
     assert statuses[dup.id] == statuses[near.id] == statuses[short.id] == "active"
     assert statuses[summary.id] == "archived"
@@ -74,8 +79,10 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(
     history = capsys.readouterr().out
     assert (f"run #{report.run_id} " in history and "memory tidy-up: duplicate memories 2, archived memories 1, "
             "merged entities 1, session summaries 1" in history)  # fmt: skip
-    assert "UTC by cli: 4 memory change(s) put back." in history
+    assert "UTC by cli: 4 memory change(s) put back, 1 entity merge(s) taken apart." in history
     assert "Tidy-up undone" in last_night(storage.dreams), "and /dreams too"
+    after = run_dream(storage, config)
+    assert set(after.consolidation.values()) == {0}, "what the person undid, no later dream does again"
 
 
 def test_dream_decays_only_old_small_talk(settings: Settings, storage: MemoryStore) -> None:
