@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from app.settings import Settings
 from capabilities.request_policy import adjustment_words, kind_of
-from capabilities.resources import Limits
+from capabilities.resources import Dimension, Limits
 from dreaming import policy, proposals
 from dreaming.consolidation import aware
 from memory.dreams import DreamStore, ProposalError, loads
@@ -185,7 +185,7 @@ def change_line(o: LimitOverrideRow) -> str:
     if (kind := kind_of(o.dimension)) is not None:  # an adjustment of the request policy
         what = f"change #{o.id} {adjustment_words(kind)}"
     else:
-        what = f"override #{o.id} {o.dimension} {values}"
+        what = f"override #{o.id} {Dimension[o.dimension].label} ({o.dimension} {values})"
     made = f"proposal #{o.proposal_id}" if o.proposal_id else "by hand"
     state = "active" + (f", on trial until {o.trial_until:%Y-%m-%d}" if o.trial_until and not o.trial_outcome else "")
     if o.trial_outcome == "kept":

@@ -149,6 +149,7 @@ async def test_dream_proposes_from_real_usage_with_measured_simulation(
     assert "7 days" in p.trial
     chart = proposals.requested_chart(p)
     assert "30 │" in chart and "← proposed" in chart and "limit 20" in chart
+    assert chart.startswith("recent messages read, values requested"), "a plain-words label, no raw name"
 
 
 async def test_dream_window_starts_after_the_last_dream(settings: Settings, storage: MemoryStore) -> None:
@@ -307,7 +308,7 @@ async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Sett
     assert cli(settings, "limits", "revert", str(override.id), "--reason", "too slow for me") == 0
     assert cli(settings, "limits", "revert", str(override.id), "--reason", "again") == 2, "already ended"
     assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
-    assert f"override #{override.id} CONTEXT_TURNS max 30" in cli_history(settings)
+    assert f"override #{override.id} recent messages read (CONTEXT_TURNS max 30)" in cli_history(settings)
     assert "by cli: too slow for me" in cli_history(settings)
 
 
