@@ -33,7 +33,7 @@ from capabilities.report import ExecutionReport, changed_limits_notice, context_
 from capabilities.request_policy import LABEL, adjustments, kind_of, plan_request
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
-from capabilities.situation import Situation, read
+from capabilities.situation import Kind, Situation, read
 from memory.assembly import AssembledContext, ContextRequest
 from memory.models import LimitOverrideRow, QueryRow, TurnRow, UsageRow, utcnow
 from memory.queries import QueryConfig
@@ -142,9 +142,14 @@ UNANSWERED = (
 )
 
 
-def limits_notice(last: UsageRow | None, limits: Limits, ended: Sequence[LimitOverrideRow] = ()) -> str:
-    """LIMITS_CHANGED text when the limits differ from those of the user's previous turn, with a
-    LIMIT_ENDED (or POLICY_ENDED) line for each approved change ended since (who ended it and why)."""
+def limits_notice(
+    last: UsageRow | None, limits: Limits, ended: Sequence[LimitOverrideRow] = (),
+    started: Sequence[LimitOverrideRow] = (),
+) -> str:  # fmt: skip
+    """LIMITS_CHANGED text when the limits differ from those of the user's previous turn, a
+    POLICY_CHANGED line for each adjustment of the request policy approved since (it changes no
+    range, so no diff shows it), and a LIMIT_ENDED (or POLICY_ENDED) line for each approved change
+    ended since (who ended it and why)."""
     if last is None:
         return ""
     try:
@@ -153,8 +158,14 @@ def limits_notice(last: UsageRow | None, limits: Limits, ended: Sequence[LimitOv
         return ""
     changes = diff_limits(before, limits)
     lines = [changed_limits_notice(changes)] if changes else []
+    lines += [_started(o, kind) for o in started if (kind := kind_of(o.dimension)) is not None]
     lines += [_ended(o) for o in ended]
     return "\n".join(lines)
+
+
+def _started(o: LimitOverrideRow, kind: Kind) -> str:
+    return (f"POLICY_CHANGED: change #{o.id}, asking for more on {LABEL[kind]} "
+            f"(proposal #{o.proposal_id} approved: {o.reason or 'no reason given'})")  # fmt: skip
 
 
 def _ended(o: LimitOverrideRow) -> str:
@@ -198,7 +209,8 @@ async def reply_to(
     previous_report = last.report if last is not None and settings.include_execution_report else ""
     previous = rt.store.usage.last_for_user(user_id)
     ended = rt.store.overrides.ended_since(previous.created_at) if previous is not None else []
-    changed = limits_notice(previous, limits, ended)
+    started = rt.store.overrides.started_since(previous.created_at) if previous is not None else []
+    changed = limits_notice(previous, limits, ended, started)
     notice = "\n".join(n for n in (changed, reminder.notice if reminder else "") if n)
     started = time.perf_counter()
     situation: Situation | None = None  # read on the policy path only

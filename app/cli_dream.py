@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from app.settings import Settings
 from capabilities.request_policy import adjustment_words, kind_of
-from capabilities.resources import Limits
+from capabilities.resources import Dimension, Limits
 from dreaming import policy, proposals
 from dreaming.consolidation import aware
 from memory.dreams import DreamStore, ProposalError, loads
@@ -41,7 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None: 
         decide.set_defaults(func=cmd_decide)
     history = actions.add_parser("history", help="every decision and dream run")
     history.set_defaults(func=cmd_history)
-    undo = actions.add_parser("undo", help="undo one dream's memory tidy-up (merged duplicates, archived turns)")
+    undo = actions.add_parser(
+        "undo", help="undo one dream's memory tidy-up (merged duplicates and entities, archived turns, summaries)"
+    )
     undo.add_argument("run", type=int, help="the dream run (see `reverie dream history`)")
     undo.set_defaults(func=cmd_undo)
 
@@ -141,20 +143,34 @@ def cmd_decide(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def cmd_undo(settings: Settings, args: argparse.Namespace) -> int:
-    """Make active again what one dream superseded or archived, and archive the summaries it wrote."""
-    dreams, _, _ = _sqlite_only(settings)
-    if not any(r.id == args.run for r in dreams.runs(limit=1000)):
-        print(f"error: no dream run #{args.run} (see `reverie dream history`)", file=sys.stderr)
-        return 2
-    print(f"dream #{args.run}: {dreams.undo(args.run)} memory change(s) undone")
+    """Take apart what one dream merged, make active again what it superseded or archived, and archive
+    the summaries it wrote (the graph is taken in turns, so this works beside the running app)."""
+    from app.runtime import open_storage
+    from dreaming.consolidation import undo
+
+    store = open_storage(settings)
+    try:
+        if not any(r.id == args.run for r in store.dreams.runs(limit=1000)):
+            print(f"error: no dream run #{args.run} (see `reverie dream history`)", file=sys.stderr)
+            return 2
+        memories, merges = undo(store.dreams, store.entities, args.run, "cli")
+    finally:
+        store.close()
+    print(f"dream #{args.run}: {memories} memory change(s) undone, {merges} entity merge(s) taken apart")
     return 0
 
 
 def cmd_history(settings: Settings, args: argparse.Namespace) -> int:
-    """Every dream run, every decision and every limit change with how it ended, oldest first."""
+    """Every dream run (what it tidied, and who undid it), every decision and every limit change with
+    how it ended, oldest first."""
+    from dreaming.dream import findings
+
     dreams, overrides, _ = _sqlite_only(settings)
-    for run in dreams.runs(limit=20):
-        print(f"run #{run.id} {run.started_at:%Y-%m-%d %H:%M} {run.trigger} {run.status} {run.consolidation}")
+    for run in reversed(dreams.runs(limit=20)):
+        done = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in loads(run.consolidation).items() if v)
+        print(f"run #{run.id} {run.started_at:%Y-%m-%d %H:%M} by {run.trigger}, {run.status}; memory tidy-up: "
+              f"{done or 'nothing'}")  # fmt: skip
+        print("".join(f"  {f}\n" for f in findings(run) if f.startswith("Tidy-up undone")), end="")
     for d in dreams.decisions():
         print(f"{d.created_at:%Y-%m-%d %H:%M} proposal #{d.proposal_id} {d.decision} by {d.decided_by}: {d.reason}")
     for o in overrides.history():
@@ -169,7 +185,7 @@ def change_line(o: LimitOverrideRow) -> str:
     if (kind := kind_of(o.dimension)) is not None:  # an adjustment of the request policy
         what = f"change #{o.id} {adjustment_words(kind)}"
     else:
-        what = f"override #{o.id} {o.dimension} {values}"
+        what = f"override #{o.id} {Dimension[o.dimension].label} ({o.dimension} {values})"
     made = f"proposal #{o.proposal_id}" if o.proposal_id else "by hand"
     state = "active" + (f", on trial until {o.trial_until:%Y-%m-%d}" if o.trial_until and not o.trial_outcome else "")
     if o.trial_outcome == "kept":

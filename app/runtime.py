@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 
 from app.judgement import JudgementPath, choose_path
 from app.llm import Backend, LLMConfig, open_backend
@@ -177,6 +178,13 @@ def dream_config(settings: Settings, store: Records, trigger: str = "schedule") 
     )
 
 
+async def dream_job(settings: Settings, store: MemoryStore, backend: Backend) -> None:
+    """The nightly job the scheduler runs: one dream with the limits in force at that moment, in a worker
+    thread; at night the box is idle, so the simulation measures proposals on the model itself."""
+    meter = model_meter(backend, asyncio.get_running_loop())
+    await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
+
+
 async def _formation_worker(rt: Runtime) -> None:
     # Imported here: app.extractor builds on Runtime, so a top-level import would be circular.
     from app.extractor import formation_worker
@@ -198,11 +206,6 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
             log.info("judgement: %s (%s)", path, why)
             rt = Runtime(settings=settings, store=store, backend=backend, path=path)
 
-            async def dream() -> None:
-                # at night the box is idle: the simulation measures proposals on the model itself
-                meter = model_meter(backend, asyncio.get_running_loop())
-                await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
-
             async def reminders() -> None:
                 await asyncio.to_thread(deliver_due, store.turns, store.threads, store.reminders)
 
@@ -210,7 +213,7 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
                 start_scheduler(
                     data_dir=settings.data_dir,
                     dream_time=settings.dream_time,
-                    run_dream=dream,
+                    run_dream=partial(dream_job, settings, store, backend),
                     send_due_reminders=reminders,
                 )
                 if schedule

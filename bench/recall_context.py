@@ -19,6 +19,7 @@ import os
 import tempfile
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -45,9 +46,11 @@ def told(store: MemoryStore, user_id: int, threads: list[list[str]]) -> None:
 
 
 def asked(
-    store: MemoryStore, user_id: int, questions: list[dict[str, object]], misses: bool = False
-) -> Counter[tuple[str, bool]]:
-    """(question type, answer in context) counts over the questions with an expected answer."""
+    store: MemoryStore, user_id: int, questions: list[dict[str, object]], misses: bool = False,
+    now: datetime | None = None,
+) -> Counter[tuple[str, bool]]:  # fmt: skip
+    """(question type, answer in context) counts over the questions with an expected answer, asked at
+    `now` (default: the clock)."""
     limits = Limits.from_values()
     found: Counter[tuple[str, bool]] = Counter()
     for q in questions:
@@ -56,7 +59,7 @@ def asked(
             continue
         question = str(q["question"])
         request = ContextRequest(**clamp(plan_request(question, [], limits), limits).fields(), budget_tokens=BUDGET)
-        context = store.assembler.assemble(user_id, f"ask-{q['id']}", question, request)
+        context = store.assembler.assemble(user_id, f"ask-{q['id']}", question, request, now=now)
         text = "\n".join(i.full if i.level == "full" else i.summary for i in context.loaded)
         found[(str(q["type"]), contains_answer(text, expect))] += 1
         if misses and not contains_answer(text, expect):

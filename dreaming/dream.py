@@ -156,13 +156,14 @@ def _phases(
     found = [v.reason for _, v in verdicts] + found + found_asks
     checkpoint("consolidation")
     user_ids = [a.id for a in stores.accounts.list() if a.id is not None]
-    planned = consolidation.plan(stores.entities, stores.memories, stores.turns, user_ids, now, config.stale_days)
+    planned = consolidation.plan(stores.entities, stores.memories, stores.turns, user_ids, now, config.stale_days,
+                                 dreams.undone_memories())  # fmt: skip
     until = max((aware(r.created_at) for r in rows), default=since)
     dreams.update_run(run_id, analyzed_from=since, analyzed_until=until, usage_rows=len(rows),
                       findings=json.dumps(found))  # fmt: skip
     saved = dreams.commit(run_id, new, planned.changes, before_commit=lambda: checkpoint("commit"))
     checkpoint("after_commit")
-    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id)
+    counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id, dreams)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
     return DreamReport(run_id, len(rows), saved, counts, {**analysis.as_dict(), "policy": policy.as_dict(kinds)}, found)
 
@@ -197,17 +198,29 @@ def findings(run: DreamRunRow) -> list[str]:
     return [str(f) for f in found] if isinstance(found, list) else []
 
 
+EARLIER_SHOWN = 7
+
+
+def _tidy(run: DreamRunRow) -> str:
+    counts = {k: v for k, v in loads(run.consolidation).items() if v}
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()) or "nothing needed tidying"
+
+
 def last_night(dreams: DreamStore) -> str:
-    """The latest finished dream in two sentences, then what it found: the top of `/dreams`."""
-    runs = [r for r in dreams.runs(limit=5) if r.status in ("committed", "completed")]
+    """The latest finished dream in two sentences, then what it found, then what the dreams before it
+    tidied (and who undid it): the top of `/dreams`."""
+    runs = [r for r in dreams.runs(limit=EARLIER_SHOWN + 5) if r.status in ("committed", "completed")]
     if not runs:
         return "No dream has run yet: the first runs tonight, or now with `reverie dream --now`."
-    run = runs[0]
-    counts = {k: v for k, v in loads(run.consolidation).items() if v}
-    tidy = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()) or "nothing needed tidying"
+    run, earlier = runs[0], runs[1 : EARLIER_SHOWN + 1]
     lines = [
         f"**Last dream** (#{run.id}, {run.started_at:%Y-%m-%d %H:%M} UTC) read {run.usage_rows} turn(s) and "
-        f"proposed {run.proposals_created} change(s). Memory tidy-up: {tidy}.",
+        f"proposed {run.proposals_created} change(s). Memory tidy-up: {_tidy(run)}.",
         *(f"- {f}" for f in findings(run)),
     ]
+    if earlier:
+        lines.append("\n**Dreams before** (`reverie dream undo RUN` puts a tidy-up back):")
+    for r in earlier:
+        undone = " ".join(f for f in findings(r) if f.startswith("Tidy-up undone"))
+        lines.append(f"- #{r.id}, {r.started_at:%Y-%m-%d %H:%M}: {_tidy(r)}." + (f" {undone}" if undone else ""))
     return "\n".join(lines)

@@ -261,7 +261,7 @@ def requested_chart(row: ProposalRow, width: int = 24) -> str:
     top = max(counts.values())
     label = max(len(k) for k in counts)
     cur, new = (format_number(_typed(Dimension[row.dimension], v)) for v in (row.current_value, row.proposed_value))
-    lines = [f"requested {row.dimension} (limit {cur}, proposed {new})"]
+    lines = [f"{Dimension[row.dimension].label}, values requested (limit {cur}, proposed {new})"]
     for value, n in sorted(counts.items(), key=lambda kv: float(kv[0])):
         bar = "█" * max(1, round(n / top * width))
         mark = "  ← limit" if value == cur else "  ← proposed" if value == new else ""

@@ -89,6 +89,21 @@ def m012_dream_changes(conn: Connection) -> None:
     )
 
 
+def m016_dream_merges(conn: Connection) -> None:
+    """Which entities each dream merged and what the dropped one brought, so the merge can be undone."""
+    conn.execute(
+        text(
+            """CREATE TABLE dream_merges (
+                id INTEGER PRIMARY KEY,
+                run_id INTEGER NOT NULL REFERENCES dream_runs(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, keep_id INTEGER NOT NULL, drop_id INTEGER NOT NULL,
+                name TEXT NOT NULL, aliases TEXT NOT NULL DEFAULT '[]',
+                relation_ids TEXT NOT NULL DEFAULT '[]', memory_ids TEXT NOT NULL DEFAULT '[]',
+                undone_at DATETIME, split_id INTEGER)"""
+        )
+    )
+
+
 def m010_dream_findings(conn: Connection) -> None:
     """What each dream found, in plain words: above all why it proposed nothing."""
     conn.execute(text("ALTER TABLE dream_runs ADD COLUMN findings TEXT NOT NULL DEFAULT '[]'"))
@@ -106,6 +121,21 @@ class MemoryChange:
     memory_id: int
     status: Literal["archived", "superseded"]
     superseded_by: int | None = None
+
+
+@dataclass(frozen=True)
+class EntityMerge:
+    """One entity a dream merged into another, with what it brought: its name and aliases, the relations
+    that were its own and the memories it was drawn from (what taking it apart again moves back)."""
+
+    user_id: int
+    keep_id: int
+    drop_id: int
+    name: str
+    aliases: tuple[str, ...] = ()
+    relation_ids: tuple[int, ...] = ()
+    memory_ids: tuple[int, ...] = ()
+    id: int | None = None
 
 
 class DreamStore:
@@ -263,10 +293,13 @@ class DreamStore:
                 s.refresh(override)
         return row, override
 
-    def undo(self, run_id: int) -> int:
+    def undo(self, run_id: int, by: str = "", merges_undone: int = 0) -> int:
         """Make active again every memory this dream superseded or archived and nobody changed since
-        (one transaction); returns how many. A session summary the dream wrote is archived."""
-        now = utcnow().strftime("%Y-%m-%d %H:%M:%S.%f")
+        (one transaction); returns how many. A session summary the dream wrote is archived. The run's
+        findings say when, by whom and how much (with `merges_undone`, the entity merges taken apart
+        before: `dreaming.consolidation.undo`); history and `/dreams` show them."""
+        when = utcnow()
+        now = when.strftime("%Y-%m-%d %H:%M:%S.%f")
         with self._engine.begin() as conn:
             changed = conn.execute(
                 text("SELECT id, user_id, memory_id, status FROM dream_changes "
@@ -287,7 +320,55 @@ class DreamStore:
                      "AND json_extract(meta, '$.run_id') = :r"),
                 {"r": run_id},
             ).rowcount  # fmt: skip
+            found = conn.execute(text("SELECT findings FROM dream_runs WHERE id = :r"), {"r": run_id}).scalar()
+            merged = f", {merges_undone} entity merge(s) taken apart" if merges_undone else ""
+            note = f"Tidy-up undone {when:%Y-%m-%d %H:%M} UTC by {by or '?'}: {undone} memory change(s) put back"
+            note += f"{merged}."
+            conn.execute(
+                text("UPDATE dream_runs SET findings = :f WHERE id = :r"),
+                {"f": json.dumps([*_list(found), note]), "r": run_id},
+            )
         return undone
+
+    def undone_memories(self) -> set[int]:
+        """Memories whose change by a dream was undone: the person wants them as they are, so no later
+        dream changes them again."""
+        with self._engine.connect() as conn:
+            rows = conn.execute(text("SELECT DISTINCT memory_id FROM dream_changes WHERE undone_at IS NOT NULL"))
+            return {int(m) for (m,) in rows}
+
+    def record_merge(self, run_id: int, merge: EntityMerge) -> None:
+        """Keep one of this dream's entity merges so `undo` can take it apart."""
+        with self._engine.begin() as conn:
+            conn.execute(
+                text("INSERT INTO dream_merges (run_id, user_id, keep_id, drop_id, name, aliases, relation_ids, "
+                     "memory_ids) VALUES (:r, :u, :k, :d, :n, :a, :rel, :m)"),
+                {"r": run_id, "u": merge.user_id, "k": merge.keep_id, "d": merge.drop_id, "n": merge.name,
+                 "a": json.dumps(merge.aliases), "rel": json.dumps(merge.relation_ids),
+                 "m": json.dumps(merge.memory_ids)},
+            )  # fmt: skip
+
+    def merges(self, run_id: int) -> list[EntityMerge]:
+        """The entity merges of one dream not yet undone, newest first (undone in that order)."""
+        with self._engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT id, user_id, keep_id, drop_id, name, aliases, relation_ids, memory_ids FROM dream_merges "
+                     "WHERE run_id = :r AND undone_at IS NULL ORDER BY id DESC"),
+                {"r": run_id},
+            ).all()  # fmt: skip
+        return [
+            EntityMerge(u, k, d, n, tuple(_list(a)), tuple(_list(rel)), tuple(_list(m)), id=i)
+            for i, u, k, d, n, a, rel, m in rows
+        ]
+
+    def merge_undone(self, merge_id: int, split_id: int | None) -> None:
+        """Mark a recorded merge as taken apart (into entity `split_id`)."""
+        stamp = utcnow().strftime("%Y-%m-%d %H:%M:%S.%f")
+        with self._engine.begin() as conn:
+            conn.execute(
+                text("UPDATE dream_merges SET undone_at = :t, split_id = :s WHERE id = :i"),
+                {"t": stamp, "s": split_id, "i": merge_id},
+            )
 
     def mark_seen(self, user_id: int, run_id: int) -> None:
         """Remember that this account was told about this dream."""
@@ -347,6 +428,14 @@ def _decision(
             "created_at": now,
         }
     )
+
+
+def _list(value: object) -> list[Any]:
+    try:
+        data = json.loads(str(value or "[]"))
+    except ValueError:
+        return []
+    return data if isinstance(data, list) else []  # pyright: ignore[reportUnknownVariableType]
 
 
 def loads(value: str) -> dict[str, Any]:

@@ -247,6 +247,13 @@ class OverrideStore:
         with Session(self._engine) as session:
             return list(session.exec(select(LimitOverrideRow).order_by(col(LimitOverrideRow.id))))
 
+    def started_since(self, since: datetime) -> list[LimitOverrideRow]:
+        """Overrides made after a moment (the agent is told of an adjustment of the request policy, which
+        changes no range, on its next turn)."""
+        with Session(self._engine) as session:
+            query = select(LimitOverrideRow).where(col(LimitOverrideRow.created_at) > since)
+            return list(session.exec(query.order_by(col(LimitOverrideRow.id))))
+
     def ended_since(self, since: datetime) -> list[LimitOverrideRow]:
         """Overrides ended after a moment (the agent is told of each on its next turn)."""
         with Session(self._engine) as session:

@@ -138,6 +138,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m013_policy_adjustments", usage.m013_policy_adjustments),
     ("m014_entity_apart", entities.m014_entity_apart),
     ("m015_memories_by_date", vectors.m015_memories_by_date),
+    ("m016_dream_merges", dreams.m016_dream_merges),
 ]
 
 # On PostgreSQL these run instead (memory/db/postgres.py translates the others' DDL): SQLite's

@@ -415,6 +415,13 @@ class EntityStore:
         with self._engine.begin() as conn:
             rec.keep_apart(conn, user_id, a_id, b_id, reason)
 
+    def sources(self, user_id: int) -> set[int]:
+        """The ids of the memories any of this user's active entities was drawn from."""
+        sql = ("SELECT DISTINCT s.memory_id FROM entity_sources s JOIN entities e ON e.id = s.entity_id "
+               "WHERE e.user_id = :u AND e.status = 'active'")  # fmt: skip
+        with self._engine.connect() as conn:
+            return {int(m) for (m,) in conn.execute(text(sql), {"u": user_id})}
+
     def apart(self, user_id: int) -> set[tuple[int, int]]:
         """The (lower id, higher id) pairs of this user's entities known to be two."""
         with self._engine.connect() as conn:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import text
 
 from app.cli import build_parser
 from app.runtime import effective_limits
 from app.settings import Settings
-from dreaming.dream import DreamConfig, run_dream
+from dreaming.dream import DreamConfig, last_night, run_dream
 from memory.models import MemoryRow
 from memory.reminders import ReminderStore
 from memory.store import MemoryStore
@@ -21,7 +22,9 @@ def _backdate_thread(storage: MemoryStore, thread: str, when: datetime) -> None:
         conn.execute(text("UPDATE turns SET created_at = :t WHERE thread_id = :th"), {"t": stamp, "th": thread})
 
 
-def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Settings, storage: MemoryStore) -> None:
+def test_dream_consolidation_merges_archives_summarises_and_counts(
+    settings: Settings, storage: MemoryStore, capsys: pytest.CaptureFixture[str]
+) -> None:
     uid = storage.accounts.create("ana", "correct-horse").id
     assert uid is not None
     old = datetime.now(UTC) - timedelta(days=200)
@@ -32,7 +35,7 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
     short = storage.memories.add(uid, "turn", "ok thanks!", created_at=old, thread_id="x")
     fresh = storage.memories.add(uid, "turn", "ok thanks!!")  # short but recent: kept
     eva = storage.entities.upsert_entity(uid, "Eva", "Person")
-    eva2 = storage.entities.upsert_entity(uid, "Eva", "Concept", distinct=True)
+    eva2 = storage.entities.upsert_entity(uid, "Eva", "Concept", distinct=True, source_memory_id=moved.id)
     for i in range(12):
         storage.turns.add(uid, "long", "user", f"Plan step {i}: repaint the fence. Then rest.")
         storage.turns.add(uid, "long", "assistant", f"Step {i} noted. Anything else?")
@@ -59,11 +62,51 @@ def test_dream_consolidation_merges_archives_summarises_and_counts(settings: Set
     assert set(again.consolidation.values()) == {0}, "a second dream finds nothing left to do"
 
     # every change of the tidy-up can be undone: the duplicates and the old turn active again, the summary archived
+    capsys.readouterr()
     assert cli(settings, "dream", "undo", str(report.run_id)) == 0
+    assert "4 memory change(s) undone, 1 entity merge(s) taken apart" in capsys.readouterr().out
+    evas = {e.id: e for e in storage.entities.active(uid) if e.name == "Eva"}
+    assert len(evas) == 2 and eva.id in evas, "the merged Eva is an entity of her own again"
+    (back,) = (e for i, e in evas.items() if i != eva.id)
+    assert storage.entities.source_memories(uid, back.id or 0) == [moved.id]
+    assert frozenset((eva.id, back.id)) in {frozenset(p) for p in storage.entities.apart(uid)}, "never merged again"
     statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
     assert statuses[dup.id] == statuses[near.id] == statuses[short.id] == "active"
     assert statuses[summary.id] == "archived"
     assert cli(settings, "dream", "undo", "999") == 2
+    # history shows what each dream tidied and who undid it
+    assert cli(settings, "dream", "history") == 0
+    history = capsys.readouterr().out
+    assert (f"run #{report.run_id} " in history and "memory tidy-up: duplicate memories 2, archived memories 1, "
+            "merged entities 1, session summaries 1" in history)  # fmt: skip
+    assert "UTC by cli: 4 memory change(s) put back, 1 entity merge(s) taken apart." in history
+    assert "Tidy-up undone" in last_night(storage.dreams), "and /dreams too"
+    after = run_dream(storage, config)
+    assert set(after.consolidation.values()) == {0}, "what the person undid, no later dream does again"
+
+
+def test_dream_decays_only_old_small_talk(settings: Settings, storage: MemoryStore) -> None:
+    """Old raw turns are archived only when they are small talk: short, and naming nothing. A turn the
+    day's session summary also says stays (the summary recalls it worse: on a synthetic month of chat,
+    archiving those took recall from 37 to 33 of 57), and so does a short turn an entity was drawn from."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    old = datetime.now(UTC) - timedelta(days=200)
+    for i in range(12):
+        storage.turns.add(uid, "long", "user", f"Plan step {i}: repaint the fence. Then rest.")
+        storage.turns.add(uid, "long", "assistant", f"Step {i} noted. Anything else?")
+    _backdate_thread(storage, "long", old)
+
+    def said(content: str) -> int:
+        return storage.memories.add(uid, "turn", content, created_at=old, thread_id="long").id or 0
+
+    summed, told, named, chat = (said("Plan step 3: repaint the fence."), said("Brian lends us his ladder, bless him."),
+                                 said("Biscuit's our beagle."), said("ha, fair enough."))  # fmt: skip
+    storage.entities.upsert_entity(uid, "Biscuit", "Animal", source_memory_id=named)
+    config = DreamConfig(limits=effective_limits(settings, storage), stale_days=90)
+    assert run_dream(storage, config).consolidation["session_summaries"] == 1
+    assert run_dream(storage, config).consolidation["archived_memories"] == 0, "nor the next, which reads the summary"
+    statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=50)}
+    assert [statuses[m] for m in (summed, told, named, chat)] == ["active", "active", "active", "archived"]
 
 
 def cli(settings: Settings, *argv: str) -> int:

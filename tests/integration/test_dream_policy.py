@@ -134,6 +134,11 @@ async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
     asked = await planned(rt, uid, "Where does my sister live?")
     assert (asked.provision.value(Dimension.CONTEXT_TURNS), asked.provision.value(Dimension.VECTOR_LIMIT)) == (7, 14)
     assert f"asking for more (change #{change.id} approved" in asked.provision.request.reason
+    assert asked.limits_notice == (
+        f"POLICY_CHANGED: change #{change.id}, asking for more on questions about you "
+        f"(proposal #{p.id} approved: it keeps forgetting)"
+    ), "the agent is told of an approved adjustment, which changes no range"
+    assert (await planned(rt, uid, "And my brother?")).limits_notice == "", "told once"
     log_turns(settings, storage, [(PERSONAL, False)] * 8, rss_mb=0.95 * settings.memory_limit_mb)
     report = dream(settings, storage)
     assert report.findings[0].startswith(

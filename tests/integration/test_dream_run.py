@@ -1,7 +1,9 @@
 """Issue 6 on real stores: usage from real (scripted-model) turns → dream → proposal → approval → next turn.
 
 The usage log is written by app/chat.py itself; the simulation replays it through the real
-context assembly (SQLite + sqlite-vec + Kuzu + the real embedder).
+context assembly (SQLite + sqlite-vec + Kuzu + the real embedder). Issue 15's four cases (a limit
+that hurts, asking past it that loses nothing, degenerate requests, a trial that breaches memory)
+dream through the real scheduler and the app's own job (`scheduled`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 import io
 import json
 from collections.abc import AsyncIterator
+from functools import partial
 
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
@@ -20,12 +23,13 @@ from sqlmodel import Session
 from app.chat import ContextPlanned, TurnEvent, chat_turn
 from app.cli import build_parser
 from app.llm import Backend, LLMConfig, open_backend
-from app.runtime import Runtime, effective_limits
+from app.runtime import Runtime, dream_job, effective_limits
+from app.scheduler import request_dream_now, start_scheduler, stop_scheduler
 from app.settings import Settings
 from app.voice import model_meter
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
-from dreaming.dream import DreamConfig, DreamReport, last_night, morning_text, run_dream
+from dreaming.dream import DreamConfig, DreamReport, findings, last_night, morning_text, run_dream
 from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import UsageRow
 from memory.store import MemoryStore
@@ -57,6 +61,33 @@ async def turns(rt: Runtime, uid: int, thread: str, texts: list[str]) -> list[li
 def dream(settings: Settings, storage: MemoryStore) -> DreamReport:
     config = DreamConfig(limits=effective_limits(settings, storage), memory_limit_mb=settings.memory_limit_mb)
     return run_dream(storage, config)
+
+
+async def scheduled(settings: Settings, storage: MemoryStore) -> DreamReport:
+    """One dream as the running app dreams: `reverie dream --now`'s request, picked up by the real
+    scheduler's tick, runs the app's own job (app.runtime.dream_job: the limits in force, the model
+    meter on the scripted model); what it did is read back from the stores."""
+
+    async def no_reminders() -> None:
+        return None
+
+    dreams = DreamStore(storage.engine)
+    last = next(iter(dreams.runs(limit=1)), None)
+    backend = Scripted(MODEST).runtime(settings, storage).backend
+    sched = start_scheduler(data_dir=settings.data_dir, dream_time="03:00", send_due_reminders=no_reminders,
+                            run_dream=partial(dream_job, settings, storage, backend), tick_seconds=1)  # fmt: skip
+    try:
+        request_dream_now(settings.data_dir)
+        for _ in range(600):
+            run = next(iter(dreams.runs(limit=1)), None)
+            if run is not None and run.id != (last.id if last else None) and run.status in ("completed", "failed"):
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        stop_scheduler(sched)
+    assert run is not None and run.id is not None and run.status == "completed", run
+    made = [p for p in dreams.proposals(None, 50) if p.run_id == run.id]
+    return DreamReport(run.id, run.usage_rows, made, loads(run.consolidation), findings=findings(run))
 
 
 GREEDY = '{"context_turns": 30, "vector_limit": 5, "similarity_threshold": 0.6, "triple_depth": 1, "reason": "deep"}'
@@ -94,7 +125,7 @@ async def test_dream_proposes_from_real_usage_with_measured_simulation(
     settings: Settings, storage: MemoryStore
 ) -> None:
     await seed_history(settings, storage)
-    report = dream(settings, storage)
+    report = await scheduled(settings, storage)
     assert report.usage_rows == 22
     assert [p.dimension for p in report.proposals] == ["CONTEXT_TURNS"], "no evidence, no proposal elsewhere"
     assert "proposed 1 change(s)" in last_night(DreamStore(storage.engine))
@@ -108,6 +139,8 @@ async def test_dream_proposes_from_real_usage_with_measured_simulation(
     assert sim["candidate_p50_ms"] > 0 and sim["baseline_p50_ms"] > 0
     assert sim["candidate_tokens"] > sim["baseline_tokens"], "30 turns of a 37-turn thread load more than 20"
     assert sim["projected_peak_mb"] >= sim["log_peak_rss_mb"] > 0
+    assert sim["model_replays"] == 3, "the app's job measures on the configured model (here the scripted one)"
+    assert sim["model_candidate_prompt_tokens"] > 0 and sim["model_candidate_rss_mb"] > 0
     assert p.risk == "LOW" and sim["memory_limit_mb"] == 2048
     evidence = loads(p.evidence)
     assert evidence["requested"] == {"5": 18, "30": 4} and evidence["p"] < 0.05
@@ -116,6 +149,7 @@ async def test_dream_proposes_from_real_usage_with_measured_simulation(
     assert "7 days" in p.trial
     chart = proposals.requested_chart(p)
     assert "30 │" in chart and "← proposed" in chart and "limit 20" in chart
+    assert chart.startswith("recent messages read, values requested"), "a plain-words label, no raw name"
 
 
 async def test_dream_window_starts_after_the_last_dream(settings: Settings, storage: MemoryStore) -> None:
@@ -206,7 +240,7 @@ async def test_dream_proposes_nothing_from_degenerate_requests(settings: Setting
     for thread in ("a", "b"):
         for bed, plant in zip(BEDS[:5], PLANTS[:5], strict=True):
             await turns(stuck, uid, thread, [f"The {bed} bed in {thread} gets {plant}.", f"As I said, {plant}!"])
-    report = dream(settings, storage)
+    report = await scheduled(settings, storage)
     assert report.proposals == []
     assert report.findings[0].startswith("Every one of the 20 turns asked for the very same context")
     assert "how close a memory must match 1.0" in report.findings[0]
@@ -221,7 +255,7 @@ async def test_dream_proposes_nothing_when_asking_past_a_limit_loses_nothing(
     for bed, plant in zip(BEDS[:6], PLANTS[:6], strict=True):
         await turns(greedy, uid, "long", [f"What went in the {bed} bed?"])
         await turns(modest, uid, "long", [f"Lovely, and next year {plant} again."])
-    report = dream(settings, storage)
+    report = await scheduled(settings, storage)
     assert report.proposals == []
     assert report.findings == [
         "Recent messages read (at most 20): 0 of 6 clamped turns were followed by a sign of missing context, "
@@ -236,7 +270,7 @@ async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
     """Approve → the change is on trial → the next dream sees the trial's peak RSS near the budget and
     reverts it → the limits are the .env's again and the agent's next context says who ended it and why."""
     uid = await seed_history(settings, storage)
-    p = dream(settings, storage).proposals[0]
+    p = (await scheduled(settings, storage)).proposals[0]
     dreams = DreamStore(storage.engine)
     _, override = proposals.decide(dreams, effective_limits(settings, storage), p.id or 0, "approved", "try it", "ana")
     assert override is not None and override.trial_until is not None
@@ -251,7 +285,7 @@ async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
         row.rss_mb = 0.95 * settings.memory_limit_mb
         s.add(row)
         s.commit()
-    report = dream(settings, storage)
+    report = await scheduled(settings, storage)
     reverted = f"Reverted #{override.id} (recent messages read: MAX_EPISODIC_CONTEXT_TURNS 30"
     assert report.findings[0].startswith(reverted)
     assert "95% of the" in report.findings[0] and report.proposals == []
@@ -274,7 +308,7 @@ async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Sett
     assert cli(settings, "limits", "revert", str(override.id), "--reason", "too slow for me") == 0
     assert cli(settings, "limits", "revert", str(override.id), "--reason", "again") == 2, "already ended"
     assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
-    assert f"override #{override.id} CONTEXT_TURNS max 30" in cli_history(settings)
+    assert f"override #{override.id} recent messages read (CONTEXT_TURNS max 30)" in cli_history(settings)
     assert "by cli: too slow for me" in cli_history(settings)
 
 
