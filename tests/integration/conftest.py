@@ -11,6 +11,10 @@ from sqlalchemy import Engine, text
 from memory.db.engine import migrate, open_engine
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
 from memory.db.postgres import migrate_pg, open_pg_engine
+from memory.graph.backend import GraphBackend
+from memory.graph.entities import EntityStore
+from memory.graph.kuzu_graph import Graph
+from memory.graph.sql_graph import SqlGraph
 from memory.recall.embedder import Embedder, get_embedder
 
 
@@ -55,6 +59,22 @@ def both_engines(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Eng
     else:
         engine = make_pg_engine(request.getfixturevalue("pg_url"))
     yield engine
+    engine.dispose()
+
+
+@pytest.fixture(params=["kuzu", "postgresql"])
+def both_graphs(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EntityStore]:
+    """An EntityStore on each graph in turn: the Kuzu projection beside the SQLite file, then
+    recursive SQL on a fresh PostgreSQL database (a module asks both by naming this as its `store`)."""
+    graph: GraphBackend
+    if request.param == "kuzu":
+        engine = make_engine(tmp_path / "reverie.db")
+        graph = Graph.open(tmp_path / "graph")
+    else:
+        engine = make_pg_engine(request.getfixturevalue("pg_url"))
+        graph = SqlGraph(engine)
+    yield EntityStore(engine, graph)
+    graph.close()
     engine.dispose()
 
 

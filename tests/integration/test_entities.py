@@ -1,22 +1,16 @@
-"""EntityStore on a real SQLite file and a real Kuzu directory: records, dedupe, history, forget."""
+"""EntityStore on a real SQLite file and a real Kuzu directory, and on PostgreSQL with its recursive-SQL
+graph: records, dedupe, history, forget."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from sqlalchemy import Engine
 
 from memory.graph.entities import EntityNotFound, EntityStore
-from memory.graph.kuzu_graph import Graph
 
 
 @pytest.fixture
-def store(tmp_path: Path, engine: Engine) -> Iterator[EntityStore]:
-    graph = Graph.open(tmp_path / "graph")
-    yield EntityStore(engine, graph)
-    graph.close()
+def store(both_graphs: EntityStore) -> EntityStore:
+    return both_graphs
 
 
 def test_upsert_entity_dedupes_exact_casefold_and_alias(store: EntityStore) -> None:
