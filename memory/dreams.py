@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from memory.db.postgres import json_text
 from memory.models import DreamRunRow, LimitOverrideRow, ProposalDecisionRow, ProposalRow, utcnow
 
 Decision = Literal["approved", "rejected", "superseded"]
@@ -317,8 +318,8 @@ class DreamStore:
                 conn.execute(mark, {"now": now, "id": change_id})
             undone += conn.execute(
                 text("UPDATE memories SET status = 'archived' WHERE kind = 'summary' AND status = 'active' "
-                     "AND json_extract(meta, '$.run_id') = :r"),
-                {"r": run_id},
+                     f"AND {json_text(conn, 'meta', 'run_id')} = :r"),
+                {"r": str(run_id)},
             ).rowcount  # fmt: skip
             found = conn.execute(text("SELECT findings FROM dream_runs WHERE id = :r"), {"r": run_id}).scalar()
             merged = f", {merges_undone} entity merge(s) taken apart" if merges_undone else ""

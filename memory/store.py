@@ -33,9 +33,11 @@ from memory.documents.store import DocumentStore
 from memory.dreams import DreamStore
 from memory.focus import FocusStore
 from memory.formation.queue import FormationQueue
+from memory.graph.backend import GraphBackend
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import Graph
+from memory.graph.sql_graph import SqlGraph
 from memory.queries import QueryStore
 from memory.recall.embedder import Embedder
 from memory.recall.pg_index import PgMemoryIndex
@@ -94,7 +96,7 @@ class MemoryStore(Records):
 
     embedder: Embedder
     memories: MemoryIndex
-    graph: Graph
+    graph: GraphBackend  # Kuzu's projection, or on PostgreSQL the tables themselves (sql_graph.py)
     entities: EntityStore
     documents: DocumentStore
     assembler: ContextAssembler
@@ -184,7 +186,8 @@ def open_memory(
 
     `presence` is a shared lock the caller holds for as long as the stores are open; closing the
     store releases it. `database_url` (`postgresql://…`), when given, names the server that holds
-    the tables instead of the file; the graph's projection stays in `graph_dir` either way.
+    the tables instead of the file; there the graph is asked of the tables with recursive SQL,
+    and `graph_dir` is not used.
 
     Raises:
         StorageError, GraphLockedError, GraphCorruptError, EmbeddingIndexMismatch: each message names the fix.
@@ -192,7 +195,7 @@ def open_memory(
     engine = _open_engine(db_path, database_url)
     try:
         check_index_meta(engine, embedder)
-        graph = Graph.open(graph_dir)
+        graph: GraphBackend = SqlGraph(engine) if database_url else Graph.open(graph_dir)
     except BaseException:
         engine.dispose()
         raise

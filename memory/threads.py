@@ -31,7 +31,7 @@ class ThreadLog:
                 text(
                     'INSERT INTO steps ("id", "name", "type", "threadId", "streaming", "output", "createdAt", '
                     '"start", "end", "metadata", "generation") '
-                    "VALUES (:id, 'Reverie', 'assistant_message', :t, 0, :out, :now, :now, :now, :meta, '{}')"
+                    "VALUES (:id, 'Reverie', 'assistant_message', :t, false, :out, :now, :now, :now, :meta, '{}')"
                 ),
                 {"id": str(uuid.uuid4()), "t": thread_id, "out": content, "now": now, "meta": json.dumps({})},
             )

@@ -46,6 +46,15 @@ def is_postgres(bind: Engine | Connection) -> bool:
     return bind.dialect.name == "postgresql"
 
 
+def json_text(bind: Engine | Connection, column: str, key: str) -> str:
+    """SQL for the field `key` of the JSON text in `column`, as text in either dialect (SQLite's
+    json_extract keeps a number a number; PostgreSQL's ->> gives text). `key` is a fixed name, never
+    user text: it is written into the SQL."""
+    if is_postgres(bind):
+        return f"({column}::json ->> '{key}')"
+    return f"CAST(json_extract({column}, '$.{key}') AS TEXT)"
+
+
 def pg_ddl(sql: str) -> str:
     """SQLite DDL in PostgreSQL's words (queries and other statements come back unchanged)."""
     if not re.match(r"\s*(CREATE|ALTER)\b", sql, re.IGNORECASE):

@@ -13,14 +13,13 @@ its relation is recorded as history that ended when the newer one began.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import JSON, Engine, text
 from sqlmodel import Session, col, select
 
 from memory.formation.patterns import USER, USER_ALIASES, Triple, is_functional
@@ -240,8 +239,9 @@ def _retire_facts(stores: Stores, user_id: int, relation_id: int, by_memory: int
     )
     with stores.engine.connect() as conn:
         sources = [int(r[0]) for r in conn.execute(text(sql), {"r": relation_id, "m": by_memory})]
-        subject, aliases, predicate, obj = conn.execute(text(ends), {"r": relation_id}).one()
-    said = " ".join([str(subject), *json.loads(aliases or "[]"), str(predicate).replace("_", " ")])
+        # Typed as JSON, the column reads as a list on both dialects (SQLite holds text, PostgreSQL json).
+        subject, aliases, predicate, obj = conn.execute(text(ends).columns(aliases=JSON), {"r": relation_id}).one()
+    said = " ".join([str(subject), *(aliases or []), str(predicate).replace("_", " ")])
     with Session(stores.engine) as s:
         query = select(MemoryRow).where(
             MemoryRow.user_id == user_id, col(MemoryRow.id).in_(sources),

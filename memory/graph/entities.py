@@ -25,7 +25,9 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session, col, func, select
 
 from memory.graph import records as rec
-from memory.graph.kuzu_graph import Direction, Graph, GraphError, SharedNeighbour, Subgraph
+from memory.graph.backend import GraphBackend
+from memory.graph.cypher import Direction, SharedNeighbour, Subgraph
+from memory.graph.kuzu_graph import GraphError
 from memory.graph.names import USER, clean_name, name_key, normalize_predicate, normalize_type
 from memory.graph.projection import Projection, edge_of, node_of
 from memory.graph.records import ForgetResult
@@ -66,7 +68,8 @@ class EntityNotFound(LookupError):
 
 
 class EntityStore:
-    """Entities and relations per user: SQLite records plus the Kuzu projection of them.
+    """Entities and relations per user: SQLite records plus the Kuzu projection of them (on
+    PostgreSQL, `graph` is memory/graph/sql_graph.py's, which asks the records themselves).
 
     Every method takes `user_id` and only reads or changes that user's rows: another user's
     ids behave exactly like ids that do not exist.
@@ -76,7 +79,7 @@ class EntityStore:
     new aliases, the longer summary, and a concrete type in place of "Concept".
     """
 
-    def __init__(self, engine: Engine, graph: Graph) -> None:
+    def __init__(self, engine: Engine, graph: GraphBackend) -> None:
         self._engine = engine
         self._projection = Projection(engine, graph)
 
@@ -449,7 +452,7 @@ class EntityStore:
         self._projection.apply(partial(self._projection.graph.delete_nodes, ids))
         return len(ids)
 
-    # -- graph queries (answered by the projection) -------------------------------------------
+    # -- graph queries (the projection answers; on PostgreSQL, recursive SQL) ------------------
 
     def expand(self, user_id: int, seed_ids: Sequence[int], depth: int = 1, *, history: bool = False) -> Subgraph:
         """Seeds plus everything within `depth` (0-3) hops; current relations only unless `history`."""

@@ -2,7 +2,9 @@
 
 SQLite is the record; the graph is rebuilt from it whenever it may have missed a write. A
 failed graph write sets `meta.graph_stale` (so the flag survives a crash) and the next
-`sync()` at start-up, or the next graph query, rebuilds it in bulk.
+`sync()` at start-up, or the next graph query, rebuilds it in bulk. On PostgreSQL the graph is
+the tables themselves (memory/graph/sql_graph.py): its writes do nothing, so it is never stale and
+its counts are always the tables'.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine, text
 
-from memory.graph.kuzu_graph import Graph, GraphEdge, GraphError, GraphNode
+from memory.graph.backend import GraphBackend
+from memory.graph.kuzu_graph import GraphEdge, GraphError, GraphNode
 from memory.models import EntityRow, RelationRow
 
 STALE_KEY = "graph_stale"
@@ -32,7 +35,7 @@ def edge_of(row: RelationRow) -> GraphEdge:
 class Projection:
     """The graph plus the stale flag that says whether it can be trusted."""
 
-    def __init__(self, engine: Engine, graph: Graph) -> None:
+    def __init__(self, engine: Engine, graph: GraphBackend) -> None:
         self._engine = engine
         self.graph = graph
         with engine.connect() as conn:
@@ -78,6 +81,14 @@ class Projection:
             )
             return [GraphNode(*r) for r in nodes], [GraphEdge(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in edges]
 
+    def _counts(self) -> tuple[int, int]:
+        """(active entities, relations) in the record: what a projection in step holds."""
+        with self._engine.connect() as conn:
+            row = conn.execute(
+                text("SELECT (SELECT count(*) FROM entities WHERE status = 'active'), (SELECT count(*) FROM relations)")
+            ).one()
+        return int(row[0]), int(row[1])
+
     def rebuild(self, user_id: int | None = None) -> tuple[int, int]:
         """Regenerate the projection (one user's, or everyone's) from SQLite by bulk load.
 
@@ -104,9 +115,8 @@ class Projection:
         Returns:
             True if a rebuild ran.
         """
-        entities, relations = self._rows(None)
         try:
-            in_step = not self.stale and self.graph.count() == (len(entities), len(relations))
+            in_step = not self.stale and self.graph.count() == self._counts()
         except GraphError:
             in_step = False
         if in_step:
@@ -114,7 +124,7 @@ class Projection:
         self.rebuild()
         return True
 
-    def fresh(self) -> Graph:
+    def fresh(self) -> GraphBackend:
         """The graph, rebuilt first if a write was missed."""
         if self.stale:
             self.rebuild()

@@ -315,8 +315,8 @@ def keep_apart(conn: Connection, user_id: int, a_id: int, b_id: int, reason: str
     a, b = sorted((a_id, b_id))
     conn.execute(
         text(
-            "INSERT OR IGNORE INTO entity_apart (user_id, a_id, b_id, reason, created_at) "
-            "VALUES (:u, :a, :b, :r, :t)"
+            "INSERT INTO entity_apart (user_id, a_id, b_id, reason, created_at) "
+            "VALUES (:u, :a, :b, :r, :t) ON CONFLICT DO NOTHING"  # (not SQLite's INSERT OR IGNORE: PostgreSQL too)
         ),
         {"u": user_id, "a": a, "b": b, "r": reason, "t": utcnow().isoformat(sep=" ")},
     )

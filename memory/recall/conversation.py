@@ -41,6 +41,7 @@ import numpy as np
 from sqlalchemy import Engine, text
 
 from memory.db.engine import in_clause
+from memory.db.postgres import json_text
 from memory.recall import dates
 from memory.recall.dates import Span
 from memory.tokens import query_terms
@@ -194,7 +195,7 @@ class ConversationLookups:
 
     def _meta(self, key: str) -> str:
         """The SQL for `meta[key]` as text in this dialect (a fixed key, never user text)."""
-        return f"(meta::json ->> '{key}')" if self._pg else f"json_extract(meta, '$.{key}')"
+        return json_text(self._engine, "meta", key)
 
     def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """The thread of each of these (this user's) memories."""

@@ -30,7 +30,7 @@ from app.voice import model_meter
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, findings, last_night, morning_text, run_dream
-from memory.dreams import DreamStore, ProposalError, loads
+from memory.dreams import DreamStore, MemoryChange, ProposalError, loads
 from memory.models import UsageRow
 from memory.store import MemoryStore
 
@@ -337,3 +337,22 @@ async def test_dream_measures_a_proposal_on_the_real_embedded_model(settings: Se
     assert sim["model_candidate_prompt_tokens"] > sim["model_baseline_prompt_tokens"] > 0, "30 turns say more than 20"
     assert sim["model_candidate_first_token_s"] > 0 and sim["model_candidate_rss_mb"] > sim["log_peak_rss_mb"] / 2
     assert "**On the model** (3 recorded prompts" in proposals.proposal_markdown(report.proposals[0])
+
+
+def test_dream_undo_restores_its_changes_and_archives_its_summary(both_storages: MemoryStore) -> None:
+    """On both backends: the summary is found by the run id in its JSON meta (SQLite's json_extract
+    and PostgreSQL's ->> spell it differently, and one gives a number where the other gives text)."""
+    storage = both_storages
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    keep = storage.memories.add(uid, "fact", "Eva lives in Lisbon.")
+    dup = storage.memories.add(uid, "fact", "eva lives in lisbon.")
+    run = storage.dreams.start_run("test")
+    assert run.id is not None and keep.id is not None and dup.id is not None
+    summary = storage.memories.add(uid, "summary", "Session summary: Eva.", meta={"run_id": run.id})
+    other = storage.memories.add(uid, "summary", "Session summary: Rui.", meta={"run_id": run.id + 1})
+    storage.dreams.commit(run.id, [], [MemoryChange(uid, dup.id, "superseded", keep.id)])
+    assert storage.memories.get(uid, dup.id).status == "superseded"  # type: ignore[union-attr]
+    assert storage.dreams.undo(run.id) == 2
+    statuses = {m.id: m.status for m in storage.memories.list(uid, status=None, limit=10)}
+    assert statuses == {keep.id: "active", dup.id: "active", summary.id: "archived", other.id: "active"}

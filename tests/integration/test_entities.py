@@ -1,22 +1,16 @@
-"""EntityStore on a real SQLite file and a real Kuzu directory: records, dedupe, history, forget."""
+"""EntityStore on a real SQLite file and a real Kuzu directory, and on PostgreSQL with its recursive-SQL
+graph: records, dedupe, history, forget."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from sqlalchemy import Engine
 
 from memory.graph.entities import EntityNotFound, EntityStore
-from memory.graph.kuzu_graph import Graph
 
 
 @pytest.fixture
-def store(tmp_path: Path, engine: Engine) -> Iterator[EntityStore]:
-    graph = Graph.open(tmp_path / "graph")
-    yield EntityStore(engine, graph)
-    graph.close()
+def store(both_graphs: EntityStore) -> EntityStore:
+    return both_graphs
 
 
 def test_upsert_entity_dedupes_exact_casefold_and_alias(store: EntityStore) -> None:
@@ -172,3 +166,20 @@ def test_entity_store_isolates_users_in_every_method(store: EntityStore) -> None
     assert store.forget_source_memory(1, 5).relation_ids == ()
     assert store.delete_domain(1, "personal") == 1
     assert store.get(2, theirs.id) is not None and store.current_relations(2, theirs.id) != []
+
+
+def test_keep_apart_split_and_merge_record_the_pairs(store: EntityStore) -> None:
+    """The `entity_apart` writes (recorded twice, moved by a merge) on both backends."""
+    ana = store.upsert_entity(1, "Ana", "person", aliases=["my sister"])
+    other = store.upsert_entity(1, "Ana", "person", distinct=True)
+    rui = store.upsert_entity(1, "Rui", "person")
+    assert ana.id and other.id and rui.id
+    rel = store.add_relation(1, ana.id, "works at", rui.id)
+    store.keep_apart(1, other.id, ana.id, "different roles")
+    store.keep_apart(1, ana.id, other.id, "said again")  # idempotent
+    assert store.apart(1) == {(ana.id, other.id)}
+    new = store.split(1, ana.id, relation_ids=[rel.id or 0])
+    assert new.id and store.apart(1) == {(ana.id, other.id), (ana.id, new.id)}
+    assert [r.subject_id for r in store.links(1, rui.id)] == [new.id]
+    store.merge(1, other.id, new.id)  # the merged one's pairs become the kept one's
+    assert store.apart(1) == {(ana.id, other.id)}

@@ -85,7 +85,8 @@ def test_formation_recall_after_many_threads(storage: MemoryStore) -> None:
     assert any(i.ref.startswith("m") for i in ctx.loaded)
 
 
-def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage: MemoryStore) -> None:
+def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(both_storages: MemoryStore) -> None:
+    storage = both_storages  # (on both backends: supersession reads entities' aliases with raw SQL)
     uid = user(storage, "ada")
     march, june = T0, T0 + timedelta(days=100)
     say(storage, uid, "t1", "my sister Ana moved to Porto last spring", march)
@@ -114,8 +115,9 @@ def test_formation_supersedes_contradicted_fact_and_keeps_dated_history(storage:
     assert "Lisbon" in block and "Porto" not in block
 
 
-def test_formation_supersede_keeps_what_else_the_old_turn_said(storage: MemoryStore) -> None:
+def test_formation_supersede_keeps_what_else_the_old_turn_said(both_storages: MemoryStore) -> None:
     """A correction of where Jules lives must not take her birthday, said in the same message, with it."""
+    storage = both_storages  # (on both backends: supersession reads entities' aliases with raw SQL)
     uid = user(storage, "ada")
     say(storage, uid, "t1", "My sister Jules lives in Hamilton, her birthday is 14 March.", T0)
     say(storage, uid, "t2", "Actually Jules moved to Tauranga last month.", T0 + timedelta(days=30))
@@ -137,7 +139,8 @@ def test_formation_supersede_keeps_what_else_the_old_turn_said(storage: MemorySt
     assert "Jules — her birthday is 14 March." not in [m.content for m in storage.memories.list(uid, None, None)]
 
 
-def test_formation_out_of_order_retry_cannot_undo_a_newer_fact(storage: MemoryStore) -> None:
+def test_formation_out_of_order_retry_cannot_undo_a_newer_fact(both_storages: MemoryStore) -> None:
+    storage = both_storages  # (on both backends: supersession reads entities' aliases with raw SQL)
     uid = user(storage, "ada")
     june = say(storage, uid, "t2", "Ana lives in Lisbon.", T0 + timedelta(days=100))
     form(storage)

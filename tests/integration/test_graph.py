@@ -1,7 +1,9 @@
-"""The Kuzu projection: traversal answers, rebuild from SQLite, locking, and the one-Database rule."""
+"""The graph: traversal answers on both engines (the Kuzu projection beside SQLite, recursive SQL on
+PostgreSQL), and the projection's own rules: rebuild from SQLite, locking, the one-Database rule."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import shutil
 import subprocess
@@ -13,11 +15,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
+from memory.graph.backend import GraphBackend
+from memory.graph.cypher import Direction, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.kuzu_graph import Graph, GraphCorruptError, GraphNode
+from memory.graph.sql_graph import SqlGraph
 from memory.models import EntityRow
+from tests.integration.conftest import make_pg_engine
 
 REPO = Path(__file__).resolve().parents[2]
+WAYS: tuple[Direction, ...] = ("outgoing", "incoming", "both")
 
 
 @pytest.fixture
@@ -34,13 +41,28 @@ def add(store: EntityStore, name: str, type_: str = "person", user_id: int = 1) 
 
 
 @pytest.fixture
-def chain(engine: Engine, graph: Graph) -> tuple[EntityStore, dict[str, int]]:
+def store(both_graphs: EntityStore) -> EntityStore:
+    return both_graphs
+
+
+def _chain(store: EntityStore) -> tuple[EntityStore, dict[str, int]]:
     """S -> A -> B -> C -> D, plus A -> S (a cycle back to the seed) and X -> A (incoming to A)."""
-    store = EntityStore(engine, graph)
     ids = {n: add(store, n) for n in "SABCDX"}
     for subj, obj in ("SA", "AB", "BC", "CD", "AS", "XA"):
         store.add_relation(1, ids[subj], "knows", ids[obj])
     return store, ids
+
+
+@pytest.fixture
+def chain(store: EntityStore) -> tuple[EntityStore, dict[str, int]]:
+    """`_chain` on each engine in turn."""
+    return _chain(store)
+
+
+@pytest.fixture
+def kuzu_chain(engine: Engine, graph: Graph) -> tuple[EntityStore, dict[str, int]]:
+    """`_chain` on the Kuzu projection only (for the projection's own rules)."""
+    return _chain(EntityStore(engine, graph))
 
 
 def names(ids: dict[str, int], found: set[int]) -> str:
@@ -89,8 +111,7 @@ def test_shortest_path_follows_relations_either_way(chain: tuple[EntityStore, di
     assert store.shortest_path(1, ids["S"], lonely) is None
 
 
-def test_shared_neighbours_ranks_by_shared_count(engine: Engine, graph: Graph) -> None:
-    store = EntityStore(engine, graph)
+def test_shared_neighbours_ranks_by_shared_count(store: EntityStore) -> None:
     ids = {n: add(store, n) for n in ("Ana", "Rui", "Eva", "Lisbon", "Acme", "Tom")}
     for a, b in (("Ana", "Lisbon"), ("Ana", "Acme"), ("Rui", "Lisbon"), ("Rui", "Acme"), ("Eva", "Acme")):
         store.add_relation(1, ids[a], "linked to", ids[b])
@@ -100,10 +121,80 @@ def test_shared_neighbours_ranks_by_shared_count(engine: Engine, graph: Graph) -
     assert store.shared_neighbours(1, ids["Tom"], 5) == []
 
 
+def _random_graph(engine: Engine) -> None:
+    """The same rows on any backend: user 1's 74 active entities (1 a hub) and 6 merged ones, 220
+    relations among the active (a fifth superseded, self-loops and repeats allowed), user 2's 20 and 40."""
+    rng, when = random.Random(18), "2026-01-01 00:00:00"
+    people = [{"i": i, "u": 1 if i <= 80 else 2, "s": "merged" if 75 <= i <= 80 else "active"} for i in range(1, 101)]
+    pairs = [(1, rng.randint(1, 74)) for _ in range(20)]
+    pairs += [(rng.randint(1, 74), rng.randint(1, 74)) for _ in range(200)]
+    pairs += [(rng.randint(81, 100), rng.randint(81, 100)) for _ in range(40)]
+    relations = [
+        {"i": n, "u": 1 if s <= 80 else 2, "s": s, "o": o, "p": f"P{n % 3}", "w": n / 10,
+         "to": when if rng.random() < 0.2 else None}
+        for n, (s, o) in enumerate(pairs, start=1)
+    ]  # fmt: skip
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO entities (id, user_id, name, type, domain, status, created_at, updated_at) "
+                f"VALUES (:i, :u, 'e' || CAST(:i AS TEXT), 'Concept', 'personal', :s, '{when}', '{when}')"
+            ),
+            people,
+        )
+        conn.execute(
+            text(
+                "INSERT INTO relations (id, user_id, subject_id, predicate, object_id, weight, valid_to, created_at) "
+                f"VALUES (:i, :u, :s, :p, :o, :w, :to, '{when}')"
+            ),
+            relations,
+        )
+
+
+def _a_path(path: Subgraph | None, a: int, b: int) -> int | None:
+    """The hop count of a path from a to b, checking that each edge joins its two nodes and is current."""
+    if path is None:
+        return None
+    ids = [n.id for n in path.nodes]
+    assert ids[0] == a and ids[-1] == b and len(ids) == len(path.edges) + 1
+    for edge, (x, y) in zip(path.edges, itertools.pairwise(ids), strict=True):
+        assert {edge.subject_id, edge.object_id} == {x, y} and edge.current
+    return len(path.edges)
+
+
+def _answers(graph: GraphBackend) -> list[object]:
+    """Every question the app asks of a graph, over `_random_graph`'s rows (shortest paths as hop counts:
+    which of equally short paths comes back is each engine's own choice)."""
+    found: list[object] = [graph.count(), graph.count(1)]
+    with graph.hold():
+        for seeds in ([1], [5], [5, 9, 30], [9, 5, 9], [75], [81], [5, 81], [999]):
+            found += [graph.expand(1, seeds, d, h) for d, h in itertools.product(range(4), (False, True))]
+        for i in (*range(1, 101, 4), 75, 81):
+            found += [graph.relationships(1, i, way, h) for way, h in itertools.product(WAYS, (False, True))]
+            found.append(graph.shared_neighbours(1, i, 5))
+        for a, b, hops in itertools.product((2, 7, 40, 76, 90), (3, 33, 60, 74, 81), (1, 2, 4)):
+            found.append(_a_path(graph.shortest_path(1, a, b, hops), a, b))
+    return found
+
+
+def test_recursive_sql_answers_as_the_kuzu_projection(engine: Engine, graph: Graph, pg_url: str) -> None:
+    """Same rows, same questions: the projection beside SQLite, recursive SQL on PostgreSQL."""
+    pg = make_pg_engine(pg_url)
+    try:
+        for db in (engine, pg):
+            _random_graph(db)
+        assert EntityStore(engine, graph).rebuild() == (94, 260)
+        kuzu = _answers(graph)
+        assert any(isinstance(a, Subgraph) and len(a.nodes) > 20 for a in kuzu)  # the walks go somewhere
+        assert _answers(SqlGraph(pg)) == kuzu
+    finally:
+        pg.dispose()
+
+
 def test_rebuild_reproduces_answers_after_deleting_the_graph(
-    tmp_path: Path, chain: tuple[EntityStore, dict[str, int]], engine: Engine, graph: Graph
+    tmp_path: Path, kuzu_chain: tuple[EntityStore, dict[str, int]], engine: Engine, graph: Graph
 ) -> None:
-    store, ids = chain
+    store, ids = kuzu_chain
     before = [store.expand(1, [ids["S"]], d) for d in range(4)], store.shortest_path(1, ids["X"], ids["D"])
     graph.close()
     shutil.rmtree(tmp_path / "graph")
@@ -167,9 +258,11 @@ def _other_process(graph: Graph, wait_s: float) -> subprocess.CompletedProcess[s
     )  # fmt: skip
 
 
-def test_two_processes_take_turns_with_the_graph(chain: tuple[EntityStore, dict[str, int]], graph: Graph) -> None:
+def test_two_processes_take_turns_with_the_graph(
+    kuzu_chain: tuple[EntityStore, dict[str, int]], graph: Graph
+) -> None:
     """Kuzu admits one process per file: neither keeps it, so both read and write while both are open."""
-    store, ids = chain
+    store, ids = kuzu_chain
     proc = _other_process(graph, 30)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "(7, 6)"  # it saw this process's writes and added its own

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, inspect, text
 
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
 from memory.db.postgres import migrate_pg, pg_ddl
+from memory.graph.sql_graph import SqlGraph
 from memory.recall.embedder import Embedder
 from memory.recall.pg_index import PgMemoryIndex
 from memory.recall.vectors import MemoryIndex, NewMemory
@@ -99,8 +100,14 @@ def test_pg_front_door_opens_from_url(pg_url: str, tmp_path: Path, embedder: Emb
     try:
         assert isinstance(store.memories, PgMemoryIndex)
         assert store.accounts.authenticate("ana", "correct horse battery") is not None
+        assert isinstance(store.graph, SqlGraph)  # the tables answer the graph's questions: no Kuzu file
+        cat = store.entities.upsert_entity(account.id, "Miso", "concept")
+        me = store.entities.upsert_entity(account.id, "User", "person")
+        store.entities.add_relation(account.id, me.id or 0, "has cat", cat.id or 0)
+        assert store.entities.expand(account.id, [me.id or 0], 1).node_ids == {me.id, cat.id}
     finally:
         store.close()
+    assert not (tmp_path / "graph").exists()
 
 
 def test_pg_front_door_names_the_fix_when_unreachable(tmp_path: Path) -> None:

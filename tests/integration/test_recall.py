@@ -1,4 +1,5 @@
-"""Hybrid recall on the real index: each retriever covers the other's blind spot."""
+"""Hybrid recall on the real index, on both backends: each retriever covers the other's blind spot, and
+conversation mode (neighbours, speakers: `meta` read as JSON in each dialect) re-ranks the same way."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 from sqlalchemy import Engine
 
 from memory.recall.embedder import Embedder
+from memory.recall.pg_index import PgMemoryIndex
 from memory.recall.vectors import MemoryIndex, NewMemory
 
 NOTES = [
@@ -18,8 +20,9 @@ NOTES = [
 
 
 @pytest.fixture
-def index(engine: Engine, embedder: Embedder) -> MemoryIndex:
-    idx = MemoryIndex(engine, embedder)
+def index(both_engines: Engine, embedder: Embedder) -> MemoryIndex:
+    pg = both_engines.dialect.name == "postgresql"
+    idx = PgMemoryIndex(both_engines, embedder) if pg else MemoryIndex(both_engines, embedder)
     idx.add_many(1, [NewMemory("fact", n) for n in NOTES])
     return idx
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 
 from memory.accounts import AccountError
 from memory.db.engine import StorageError, migrate, open_engine
 from memory.db.migrations import MIGRATIONS
 from memory.store import MemoryStore
+from memory.threads import ThreadLog
 
 
 def test_migrations_blank_database_creates_every_table_once(tmp_path: Path) -> None:
@@ -82,3 +83,15 @@ def test_accounts_resolve_names_the_cli_user_or_refuses_to_guess(storage: Memory
         storage.accounts.resolve(None)
     with pytest.raises(LookupError, match="no user named 'cy'"):
         storage.accounts.resolve("cy")
+
+
+def test_thread_log_posts_into_an_existing_thread_only(both_engines: Engine) -> None:
+    """On both backends (`streaming` is a boolean column: PostgreSQL refuses SQLite's 0)."""
+    with both_engines.begin() as conn:
+        conn.execute(text('INSERT INTO threads ("id", "createdAt") VALUES (\'t1\', \'2026-01-01T00:00:00Z\')'))
+    log = ThreadLog(both_engines)
+    log.post("t1", "Time to water the plants.")
+    log.post("nope", "Nobody reads this.")
+    with both_engines.connect() as conn:
+        rows = conn.execute(text('SELECT "threadId", "output", "streaming" FROM steps')).all()
+    assert [(t, o, bool(s)) for t, o, s in rows] == [("t1", "Time to water the plants.", False)]
