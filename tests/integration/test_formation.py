@@ -39,7 +39,7 @@ from memory.store import MemoryStore
 from memory.turns import TurnStore
 from memory.usage import UsageRecord
 
-from .formation_helpers import form, say, snapshot, user
+from .formation_helpers import form, lexical, say, snapshot, user, vectors
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 DEFAULT_REQUEST = ContextRequest(context_turns=10, vector_limit=5, similarity_threshold=0.7, triple_depth=1)
@@ -156,13 +156,7 @@ def test_formation_out_of_order_retry_cannot_undo_a_newer_fact(both_storages: Me
 
 
 def _vec_fts(engine: Engine, memory_id: int, word: str) -> tuple[int, int]:
-    with engine.connect() as conn:
-        vec = conn.execute(text("SELECT count(*) FROM memory_vec WHERE memory_id = :m"), {"m": memory_id}).scalar()
-        fts = conn.execute(
-            text("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH :w AND rowid = :m"),
-            {"w": word, "m": memory_id},
-        ).scalar()
-    return int(vec or 0), int(fts or 0)
+    return vectors(engine, memory_id=memory_id), lexical(engine, memory_id, word)
 
 
 def test_formation_forget_removes_memory_everywhere(storage: MemoryStore) -> None:

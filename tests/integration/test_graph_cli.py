@@ -1,4 +1,5 @@
-"""`reverie graph rebuild`, the fix a corrupt graph's error names, regenerates it from SQLite."""
+"""`reverie graph rebuild`, the fix a corrupt graph's error names, regenerates it from SQLite (on PostgreSQL
+there is nothing to regenerate)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,15 @@ def test_graph_cli_rebuild_restores_the_projection(
         assert {n.name for n in store.entities.expand(uid, [ana.id], 1).nodes} == {"Ana", "Porto"}
     finally:
         store.close()
+
+
+def test_graph_cli_rebuild_on_postgresql_has_nothing_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], pg_url: str
+) -> None:
+    """There the graph is its tables (memory/graph/sql_graph.py): no Kuzu directory, nothing to rebuild."""
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data", database_url=pg_url)  # pyright: ignore[reportCallIssue]
+    monkeypatch.setenv("REVERIE_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("REVERIE_DATABASE_URL", pg_url)
+    assert main(["graph", "rebuild"]) == 0
+    assert "nothing to rebuild on PostgreSQL: the graph is its tables (0 entities" in capsys.readouterr().out
+    assert not settings.graph_dir.exists()
