@@ -177,7 +177,7 @@ _NUMBER_WORDS = word_set(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred half dozen"
 )
-_HOW_OFTEN = word_set("once twice")  # "twice a day": a number, for "how often…" (no age)
+_COUNTED = _NUMBER_WORDS | word_set("once twice")  # "twice a day": a number, for "how often…" (not an age)
 def corrects(text: str) -> bool:
     """Whether a note says something changed ("moved", "instead", "not … anymore"), or puts one value
     against another ("the holiday is in july not june", "Tuesdays, not Thursdays")."""
@@ -803,8 +803,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
                                     or not _priced(plain, i, tokens[i])
                                     or any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w))))
-            or (not money and (w in _NUMBER_WORDS | _HOW_OFTEN
-                               or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
+            or (not money and (w in _COUNTED or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
         if re.search(r"\bhow old\b", question, re.IGNORECASE):  # an age is said as one: "is 63", "7 years old",
             found &= {n.casefold() for m in _AGE_SAID.finditer(text) for n in m.groups() if n}  # not "23. to 25. Sep"
