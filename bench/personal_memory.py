@@ -396,6 +396,7 @@ def summarise(results: list[dict[str, Any]], told: list[dict[str, Any]]) -> dict
     total = [r["timings_ms"]["total"] for r in results if r["timings_ms"].get("total") is not None]
     told_total = [t["timings_ms"]["total"] for t in told if t["timings_ms"].get("total") is not None]
     read = [r["reply"] for r in results] + [t["reply"] for t in told]
+    said_at = {level: [r for r in results if r["confidence"] == level] for level in ("high", "medium", "low")}
     return {
         "per_type": per_type,
         "overall": (sum(r["right"] for r in results), len(results)),
@@ -408,11 +409,7 @@ def summarise(results: list[dict[str, Any]], told: list[dict[str, Any]]) -> dict
         "no_reply": sum(bool(r["error"]) for r in results) + sum(bool(t["error"]) for t in told),
         "answered_by": dict(Counter(str(r["answered_by"]) for r in results)),
         # calibration: how often a reply said at each confidence was right
-        "by_confidence": {
-            level: (sum(r["right"] for r in said), len(said))
-            for level in ("high", "medium", "low")
-            for said in [[r for r in results if r["confidence"] == level]]
-        },
+        "by_confidence": {level: (sum(r["right"] for r in said), len(said)) for level, said in said_at.items()},
     }
 
 
