@@ -249,7 +249,8 @@ _AT_WORK = re.compile(
 _WORK = frozenset({stem("work")})
 # "name is Jonas", "called Miso", a group's "we're the Tuesday Night Readers"
 _NAMING_SHAPE = re.compile(  # (also "we named it 'Sri Guru Nilaya'")
-    r"\b(?:name is|named|called|(?i:we['’]re|we are)\s+the)\s+(?:(?:it|him|her|them)\s+)?(?:the\s+)?['‘\"“]?[A-ZÀ-ÞĀ-Ž]"
+    r"\b(?:name (?:is|was)|name['’]s|named|called|(?i:we['’]re|we are)\s+the)\s+"
+    r"(?:(?:it|him|her|them)\s+)?(?:the\s+)?['‘\"“]?[A-ZÀ-ÞĀ-Ž]"
 )
 # "what's my name?": "I'm Lena" (`situation.introduced`), or the fact formed from it
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-ZÀ-ÞĀ-Ž]")
@@ -807,6 +808,9 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
         if re.search(r"\bhow old\b", question, re.IGNORECASE):  # an age is said as one: "is 63", "7 years old",
             found &= {n.casefold() for m in _AGE_SAID.finditer(text) for n in m.groups() if n}  # not "23. to 25. Sep"
+        measure = _measure_asked(question)  # "how many acres…", "how much does Gogi weigh": 14 acres, 21 kg
+        if measure:
+            found = {w for w in found if _in_measure(plain, w, measure)}
         numbered = _NUMBER_OF.search(question)  # "my mom's room number": beside "room", not her age
         noun = stem(numbered.group(1) or numbered.group(2)) if numbered else ""
         if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
@@ -926,6 +930,35 @@ def _clause_numbers(text: str) -> set[str]:
     """The numbers of a document's clauses ("8. Utilities and council tax", "9.1 The Tenant may…"):
     at the start of a line or sentence, before a capitalised word."""
     return set(re.findall(r"(?:^|[.:|#]\s+)[\W_]*?(\d{1,2}(?:\.\d{1,2})*)\.?\s+\W*[A-Z]", text, re.MULTILINE))
+
+
+# A measure the question asks in, and the words that say it: a number in another ("9 years" for "how
+# much does he weigh?", "a 3-month wait" for "how many acres…") is no answer, however near it is.
+_WEIGHT = word_set("kg kgs kilo kilos kilogram kilograms lb lbs pound pounds stone g grams")
+_MEASURE_UNITS = {
+    **{w: frozenset({w, w.rstrip("s")}) for w in word_set("acres hectares litres liters gallons feet inches")},
+    **{w: frozenset({w, w.rstrip("s"), "km", "kms", "k"}) for w in word_set("kilometres kilometers km")},
+    **{w: frozenset({w, w.rstrip("s")}) for w in word_set("miles metres meters")},
+}
+_HOW_MANY = re.compile(r"\bhow many ([a-z]+)\b", re.IGNORECASE)
+
+
+def _measure_asked(question: str) -> frozenset[str]:
+    """The unit words a number must be said with to answer the question (empty: any number)."""
+    if re.search(r"\bweigh(?:s|ed)?\b|\bhow heavy\b", question, re.IGNORECASE):
+        return _WEIGHT
+    many = _HOW_MANY.search(question)
+    return _MEASURE_UNITS.get(many.group(1).casefold(), frozenset()) if many else frozenset()
+
+
+def _in_measure(plain: Sequence[str], number: str, units: frozenset[str]) -> bool:
+    """Whether a number is said in one of the units, as "21 kg" or "21kg"."""
+    for i, w in enumerate(plain):
+        if number in (w, w.lstrip("$€£")) or w.startswith(number):
+            tail = w[len(w.rstrip("abcdefghijklmnopqrstuvwxyz")) :]
+            if tail in units or (i + 1 < len(plain) and plain[i + 1] in units):
+                return True
+    return False
 
 
 def _measured(plain: Sequence[str], i: int) -> bool:

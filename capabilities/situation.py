@@ -148,6 +148,8 @@ def stem(word: str) -> str:
     w = _IRREGULAR.get(w, w)
     if w.endswith("-in-law"):  # "sister-in-law" is not "sister"
         return w
+    if re.fullmatch(r"\d+(?:st|nd|rd|th)", w):  # "my 30th" is the 30 "officially 30 as of saturday" says
+        return w.rstrip("stndrh")
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ly", ""), ("ed", ""), ("es", ""), ("s", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)] + repl

@@ -32,7 +32,11 @@ _NOT_NAMES = word_set(
     "set let cut hit run ran saw found left kept gone going doing coming getting who and but so or btw lol tho "
     "though too again here there now then today tonight tomorrow yesterday week weekend place house home work job "
     "birthday wedding party cafe shop car van hold nights days mornings "
-    "new old big little best first last own whole other one two three four five six seven eight nine ten"
+    "new old big little best first last own whole other one two three four five six seven eight nine ten "
+    # how someone is ("the vet was happy", "mum's tired"): said after is/was where a name also goes
+    "happy sad tired fine good great ok okay sick ill busy away off out up down over late early right wrong sure "
+    "annoyed upset delighted thrilled chuffed gutted worried nervous excited pregnant retired lovely nice "
+    "amazing brilliant awful grand back not very really so too quite pretty super"
 )
 _SLOTS = (
     # my sister tash, my leopard gecko noodle, a cat, bovril
@@ -61,6 +65,8 @@ _COMMON_PLACES = word_set(
     "full half sync order place life shock agony awe practice rehearsal training lunch dinner"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")  # called velvet stray
+# a name in quotes after what says it is one: his racing name was 'blue moon rocket'
+_QUOTED_NAME = re.compile(r"\b(?:called|named|name (?:is|was)|known as|nicknamed)\s+['\"‘“]([a-z][\w -]{1,40}?)['\"’”]")
 _TITLE_WORD = re.compile(r"^[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]")
 
 
@@ -79,6 +85,7 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
             names.update(w for m in slot.finditer(text) for w in m.groups() if w and _plausible(w))
         names.update(m.group(1) for m in _PLACE.finditer(text) if _plausible(m.group(1))
                      and m.group(1) not in _COMMON_PLACES)  # fmt: skip
+        names.update(m.group(1) for m in _QUOTED_NAME.finditer(text) if all(_plausible(w) for w in m.group(1).split()))
         for m in _CALLED.finditer(text):
             kept = []
             for w in m.group(1).split():

@@ -1391,3 +1391,23 @@ def test_how_often_is_answered_by_a_word_of_times() -> None:
     notes = [_note("m1", "Mum's carers come twice a day now, they're lovely.", 2),
              _note("m2", "Mum's carers from Bluebell started on the 3rd.", 1)]  # fmt: skip
     assert _answer_refs("How often do mum's carers come these days?", notes) == ["m1"]
+
+
+def test_a_measure_asked_is_answered_only_in_that_measure() -> None:
+    """"How much does Gogi weigh?" is not "9 years"; "how many acres" is not a 3-month wait."""
+    dog = [_note("m1", "Gogi is staring at me like I haven't fed him in 9 years.")]
+    assert choose(read("how much does Gogi weigh"), dog).verdict == "unknown"
+    weighed = [_note("m1", "Gogi was at the vet, 31 kg! The vet was happy.")]
+    assert _answers("how much does Gogi weigh?", weighed) == [weighed[0].text]
+    farm = [_note("m1", "Ganesh still runs our farm, areca nut mainly; he waited 3 months for the tractor.")]
+    assert choose(read("how many acres is Ganesh's farm?"), farm).verdict == "unknown"
+    acres = [_note("m1", "My brother Ganesh has a farm of 12 acres.")]
+    assert _answers("how many acres is Ganesh's farm?", acres) == [acres[0].text]
+
+
+def test_an_ordinal_is_the_number_it_counts_and_a_quoted_name_is_a_name() -> None:
+    party = [_note("m1", "officially 30 as of saturday, marcus threw me a party and tavo made a tres leches cake")]
+    assert _answers("what cake did tavo make for my 30th?", party) == [party[0].text]
+    racer = _thread("gogi's been having stomach issues so we took him to the vet",
+                    "he's a retired racer. his racing name was 'blue moon rocket' which is so dramatic")  # fmt: skip
+    assert "rocket" in " ".join(_answers("what was gogi's racing name", racer)).casefold()
