@@ -1142,7 +1142,13 @@ def _people(text: str) -> list[str]:
     """The names in a text that may be people: not a place said after at/in/to ("deputy head at Leith
     Walk Primary", "went out to Canada")."""
     places = {m.group(1) for m in re.finditer(r"\b(?:at|in|to|from|near|into)\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][\w ]*)", text)}
-    return [n for n in names_in(text) if not any(p.startswith(n) for p in places)]
+    # (nor a shout: "BIG news for ruaridh", "AND gloria called" name Ruaridh and Gloria, not BIG or AND)
+    return [n for n in names_in(text) if not any(p.startswith(n) for p in places) and not _shout(n)]
+
+
+def _shout(name: str) -> bool:
+    first = name.split()[0]
+    return len(first) > 2 and first.isupper()
 
 
 def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: int | None = None) -> str:

@@ -1411,3 +1411,12 @@ def test_an_ordinal_is_the_number_it_counts_and_a_quoted_name_is_a_name() -> Non
     racer = _thread("gogi's been having stomach issues so we took him to the vet",
                     "he's a retired racer. his racing name was 'blue moon rocket' which is so dramatic")  # fmt: skip
     assert "rocket" in " ".join(_answers("what was gogi's racing name", racer)).casefold()
+
+
+def test_a_word_shouted_in_capitals_is_no_one_a_pronoun_can_mean() -> None:
+    partner, news, sister = _thread(
+        "my partner is ruaridh grant, he's a charge nurse.",
+        "BIG news for ruaridh, he got the senior charge nurse job in ICU!",
+        "his sister catriona phoned to congratulate him, she's a vet up in oban",
+    )
+    assert "vet" in " ".join(_answers("what does my partner's sister do for a living?", [sister, news, partner]))
