@@ -45,6 +45,7 @@ from app.voice import (
     without_opener,
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
+from capabilities.arithmetic import worked_out
 from capabilities.change import change
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
@@ -420,6 +421,10 @@ async def _grounded(
     notes = [n for n in found.notes if not any(a.elsewhere(n.text) for a in amb)]
     if sit.kind == "broad_recall":
         return _broad(found, sit)
+    worked = worked_out(question, notes)  # "how much more … than …": two amounts, worked out, not guessed
+    if worked:
+        return Answer(content=worked.sentence, confidence="medium", sources=_sources(worked.notes),
+                      follow_ups=_follow_ups(worked.notes, sit))  # fmt: skip
     evidence = choose(sit, notes)
     if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document" and not _known(sit, notes):
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory

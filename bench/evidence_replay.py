@@ -4,12 +4,14 @@
 
 `bench/evidence_audit.py --inputs DIR` pickles, for every question of every persona, the arguments of
 the answer path's last call to `capabilities.evidence.choose` (the question as read and every note
-recalled for it). This re-runs `choose` on them with the code on PYTHONPATH and scores its verdict the
-way `bench/personal_memory.py` scores a reply, without the voice: an answerable question is right when
-the chosen notes contain an expected answer, a never-told one when the verdict is "unknown". It is an
-upper bound of the chat (the voice may still word a right note wrong) and the same bound for every
-version of the policy, so two runs (before and after a change, `--save` then `--diff`) compare, over
-every persona at once, in seconds instead of the hours of re-telling them.
+recalled for it). This re-runs `choose` on them with the code on PYTHONPATH (after
+`capabilities.arithmetic.worked_out`, as the answer path does: a sum or difference worked out is scored
+by its sentence) and scores its verdict the way `bench/personal_memory.py` scores a reply, without the
+voice: an answerable question is right when the chosen notes contain an expected answer, a never-told
+one when the verdict is "unknown". It is an upper bound of the chat (the voice may still word a right
+note wrong) and the same bound for every version of the policy, so two runs (before and after a change,
+`--save` then `--diff`) compare, over every persona at once, in seconds instead of the hours of
+re-telling them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.personal_memory import contains_answer
+from capabilities.arithmetic import worked_out
 from capabilities.evidence import choose
 from capabilities.situation import read
 
@@ -36,8 +39,13 @@ def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]
             continue
         # the question is read again, by the code under test: a change to reading it counts too
         # (each was asked in a new thread, so no history)
-        e = choose(read(q["question"]), notes)
         expect = [str(x) for x in q.get("expect", []) or []]
+        worked = worked_out(q["question"], [n for n in notes if n.text.strip()])
+        if worked:
+            right = q["type"] != "abstain" and contains_answer(worked.sentence, expect)
+            out[q["id"]] = {"type": q["type"], "question": q["question"], "right": right, "reason": worked.sentence}
+            continue
+        e = choose(read(q["question"]), notes)
         text = " ".join(n.text for n in e.notes)
         right = (
             e.verdict == "unknown"

@@ -497,6 +497,22 @@ async def test_by_how_much_a_value_went_up_or_down_is_worked_out_from_the_two_no
     assert "0,25 %" in rate
 
 
+async def test_a_sum_or_a_difference_of_two_amounts_is_worked_out_from_the_notes(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """No note says "$300" or "$2,680": each side of the question is answered from its own note."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("danny", "correct-horse").id or 0
+    _told(rt, uid, "a", "we're parked at eastside yard, rent is $1,400 a month for the spot")
+    _told(rt, uid, "b", "moving lots! starting june 1 we'll be at sunflower yard, only $1,100 a month")
+    _told(rt, uid, "c", "booked the plane tickets to seoul!! $1,340 each for me and marcus, leaving nov 5")
+    asked = "how much less per month is the new lot than what we paid at eastside"
+    less = _reply(await _say(rt, uid, "q", asked)).reply
+    assert "$300" in less and "$1,100" in less and "$1,400" in less
+    both = _reply(await _say(rt, uid, "r", "how much did both seoul plane tickets cost together?")).reply
+    assert "$2,680" in both
+
+
 async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_another_of_the_note(
     settings: Settings, storage: MemoryStore
 ) -> None:

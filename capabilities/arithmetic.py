@@ -1,0 +1,118 @@
+"""Sums and differences of two amounts the notes give, worked out instead of guessed.
+
+"How much more is the Lone Star total than the loan I got?" is answered by no single note: one gives
+the total, another the loan. A 135M model cannot subtract, so a question that compares two amounts
+("how much more/less/dearer … than …") or adds them ("the original quote plus the rotten joists",
+"both tickets together" when one costs so much each) is split into a question for each amount; the
+evidence policy (`capabilities.evidence.choose`) answers each from the notes, and the amount it finds
+is the one said beside what that side asks about. Only when each side gives one amount in the same
+currency is the result said, with both amounts, which the sources show. Otherwise nothing is worked
+out and the question goes the usual way. (`capabilities.change` covers "how much did it go up".)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from capabilities.evidence import Note, choose
+from capabilities.situation import key_terms, read, stem, words
+
+# "how much more did I raise … than my first target", "how much dearer was the other builder's quote
+# than kenny's", "how much less per month is the new lot than what we paid at eastside"
+_THAN = re.compile(
+    r"^\W*how (?:much|many)\s+(?:more|less|higher|lower|cheaper|dearer|bigger|smaller|extra)\b"
+    r"(?P<left>.+?)\bthan\b(?P<right>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+# "what did the kitchen come to with the original quote plus the rotten joists, before the extra sockets"
+_PLUS = re.compile(
+    r"\b(?P<left>(?:the|my|our)\s(?:(?!\b(?:the|my|our)\s)[^,?])+?)\s+plus\s+(?P<right>[^,?]+)", re.IGNORECASE
+)  # (the last "the" before "plus": "the quote", not "the kitchen come to with the quote")
+# "how much did both plane tickets cost together?" with "$1,340 each"
+_BOTH = re.compile(r"^\W*how much\b.*\bboth\b.*\b(?:together|in total|altogether|combined)\b", re.IGNORECASE)
+_EACH = re.compile(r"\beach\b|\bapiece\b|\ba head\b|\bper (?:person|ticket|head)\b", re.IGNORECASE)
+# an amount of money as people write it: "$1,340", "£14,280", "€2.400", "£17k", "R37,000", "48k"
+_AMOUNT = re.compile(r"(?P<cur>[$€£₹])\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?P<k>k\b)?", re.I)
+_TAIL = re.compile(r"\s(?:for|on|at|with)\s.+$", re.IGNORECASE)
+_AUX = re.compile(r"^\s*(?P<aux>is|was|are|were|did|does|do|will|would)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Worked:
+    """An amount worked out, the sentence that says it, and the notes its parts come from."""
+
+    sentence: str
+    notes: tuple[Note, ...]
+
+
+def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
+    """The sum or difference a question asks, from the notes (None: not asked, or not certain)."""
+    than = _THAN.search(question)
+    if than:
+        left, right = than["left"].strip(), than["right"].strip()
+        aux = _AUX.match(left)
+        verb = aux["aux"] if aux else "was"
+        if right.endswith(("'s", "’s")):  # "than kenny's": kenny's quote
+            head = [w for w in words(left) if len(w) > 2][-1:]
+            right = f"{right} {' '.join(head)}"
+        tail = _TAIL.search(left)  # "than my first target" for Alzheimer Scotland, as the left says
+        if tail and not _TAIL.search(right):
+            right = f"{right} {tail.group()}"
+        if not _AUX.match(right):
+            right = f"{verb} {right}"
+        return _combined(f"how much {left}?", f"how much {right}?", notes, minus=True)
+    plus = _PLUS.search(question)
+    if plus and re.search(r"\bhow much\b|\bcome to\b|\bcost\b|\btotal\b", question, re.IGNORECASE):
+        return _combined(f"how much was {plus['left']}?", f"how much was {plus['right']}?", notes, minus=False)
+    if _BOTH.search(question):
+        one = _amount(re.sub(r"\b(?:both|together|in total|altogether|combined)\b", "", question), notes)
+        if one and _EACH.search(one[2].text[one[3] :][:40]):
+            value, cur, note, _ = one
+            return Worked(f"{_money(cur, value * 2)}: {_money(cur, value)} each, for two.", (note,))
+    return None
+
+
+def _combined(first: str, second: str, notes: Sequence[Note], minus: bool) -> Worked | None:
+    a, b = _amount(first, notes), _amount(second, notes)
+    if not a or not b or a[1] != b[1] or (a[2] is b[2] and a[3] == b[3]):
+        return None
+    cur = a[1]
+    if minus:
+        result = abs(a[0] - b[0])
+        said = f"{_money(cur, result)}: {_money(cur, a[0])} against {_money(cur, b[0])}."
+    else:
+        said = f"{_money(cur, a[0] + b[0])}: {_money(cur, a[0])} plus {_money(cur, b[0])}."
+    return Worked(said, tuple(dict.fromkeys((a[2], b[2]))))
+
+
+def _amount(question: str, notes: Sequence[Note]) -> tuple[float, str, Note, int] | None:
+    """The one amount the notes give for a question: of the notes the evidence policy chooses for it,
+    the amount said nearest a word the question asks (value, currency, note, where it ends)."""
+    evidence = choose(read(question), notes)
+    if evidence.verdict != "answer":
+        return None
+    asked = {t for t in key_terms(question) if t not in _PLAIN}
+    best: list[tuple[int, float, str, Note, int]] = []
+    for note in evidence.notes:
+        tokens = [(m.start(), stem(m.group())) for m in re.finditer(r"[\w'’-]+", note.text)]
+        spots = [at for at, s in tokens if s in asked]
+        for m in _AMOUNT.finditer(note.text):
+            value = float(m["num"].replace(",", "")) * (1000 if m["k"] else 1)
+            distance = min((abs(m.start() - at) for at in spots), default=10_000)
+            best.append((distance, value, m["cur"], note, m.end()))
+    if not best:
+        return None
+    best.sort(key=lambda b: b[0])
+    if len(best) > 1 and best[0][0] == best[1][0] and best[0][1] != best[1][1]:
+        return None  # two amounts as near: not certain which
+    _, value, cur, note, end = best[0]
+    return value, cur, note, end
+
+
+_PLAIN = frozenset(stem(w) for w in ("much", "how", "cost", "pay", "paid", "was", "is"))
+
+
+def _money(cur: str, value: float) -> str:
+    return f"{cur}{value:,.2f}" if value != int(value) else f"{cur}{int(value):,}"

@@ -1,0 +1,38 @@
+"""Sums and differences of two amounts, each side answered from its own note (capabilities/arithmetic.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from capabilities.arithmetic import worked_out
+from capabilities.evidence import Note
+
+T0 = datetime(2026, 3, 1)
+
+
+def _notes(*texts: str) -> list[Note]:
+    return [Note(f"m{i}", t, T0 + timedelta(days=i), 0.8) for i, t in enumerate(texts)]
+
+
+def test_a_difference_asked_with_than_takes_each_side_from_its_own_note() -> None:
+    notes = _notes("running it for alzheimer scotland, justgiving target is £500",
+                   "half marathon target is sub 2:10, my 10k pb is 58:40",
+                   "justgiving closed at £1,126 for alzheimer scotland, so chuffed")  # fmt: skip
+    worked = worked_out("how much more did i raise for alzheimer scotland than my first target", notes)
+    assert worked and worked.sentence.startswith("£626") and "£1,126" in worked.sentence
+
+
+def test_a_sum_of_two_amounts_and_both_of_one_said_each() -> None:
+    notes = _notes("the quote came back, £14,280 all in", "the joists under the sink are rotten, £2,350 extra")
+    worked = worked_out("what did the kitchen come to with the quote plus the rotten joists?", notes)
+    assert worked and worked.sentence.startswith("£16,630")
+    tickets = _notes("booked the plane tickets to seoul!! $1,340 each for me and marcus")
+    both = worked_out("how much did both plane tickets cost together?", tickets)
+    assert both and both.sentence.startswith("$2,680")
+
+
+def test_nothing_is_worked_out_without_an_amount_for_each_side_or_when_not_asked() -> None:
+    notes = _notes("the quote came back, £14,280 all in")
+    assert worked_out("how much dearer was the other builder's quote than the first one?", notes) is None
+    assert worked_out("how much was the quote?", notes) is None
+    assert worked_out("how much did both tickets cost together?", _notes("tickets were $40")) is None
