@@ -721,7 +721,9 @@ async def _chat(
     """
     # A remark is heard, not answered by the model: asked to react to "oh wait, the holiday is in july
     # not june", it wrote "The holiday season is in July, not Junio."; a request is the model's to try.
-    if (sit.kind == "statement" or (sit.kind == "general" and not sit.question)) and not is_request(message):
+    # (and so is news that goes on from the thread: "she's on donepezil now, 5mg at night" after "my mum…")
+    remark = sit.kind == "statement" or (sit.kind in ("general", "continuation") and not sit.question)
+    if remark and not is_request(message):
         return Answer(content=_fit(acknowledgement(message)), confidence="high")
     if sit.kind == "ack":
         return Answer(content=ack_reply(message), confidence="high")

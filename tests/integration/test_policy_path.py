@@ -450,6 +450,10 @@ async def test_a_remark_is_acknowledged_and_a_request_goes_to_the_model(
     uid = storage.accounts.create("tom", "correct-horse").id or 0
     remark = _reply(await _say(rt, uid, "t", "oh wait, the holiday is in july not june"))
     assert remark.reply.startswith("Got it") and "july not june" in remark.reply and not voice.prompts
+    # news that goes on from the thread is a remark too (it got "I'm not sure what to say to that")
+    _reply(await _say(rt, uid, "v", "my mum was diagnosed with alzheimer's in november"))
+    news = _reply(await _say(rt, uid, "v", "she's on donepezil now, 5mg at night"))
+    assert news.reply.startswith("Got it") and "donepezil" in news.reply and not voice.prompts
     _reply(await _say(rt, uid, "u", "tell me a joke"))
     assert voice.prompts  # a request is the model's to try
 
