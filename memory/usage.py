@@ -157,6 +157,14 @@ class UsageLog:
         with Session(self._engine) as session:
             return self._last(session, user_id, thread_id)
 
+    def before(self, user_id: int, thread_id: str, usage_id: int) -> UsageRow | None:
+        """The thread's row just before a given one (whose report that turn's context carried)."""
+        query = select(UsageRow).where(
+            UsageRow.user_id == user_id, UsageRow.thread_id == thread_id, col(UsageRow.id) < usage_id
+        )
+        with Session(self._engine) as session:
+            return session.exec(query.order_by(col(UsageRow.id).desc()).limit(1)).first()
+
     def last_for_user(self, user_id: int) -> UsageRow | None:
         """The user's latest row in any thread (for limit-change notices)."""
         with Session(self._engine) as session:

@@ -23,10 +23,10 @@ from sqlmodel import Session
 from app.chat import ContextPlanned, TurnEvent, chat_turn
 from app.cli import build_parser
 from app.llm import Backend, LLMConfig, open_backend
+from app.meter import model_meter
 from app.runtime import Runtime, dream_job, effective_limits
 from app.scheduler import request_dream_now, start_scheduler, stop_scheduler
 from app.settings import Settings
-from app.voice import model_meter
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, findings, last_night, morning_text, run_dream
@@ -324,12 +324,52 @@ def cli_history(settings: Settings) -> str:
     return out.getvalue()
 
 
+class Recording(Scripted):
+    """The scripted model, keeping every answer-loop call it gets: (instructions, what the messages say)."""
+
+    def __init__(self, request: str) -> None:
+        super().__init__(request)
+        self.calls: list[tuple[str, list[str]]] = []
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        said = [str(getattr(part, "content", "")) for m in messages for part in m.parts]
+        self.calls.append((info.instructions or "", said))
+        yield "noted."
+
+
+async def test_dream_meter_sends_the_model_what_the_turn_sent(settings: Settings, storage: MemoryStore) -> None:
+    """The meter rebuilds a replayed turn's prompt as the answer loop built it (its instructions, the
+    report before it, the recalled block, the capabilities, the question, the history as messages):
+    replayed at the value it was granted, the model is sent what the turn sent, word for word."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    notes = [f"Note: the {bed} bed gets {plant}." for bed, plant in zip(BEDS, PLANTS, strict=True)]
+    await turns(Scripted(MODEST).runtime(settings, storage), uid, "long", notes)
+    real = Recording(GREEDY)
+    modest = Scripted(MODEST).runtime(settings, storage)
+    for bed in BEDS[:4]:
+        await turns(real.runtime(settings, storage), uid, "long", [f"plant: what went in the {bed} bed?"])
+        await turns(modest, uid, "long", [f"As I said before, I told you about the {bed} one"])
+    metered = Recording(MODEST)
+    meter = model_meter(metered.runtime(settings, storage).backend, storage, asyncio.get_running_loop())
+    config = DreamConfig(limits=effective_limits(settings, storage), meter=meter)
+    report = await asyncio.to_thread(run_dream, storage, config)
+    assert [p.dimension for p in report.proposals] == ["CONTEXT_TURNS"]
+    granted = [said for instructions, said in metered.calls if "dream measurement: granted" in instructions]
+    at_30 = [said for instructions, said in metered.calls if "dream measurement: 30" in instructions]
+    assert len(at_30) == 3 and len(granted) == 6, "granted beside 30 and beside the alternative 25"
+    sent = {said[-1]: said for _, said in real.calls}  # the user-role prompt ends the messages
+    assert [said == sent.get(said[-1]) for said in granted] == [True] * 6, "word for word, the history included"
+    assert "SYSTEM_EXECUTION_REPORT" in granted[0][-1] and "NeedsMoreInfo" in granted[0][-1]
+    assert all(len(more) > len(said) for more, said in zip(at_30, granted[:3], strict=True)), "30 turns of history"
+    assert real.calls[0][0] in metered.calls[0][0], "the loop's instructions, marked"
+
+
 async def test_dream_measures_a_proposal_on_the_real_embedded_model(settings: Settings, storage: MemoryStore) -> None:
     """The risk is measured where the cost is: the recorded turns' prompts rebuilt at the granted and
     the proposed limit and run through the real SmolLM2-135M (prompt tokens, first token, RSS)."""
     await seed_history(settings, storage)
     async with open_backend(LLMConfig(backend="embedded")) as backend:
-        meter = model_meter(backend, asyncio.get_running_loop())
+        meter = model_meter(backend, storage, asyncio.get_running_loop())
         config = DreamConfig(limits=effective_limits(settings, storage), meter=meter)
         report = await asyncio.to_thread(run_dream, storage, config)
     sim = loads(report.proposals[0].simulation)
