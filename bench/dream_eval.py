@@ -18,6 +18,8 @@ replaying the clamped turns through context assembly, the real proposal rules.
     e  under-asks  the request policy plans every turn (nothing clamped); a quarter are questions
                    about the person, re-asked after most of them, the rest general chat re-asked
                    after almost none                   → propose asking for more on that kind only
+    f  unsure      case a's proposal approved; during its trial most replies are said at low
+                   confidence ("I don't know"), against one in ten before, RSS as before → revert it
 
 Printed: per case, what was expected, what the dream proposed (or, for d, did), the p value of the
 comparison (for e, of that kind's turns against the other kinds') and the first finding (the dream
@@ -36,6 +38,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from app.runtime import effective_limits, open_storage
@@ -46,6 +49,7 @@ from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
 from dreaming.dream import DreamConfig, run_dream
 from dreaming.proposals import decide
 from memory.dreams import DreamStore
+from memory.models import utcnow
 from memory.store import MemoryStore
 from memory.usage import UsageRecord
 
@@ -66,6 +70,7 @@ CHAT = plan_request("How do I boil an egg?", [], Limits.from_values())
 class Turn:
     request: ResourceRequest
     reasked: bool  # the person's next message says the answer missed context
+    unsure: bool = False  # the reply was said at low confidence (an "I don't know")
 
 
 def hurts(rng: random.Random) -> list[Turn]:
@@ -116,7 +121,10 @@ def write_log(store: MemoryStore, turns: list[Turn], rss_mb: float = 420.0) -> N
                 followup_signal="explicit_reference" if reask else None,
             )
         )  # fmt: skip
-        store.turns.add(uid, thread, "assistant", "Noted.")
+        query = store.queries.create(uid, text, thread_id=thread, turn_id=row.id)  # its answer's confidence
+        store.queries.start(uid, query.id or 0)
+        store.queries.complete(uid, query.id or 0, "low" if turn.unsure else "high")
+        store.turns.add(uid, thread, "assistant", "I don't know." if turn.unsure else "Noted.")
         reask = turn.reasked
 
 
@@ -127,15 +135,22 @@ def old_rule(turns: list[Turn], store: MemoryStore) -> list[str]:
                                              for t in turns) >= 3]  # fmt: skip
 
 
-def regressing(settings: Settings, store: MemoryStore) -> tuple[str, str, float]:
-    """Case d: approve case a's proposal, log a trial whose RSS nears the budget, dream again."""
-    write_log(store, hurts(random.Random(7)))
+def regressing(settings: Settings, store: MemoryStore, unsure: bool = False) -> tuple[str, str, float]:
+    """Case d: approve case a's proposal, log a trial whose RSS nears the budget, dream again (an hour
+    on, so the window before the trial holds case a's turns). Case f (`unsure`): the trial's RSS is
+    as before, but most of its replies are said at low confidence, against one in ten before."""
+    rng = random.Random(7)
+    write_log(store, [Turn(t.request, t.reasked, unsure and rng.random() < 0.1) for t in hurts(random.Random(7))])
     first = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
     proposal = first.proposals[0]
     projected = float(json.loads(proposal.simulation)["projected_peak_mb"])
     decide(DreamStore(store.engine), effective_limits(settings, store), proposal.id or 0, "approved", "bench", "bench")
-    write_log(store, [Turn(GREEDY, False) for _ in range(12)], rss_mb=0.93 * settings.memory_limit_mb)
-    second = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
+    if unsure:
+        write_log(store, [Turn(GREEDY, False, rng.random() < 0.6) for _ in range(12)])
+    else:
+        write_log(store, [Turn(GREEDY, False) for _ in range(12)], rss_mb=0.93 * settings.memory_limit_mb)
+    config = DreamConfig(limits=effective_limits(settings, store), trigger="bench")
+    second = run_dream(store, config, now=utcnow() + timedelta(hours=1))
     ended = [o for o in store.overrides.history() if o.ended_by == "dream"]
     observed = max(r.rss_mb or 0 for r in store.usage.since(None))
     did = "reverted " + proposal.dimension if ended else "kept"
@@ -168,21 +183,24 @@ def main() -> None:
             reason = "(proposal) " + report.proposals[0].rationale
         rows.append((name, expected or "nothing", ",".join(made) or "nothing", ",".join(before) or "nothing",
                      p_value, "yes" if ok else "NO", took, reason))  # fmt: skip
-    with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
-        settings = Settings(_env_file=None, data_dir=Path(tmp))  # pyright: ignore[reportCallIssue]
-        store = open_storage(settings)
-        try:
-            started = time.perf_counter()
-            did, finding, gap = regressing(settings, store)
-            took = time.perf_counter() - started
-        finally:
-            store.close()
-    rows.append(("d regressing", "reverted CONTEXT_TURNS", did, "(no trials)", 0.0,
-                 "yes" if did == "reverted CONTEXT_TURNS" else "NO", took, finding))  # fmt: skip
+    gap = 0.0
+    for name, unsure in (("d regressing", False), ("f unsure", True)):
+        with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
+            settings = Settings(_env_file=None, data_dir=Path(tmp))  # pyright: ignore[reportCallIssue]
+            store = open_storage(settings)
+            try:
+                started = time.perf_counter()
+                did, finding, found_gap = regressing(settings, store, unsure)
+                took = time.perf_counter() - started
+            finally:
+                store.close()
+        gap = gap if unsure else found_gap
+        rows.append((name, "reverted CONTEXT_TURNS", did, "(no trials)", 0.0,
+                     "yes" if did == "reverted CONTEXT_TURNS" else "NO", took, finding))  # fmt: skip
     print("| case | expected | proposed | old rule proposed | p | right | dream s | first finding |")
     print("|---|---|---|---|---|---|---|---|")
     for name, expected, made, before, p_value, ok, took, reason in sorted(rows):
-        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:160]} |")
+        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:320]} |")
     side = "below" if gap < 0 else "above"
     print(f"\nd: the simulation projected a peak {abs(gap):.0f} MB {side} the one logged during the trial: it replays "
           "retrieval, not the model process, whose growth is what breached the budget.")

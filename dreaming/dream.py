@@ -98,7 +98,8 @@ def _judge_trials(stores: MemoryStore, config: DreamConfig, now: datetime) -> Ju
         return []
     earliest = min(aware(o.created_at) - (now - aware(o.created_at)) for o in watched)
     rows = stores.usage.since(earliest)
-    verdicts = [(o, trials.judge(o, rows, config.memory_limit_mb, now)) for o in watched]
+    sure = stores.queries.confidences(r.turn_id for r in rows if r.turn_id is not None)
+    verdicts = [(o, trials.judge(o, rows, config.memory_limit_mb, now, sure)) for o in watched]
     for _, verdict in verdicts:
         if verdict.action == "revert":
             stores.overrides.revoke(verdict.override_id, "dream", verdict.reason)

@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from functools import partial
 
 import pytest
@@ -31,8 +32,9 @@ from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, findings, last_night, morning_text, run_dream
 from memory.dreams import DreamStore, MemoryChange, ProposalError, loads
-from memory.models import UsageRow
+from memory.models import UsageRow, utcnow
 from memory.store import MemoryStore
+from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
 
@@ -296,6 +298,51 @@ async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     assert "MAX_EPISODIC_CONTEXT_TURNS 30 → 20" in planned.limits_notice
     assert f"LIMIT_ENDED: override #{override.id} ended by dream: Reverted" in planned.limits_notice
+
+
+class Answering(Scripted):
+    """The scripted model answering properly (the loop's JSON), at a given confidence."""
+
+    def __init__(self, request: str, confidence: str, content: str = "The north bed gets tomatoes.") -> None:
+        super().__init__(request)
+        self.confidence, self.content = confidence, content
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        for chunk in answer_chunks(self.content, self.confidence):
+            yield chunk
+
+
+async def test_dream_trial_reverts_a_change_whose_replies_turn_unsure(settings: Settings, storage: MemoryStore) -> None:
+    """The answer path's confidence, kept with each query, is the trial's answer-quality signal: sure
+    replies before the approval, "I don't know" at low confidence during the trial → reverted, and the
+    dream's report says so in plain words."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    sure, greedy = (
+        Answering(MODEST, "high").runtime(settings, storage),
+        Answering(GREEDY, "high").runtime(settings, storage),
+    )
+    await turns(
+        sure, uid, "long", [f"Note: the {bed} bed gets {plant}." for bed, plant in zip(BEDS, PLANTS, strict=True)]
+    )
+    for bed in BEDS[:4]:
+        await turns(greedy, uid, "long", [f"plant: what went in the {bed} bed?"])
+        await turns(sure, uid, "long", [f"As I said before, I told you about the {bed} one"])
+    p = dream(settings, storage).proposals[0]
+    _, override = proposals.decide(
+        storage.dreams, effective_limits(settings, storage), p.id or 0, "approved", "ok", "ana"
+    )
+    assert override is not None
+    unsure = Answering(GREEDY, "low", "I don't know.").runtime(settings, storage)
+    await turns(unsure, uid, "long", [f"which bed had the {plant} in the end?" for plant in PLANTS[:8]])
+    config = DreamConfig(limits=effective_limits(settings, storage), memory_limit_mb=settings.memory_limit_mb)
+    report = run_dream(storage, config, now=utcnow() + timedelta(hours=1))
+    assert report.findings[0].startswith(f"Reverted #{override.id} (recent messages read")
+    assert (
+        "more replies were unsure or did not know during its trial (replies I was unsure of or could not "
+        "answer: 8 of 8 during the trial, against 0 of 22 before" in report.findings[0]
+    )
+    assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
+    assert "8 of 8 during the trial" in last_night(storage.dreams)
 
 
 async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Settings, storage: MemoryStore) -> None:
