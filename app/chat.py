@@ -30,7 +30,7 @@ from app.runtime import Runtime, effective_limits
 from capabilities.answer import Answer
 from capabilities.context import TwoLevelContext
 from capabilities.report import ExecutionReport, changed_limits_notice, context_lines, diff_limits
-from capabilities.request_policy import LABEL, adjustments, kind_of, plan_request
+from capabilities.request_policy import adjustments, asking, kind_of, more_of, plan_request
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
 from capabilities.situation import Kind, Situation, read
@@ -164,14 +164,14 @@ def limits_notice(
 
 
 def _started(o: LimitOverrideRow, kind: Kind) -> str:
-    return (f"POLICY_CHANGED: change #{o.id}, asking for more on {LABEL[kind]} "
+    return (f"POLICY_CHANGED: change #{o.id}, {asking(kind, more_of(o.default_value))} "
             f"(proposal #{o.proposal_id} approved: {o.reason or 'no reason given'})")  # fmt: skip
 
 
 def _ended(o: LimitOverrideRow) -> str:
     why = f"ended by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
     if (kind := kind_of(o.dimension)) is not None:
-        return f"POLICY_ENDED: change #{o.id}, asking for more on {LABEL[kind]}, {why}"
+        return f"POLICY_ENDED: change #{o.id}, {asking(kind, more_of(o.default_value))}, {why}"
     return f"LIMIT_ENDED: override #{o.id} {why}"
 
 
@@ -292,6 +292,7 @@ async def reply_to(
     answer = answered.answer
     turn = rt.store.turns.add(user_id, thread_id, "assistant", answer.content)
     enqueue_formation(rt, user_id, user_turn_id)  # formed in the background; the reply never waits
+    record.used = list(answer.refs)  # what the dream tells used context from unused by
     row = _finish_record(rt, record, provision, notes, generation_ms)
     total_ms = (time.perf_counter() - started) * 1000
     timings = {"request": request_ms, "retrieval": ctx.retrieval_ms, "generation": generation_ms,

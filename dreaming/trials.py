@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from capabilities.request_policy import LABEL, kind_of
+from capabilities.request_policy import asking, kind_of, more_of
 from capabilities.resources import Dimension, format_number
 from dreaming.analysis import Harm, percentile, turn_ms
 from dreaming.consolidation import aware
@@ -49,7 +49,7 @@ class Verdict:
 
 def _what(override: LimitOverrideRow) -> str:
     if (kind := kind_of(override.dimension)) is not None:
-        return f"#{override.id} (asking for more on {LABEL[kind]}, proposal #{override.proposal_id})"
+        return f"#{override.id} ({asking(kind, more_of(override.default_value))}, proposal #{override.proposal_id})"
     dim = Dimension[override.dimension]
     bound, value = next(
         ((b, v) for b, v in (("max", override.max_value), ("min", override.min_value),
