@@ -21,7 +21,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from sqlmodel import Session
 
-from app.chat import ContextPlanned, TurnEvent, chat_turn
+from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.cli import build_parser
 from app.llm import Backend, LLMConfig, open_backend
 from app.meter import model_meter
@@ -298,6 +298,11 @@ async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     assert "MAX_EPISODIC_CONTEXT_TURNS 30 → 20" in planned.limits_notice
     assert f"LIMIT_ENDED: override #{override.id} ended by dream: Reverted" in planned.limits_notice
+    done = next(e for e in events if isinstance(e, Finished))
+    assert done.told == planned.told == (
+        f"Change #{override.id} is undone: recent messages read is back to at most 20. The nightly dream ended it "
+        "after watching its trial: the peak memory during its trial, 1946 MB, reached 95% of the 2048 MB budget."
+    ), "the person is told too, in plain words"
 
 
 class Answering(Scripted):
@@ -357,6 +362,41 @@ async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Sett
     assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
     assert f"override #{override.id} recent messages read (CONTEXT_TURNS max 30)" in cli_history(settings)
     assert "by cli: too slow for me" in cli_history(settings)
+
+
+async def test_the_person_is_told_once_on_the_policy_path_when_a_limit_changes_and_why(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """On the policy path, which answers without the agent's context: the first reply after an approval
+    says in plain words what changed and why, the next says nothing; the same when the person ends it."""
+    uid = await seed_history(settings, storage)
+    p = dream(settings, storage).proposals[0]
+    _, override = proposals.decide(storage.dreams, effective_limits(settings, storage), p.id or 0, "approved",
+                                   "long threads lost context", "ana")  # fmt: skip
+    assert override is not None
+    policy = Runtime(settings=settings, store=storage, backend=Scripted(MODEST).runtime(settings, storage).backend,
+                     path="policy")  # fmt: skip
+
+    async def told(text: str) -> str:
+        events = (await turns(policy, uid, "other", [text]))[0]
+        done = next(e for e in events if isinstance(e, Finished))
+        assert done.told == next(e for e in events if isinstance(e, ContextPlanned)).told, "reply and Context step"
+        return done.told
+
+    assert await told("Thanks!") == (
+        f"Recent messages read: now at most 30 (was 20), because proposal #{p.id} was approved on "
+        f"{override.created_at:%Y-%m-%d}: long threads lost context."
+    )
+    assert await told("Thanks again!") == "", "told once"
+    assert cli(settings, "limits", "revert", str(override.id), "--reason", "too slow for me") == 0
+    assert await told("Hi there") == (
+        f"Change #{override.id} is undone: recent messages read is back to at most 20. You ended it from the "
+        "command line: too slow for me."
+    )
+    assert await told("Thanks!") == ""
+    assert [t.content for t in storage.turns.recent(uid, "other", 8) if "Changed" in t.content] == [], (
+        "the notice is never part of the stored conversation"
+    )
 
 
 def cli(settings: Settings, *argv: str) -> int:
