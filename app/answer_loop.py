@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -147,13 +147,44 @@ def _text(response: ModelResponse) -> str:
     return "".join(p.content for p in response.parts if isinstance(p, TextPart))
 
 
-async def _call(
-    backend: Backend, rnd: Round, prompt: str, history: Sequence[ModelMessage], settings: ModelSettings
-) -> AsyncIterator[AnswerDelta | _Reply]:
-    """One model call: stream the answer's content as it grows, then the parsed reply."""
+@dataclass(frozen=True)
+class RoundCall:
+    """One round's model call as the loop makes it: the agent (instructions, output), the user-role
+    prompt and the settings (grammar, reply length). The dream's model meter runs this very call."""
+
+    rnd: Round
+    agent: Agent[None, Any]
+    prompt: str
+    settings: ModelSettings
+
+
+def round_call(
+    backend: Backend,
+    ctx: TwoLevelContext,
+    entity_types: Mapping[str, int] | Sequence[str],
+    question: str,
+    preamble: str = "",
+    log_lines: Sequence[str] = (),
+    *,
+    can_ask: bool = True,
+    include_relationships: bool = True,
+    temperature: float = 0.0,
+    instructions: str = LOOP_INSTRUCTIONS,
+) -> RoundCall:
+    """Build one round's call from the context as it is now (what `answer_question` sends each round;
+    the dream's meter marks its `instructions` so no replay reuses another's cached prompt)."""
+    rnd = build_round(ctx, entity_types, allow_requests=can_ask, include_relationships=include_relationships)
+    settings = backend.structured_settings(rnd.output)
+    settings["max_tokens"], settings["temperature"] = MAX_REPLY_TOKENS, temperature
     spec = output_spec(backend, rnd.output)
     spec.template = False  # the instructions show the shape; the schema itself is enforced by the grammar
-    agent = Agent(backend.model, instructions=LOOP_INSTRUCTIONS, output_type=spec)
+    agent = Agent(backend.model, instructions=instructions, output_type=spec)
+    return RoundCall(rnd, agent, round_prompt(preamble, ctx, log_lines, rnd, question), settings)
+
+
+async def _call(call: RoundCall, history: Sequence[ModelMessage]) -> AsyncIterator[AnswerDelta | _Reply]:
+    """One model call: stream the answer's content as it grows, then the parsed reply."""
+    agent, prompt, settings = call.agent, call.prompt, call.settings
     sent, raw = "", ""
     try:
         async with agent.run_stream(prompt, message_history=list(history), model_settings=settings) as run:
@@ -275,17 +306,13 @@ async def _rounds(
 ) -> AsyncIterator[LoopEvent]:
     while True:
         can_ask = state.rounds < limit and not state.violation
-        rnd = build_round(
-            ctx,
-            stores.entities.types(user_id),
-            allow_requests=can_ask,
-            include_relationships=query.include_relationships,
-        )
-        settings = backend.structured_settings(rnd.output)
-        settings["max_tokens"], settings["temperature"] = MAX_REPLY_TOKENS, query.temperature
+        call = round_call(
+            backend, ctx, stores.entities.types(user_id), question, preamble, state.log,
+            can_ask=can_ask, include_relationships=query.include_relationships, temperature=query.temperature,
+        )  # fmt: skip
+        rnd = call.rnd
         reply = _Reply(None, "", "no reply")
-        prompt = round_prompt(preamble, ctx, state.log, rnd, question)
-        async for item in _call(backend, rnd, prompt, history, settings):
+        async for item in _call(call, history):
             if isinstance(item, AnswerDelta):
                 yield item
             else:

@@ -29,8 +29,9 @@ from app.request_step import request_resources
 from app.runtime import Runtime, effective_limits
 from capabilities.answer import Answer
 from capabilities.context import TwoLevelContext
+from capabilities.notices import told
 from capabilities.report import ExecutionReport, changed_limits_notice, context_lines, diff_limits
-from capabilities.request_policy import LABEL, adjustments, kind_of, plan_request
+from capabilities.request_policy import adjustments, asking, kind_of, more_of, plan_request
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
 from capabilities.situation import Kind, Situation, read
@@ -59,7 +60,8 @@ class ContextPlanned:
     telemetry: dict[str, Any]
     request_ms: float
     retrieval_ms: float
-    limits_notice: str = ""
+    limits_notice: str = ""  # what the agent is told changed (settings as `.env` names them)
+    told: str = ""  # the same news for the person, in plain words (capabilities/notices.py)
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class Finished:
     follow_ups: tuple[str, ...] = ()
     rounds: int = 0
     forced: bool = False
+    told: str = ""  # limits or policy changed since the person's last message, in plain words (shown once)
 
 
 @dataclass(frozen=True)
@@ -145,33 +148,34 @@ UNANSWERED = (
 def limits_notice(
     last: UsageRow | None, limits: Limits, ended: Sequence[LimitOverrideRow] = (),
     started: Sequence[LimitOverrideRow] = (),
-) -> str:  # fmt: skip
-    """LIMITS_CHANGED text when the limits differ from those of the user's previous turn, a
-    POLICY_CHANGED line for each adjustment of the request policy approved since (it changes no
-    range, so no diff shows it), and a LIMIT_ENDED (or POLICY_ENDED) line for each approved change
-    ended since (who ended it and why)."""
+) -> tuple[str, str]:  # fmt: skip
+    """What changed since the user's previous turn, for the agent and for the person: LIMITS_CHANGED
+    text when the limits differ from that turn's, a POLICY_CHANGED line for each adjustment of the
+    request policy approved since (it changes no range, so no diff shows it), and a LIMIT_ENDED (or
+    POLICY_ENDED) line for each approved change ended since (who ended it and why); and the same
+    news in plain words (`capabilities.notices.told`)."""
     if last is None:
-        return ""
+        return "", ""
     try:
         before = Limits.from_values(json.loads(last.limits))
     except (ValueError, TypeError):
-        return ""
+        return "", ""
     changes = diff_limits(before, limits)
     lines = [changed_limits_notice(changes)] if changes else []
     lines += [_started(o, kind) for o in started if (kind := kind_of(o.dimension)) is not None]
     lines += [_ended(o) for o in ended]
-    return "\n".join(lines)
+    return "\n".join(lines), told(changes, started, ended)
 
 
 def _started(o: LimitOverrideRow, kind: Kind) -> str:
-    return (f"POLICY_CHANGED: change #{o.id}, asking for more on {LABEL[kind]} "
+    return (f"POLICY_CHANGED: change #{o.id}, {asking(kind, more_of(o.default_value))} "
             f"(proposal #{o.proposal_id} approved: {o.reason or 'no reason given'})")  # fmt: skip
 
 
 def _ended(o: LimitOverrideRow) -> str:
     why = f"ended by {o.ended_by or '?'}: {o.end_reason or 'no reason given'}"
     if (kind := kind_of(o.dimension)) is not None:
-        return f"POLICY_ENDED: change #{o.id}, asking for more on {LABEL[kind]}, {why}"
+        return f"POLICY_ENDED: change #{o.id}, {asking(kind, more_of(o.default_value))}, {why}"
     return f"LIMIT_ENDED: override #{o.id} {why}"
 
 
@@ -210,7 +214,7 @@ async def reply_to(
     previous = rt.store.usage.last_for_user(user_id)
     ended = rt.store.overrides.ended_since(previous.created_at) if previous is not None else []
     started = rt.store.overrides.started_since(previous.created_at) if previous is not None else []
-    changed = limits_notice(previous, limits, ended, started)
+    changed, news = limits_notice(previous, limits, ended, started)
     notice = "\n".join(n for n in (changed, reminder.notice if reminder else "") if n)
     started = time.perf_counter()
     situation: Situation | None = None  # read on the policy path only
@@ -234,7 +238,7 @@ async def reply_to(
         before_turn_id=user_turn_id,
     )
     telemetry = ctx.telemetry()
-    yield ContextPlanned(provision, notes, telemetry, request_ms, ctx.retrieval_ms, changed)
+    yield ContextPlanned(provision, notes, telemetry, request_ms, ctx.retrieval_ms, changed, news)
     record = UsageRecord(
         user_id=user_id,
         thread_id=thread_id,
@@ -292,6 +296,7 @@ async def reply_to(
     answer = answered.answer
     turn = rt.store.turns.add(user_id, thread_id, "assistant", answer.content)
     enqueue_formation(rt, user_id, user_turn_id)  # formed in the background; the reply never waits
+    record.used = list(answer.refs)  # what the dream tells used context from unused by
     row = _finish_record(rt, record, provision, notes, generation_ms)
     total_ms = (time.perf_counter() - started) * 1000
     timings = {"request": request_ms, "retrieval": ctx.retrieval_ms, "generation": generation_ms,
@@ -301,7 +306,7 @@ async def reply_to(
     ]
     yield Finished(
         answer.content, turn.id or 0, row.report, row.id or 0, timings,
-        answer.confidence, tuple(sources), tuple(answer.follow_ups), answered.rounds, answered.forced,
+        answer.confidence, tuple(sources), tuple(answer.follow_ups), answered.rounds, answered.forced, news,
     )  # fmt: skip
 
 

@@ -3,7 +3,8 @@
 One message per stdin line (a prompt when stdin is a terminal); `/new` starts a fresh thread,
 `/reminders` lists the pending reminders (`reverie reminders cancel ID` cancels one), `/quit`
 ends. With `--json` each reply is one JSON object on stdout: thread, reply, sources, confidence,
-the request (asked / provided per dimension), info rounds, timings and which path judged. Every
+the request (asked / provided per dimension), info rounds, timings, which path judged and `told`
+(what changed in the limits or the request policy since the last message, in plain words). Every
 turn is exactly `app.chat.chat_turn`, the browser's.
 
 Before exiting, the memory formation of this session's turns is finished, so the next process
@@ -134,6 +135,8 @@ async def _turn(rt: Runtime, user_id: int, thread: str, text: str, as_json: bool
     refs = ", ".join(s["ref"] for s in result["sources"]) or "none"
     seconds = result["timings_ms"]["total"] / 1000
     print(f"{result['reply']}\n  [confidence {result['confidence']} · sources {refs} · {seconds:.1f} s]", file=out)
+    if result.get("told"):
+        print(f"  (changed since your last message: {result['told']})", file=out)
 
 
 def _finished(event: Finished) -> dict[str, Any]:
@@ -143,6 +146,7 @@ def _finished(event: Finished) -> dict[str, Any]:
         "sources": [{"ref": s.ref, "text": s.text, "relevance": s.relevance} for s in event.sources],
         "follow_ups": list(event.follow_ups),
         "timings_ms": {k: round(v, 1) for k, v in event.timings_ms.items()},
+        "told": event.told,
     }
 
 

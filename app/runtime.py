@@ -19,11 +19,11 @@ from functools import partial
 
 from app.judgement import JudgementPath, choose_path
 from app.llm import Backend, LLMConfig, open_backend
+from app.meter import model_meter
 from app.ollama_backend import normalize_host
 from app.proactive import deliver_due
 from app.scheduler import start_scheduler, stop_scheduler
 from app.settings import Settings
-from app.voice import model_meter
 from capabilities.limits import apply_overrides
 from capabilities.resources import BOUNDS, Dimension, Limits, Range
 from dreaming.dream import DreamConfig, run_dream
@@ -181,7 +181,13 @@ def dream_config(settings: Settings, store: Records, trigger: str = "schedule") 
 async def dream_job(settings: Settings, store: MemoryStore, backend: Backend) -> None:
     """The nightly job the scheduler runs: one dream with the limits in force at that moment, in a worker
     thread; at night the box is idle, so the simulation measures proposals on the model itself."""
-    meter = model_meter(backend, asyncio.get_running_loop())
+    meter = model_meter(
+        backend,
+        store,
+        asyncio.get_running_loop(),
+        include_report=settings.include_execution_report,
+        max_info_requests=settings.max_info_requests,
+    )
     await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
 
 

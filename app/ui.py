@@ -181,8 +181,8 @@ async def _render_event(event: TurnEvent, reply: cl.Message, step: cl.Step) -> N
             await cl.ErrorMessage(content=text).send()
         case ContextPlanned():
             step.output = plan_markdown(event.provision, event.notes, event.telemetry, event.request_ms)
-            if event.limits_notice:
-                step.output += f"\n\n**Limits changed**: {event.limits_notice}"
+            if event.told:  # in plain words; the agent's own lines (LIMITS_CHANGED…) stay in its context
+                step.output += f"\n\n**Changed since your last message**: {event.told}"
             await step.send()
         case InfoRound():
             async with cl.Step(name=f"Looked further in memory ({event.capability})", type="tool") as info:
@@ -207,6 +207,8 @@ async def _finish(event: Finished, reply: cl.Message) -> None:
     """The authoritative answer text with its sources, follow-ups as buttons."""
     reply.content = event.reply + sources_markdown(event.sources)
     reply.content += f"\n\n*Confidence: {event.confidence}*" + (" · *forced answer*" if event.forced else "")
+    if event.told:  # once, with the first reply after the change (never stored in the turn itself)
+        reply.content += f"\n\n*Changed since your last message: {event.told}*"
     reply.actions = _follow_up_actions(event.follow_ups)
     reply.metadata = {"follow_ups": list(event.follow_ups)}  # kept with the step: buttons again on resume
     await reply.send()

@@ -14,9 +14,7 @@ is replaced by the notes themselves, turned to the second person.
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
 from collections.abc import Iterable, Sequence
 from datetime import date
 
@@ -25,10 +23,8 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
-from app.metrics import rss_mb
 from capabilities.evidence import CLOCK_TIME, Note, covers, day_months
 from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
-from dreaming.simulation import ModelCost, ModelMeter
 from memory.assembly import escape_delimiters
 from memory.formation.patterns import sentences
 
@@ -333,24 +329,3 @@ async def say(
     settings = model_settings(backend, max_tokens)
     async with agent.run_stream(prompt, message_history=list(history), model_settings=settings) as run:
         return await run.get_output()
-
-
-def model_meter(backend: Backend, loop: asyncio.AbstractEventLoop, timeout_s: float = 300.0) -> ModelMeter:
-    """A dream's way to run a rebuilt prompt through the configured model from its worker thread (the
-    backend lives on the app's loop): its prompt tokens, time to first token, and RSS after it."""
-
-    def measure(prompt: str) -> ModelCost:
-        return asyncio.run_coroutine_threadsafe(_measure(backend, prompt), loop).result(timeout_s)
-
-    return measure
-
-
-async def _measure(backend: Backend, prompt: str) -> ModelCost:
-    agent = Agent(backend.model, instructions=GROUNDED_SYSTEM)
-    started = time.perf_counter()
-    first: float | None = None
-    async with agent.run_stream(prompt, model_settings=model_settings(backend, 4)) as run:
-        async for _ in run.stream_text(delta=True):
-            first = first or time.perf_counter()
-        tokens = run.usage.input_tokens or 0
-    return ModelCost(tokens, (first or time.perf_counter()) - started, rss_mb())

@@ -18,9 +18,15 @@ replaying the clamped turns through context assembly, the real proposal rules.
     e  under-asks  the request policy plans every turn (nothing clamped); a quarter are questions
                    about the person, re-asked after most of them, the rest general chat re-asked
                    after almost none                   → propose asking for more on that kind only
+    f  unsure      case a's proposal approved; during its trial most replies are said at low
+                   confidence ("I don't know"), against one in ten before, RSS as before → revert it
+    g  over-asks   as e, but re-asks are rare everywhere; the questions about the person load ten
+                   memories and every answer cites one of the best three     → propose asking for less
+    h  uses it all as g, but half the answers cite the 8th-10th memory loaded         → nothing
 
-Printed: per case, what was expected, what the dream proposed (or, for d, did), the p value of the
-comparison (for e, of that kind's turns against the other kinds') and the first finding (the dream
+Printed: per case, what was expected, what the dream proposed (or, for d and f, did), the p value of
+the comparison (for e, of that kind's turns against the other kinds'; for g and h, the sign test of
+its turns that would have lost nothing with fewer memories) and the first finding (the dream
 report's reason; for e the proposal's rationale), with the time the dream took; for d also the
 simulation's projected peak beside the peak actually logged during the trial. The baseline in the
 same run is the previous limit rule ("three clamped turns at a bound make a proposal"), computed on
@@ -36,6 +42,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from app.runtime import effective_limits, open_storage
@@ -46,6 +53,7 @@ from capabilities.resources import Dimension, Limits, ResourceRequest, clamp
 from dreaming.dream import DreamConfig, run_dream
 from dreaming.proposals import decide
 from memory.dreams import DreamStore
+from memory.models import utcnow
 from memory.store import MemoryStore
 from memory.usage import UsageRecord
 
@@ -66,6 +74,9 @@ CHAT = plan_request("How do I boil an egg?", [], Limits.from_values())
 class Turn:
     request: ResourceRequest
     reasked: bool  # the person's next message says the answer missed context
+    unsure: bool = False  # the reply was said at low confidence (an "I don't know")
+    loaded: int = 0  # memories loaded (m1 scored best), 18 tokens each
+    cited: int | None = None  # rank of the memory the answer cited (0: none; None: not recorded, before m017)
 
 
 def hurts(rng: random.Random) -> list[Turn]:
@@ -82,6 +93,18 @@ def degenerate(rng: random.Random) -> list[Turn]:
     return [Turn(STUCK, rng.random() < 0.3) for _ in range(48)]
 
 
+def over_asks(rng: random.Random) -> list[Turn]:
+    """Questions about the person load their ten memories and the answer cites one of the best three."""
+    return [Turn(ABOUT_YOU, rng.random() < 0.05, loaded=10, cited=rng.randint(1, 3)) if i % 4 == 0
+            else Turn(CHAT, rng.random() < 0.05, loaded=2, cited=0) for i in range(48)]  # fmt: skip
+
+
+def uses_it_all(rng: random.Random) -> list[Turn]:
+    """The same, but half the answers cite the 8th to 10th memory loaded: the larger context was used."""
+    return [Turn(ABOUT_YOU, rng.random() < 0.05, loaded=10, cited=rng.randint(8, 10) if i % 8 else 1) if i % 4 == 0
+            else Turn(CHAT, rng.random() < 0.05, loaded=2, cited=0) for i in range(48)]  # fmt: skip
+
+
 def under_asks(rng: random.Random) -> list[Turn]:
     return [Turn(ABOUT_YOU, rng.random() < 0.7) if i % 4 == 0 else Turn(CHAT, rng.random() < 0.05) for i in range(48)]
 
@@ -91,6 +114,8 @@ CASES: dict[str, tuple[Callable[[random.Random], list[Turn]], str]] = {
     "b greedy": (greedy, ""),
     "c degenerate": (degenerate, ""),
     "e under-asks": (under_asks, "policy:personal"),
+    "g over-asks": (over_asks, "policy:personal less"),
+    "h uses it all": (uses_it_all, ""),
 }
 
 
@@ -113,11 +138,20 @@ def write_log(store: MemoryStore, turns: list[Turn], rss_mb: float = 420.0) -> N
             UsageRecord(
                 uid, thread, row.id, text[:80], provision.as_dict(), [g.dimension.name for g in provision.clamped], [],
                 turn.request.reason or "", {}, request_ms=1.0, retrieval_ms=2.0, generation_ms=900.0, rss_mb=rss_mb,
-                followup_signal="explicit_reference" if reask else None,
+                followup_signal="explicit_reference" if reask else None, telemetry=_loaded(turn.loaded),
+                used=None if turn.cited is None else [f"m{turn.cited}"] if turn.cited else [],
             )
         )  # fmt: skip
-        store.turns.add(uid, thread, "assistant", "Noted.")
+        query = store.queries.create(uid, text, thread_id=thread, turn_id=row.id)  # its answer's confidence
+        store.queries.start(uid, query.id or 0)
+        store.queries.complete(uid, query.id or 0, "low" if turn.unsure else "high")
+        store.turns.add(uid, thread, "assistant", "I don't know." if turn.unsure else "Noted.")
         reask = turn.reasked
+
+
+def _loaded(n: int) -> dict[str, object]:
+    """A turn's telemetry of `n` loaded memories, m1 scored best."""
+    return {"loaded": [{"ref": f"m{k}", "score": round(1 - k / 50, 2), "tokens": 18} for k in range(1, n + 1)]}
 
 
 def old_rule(turns: list[Turn], store: MemoryStore) -> list[str]:
@@ -127,15 +161,22 @@ def old_rule(turns: list[Turn], store: MemoryStore) -> list[str]:
                                              for t in turns) >= 3]  # fmt: skip
 
 
-def regressing(settings: Settings, store: MemoryStore) -> tuple[str, str, float]:
-    """Case d: approve case a's proposal, log a trial whose RSS nears the budget, dream again."""
-    write_log(store, hurts(random.Random(7)))
+def regressing(settings: Settings, store: MemoryStore, unsure: bool = False) -> tuple[str, str, float]:
+    """Case d: approve case a's proposal, log a trial whose RSS nears the budget, dream again (an hour
+    on, so the window before the trial holds case a's turns). Case f (`unsure`): the trial's RSS is
+    as before, but most of its replies are said at low confidence, against one in ten before."""
+    rng = random.Random(7)
+    write_log(store, [Turn(t.request, t.reasked, unsure and rng.random() < 0.1) for t in hurts(random.Random(7))])
     first = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
     proposal = first.proposals[0]
     projected = float(json.loads(proposal.simulation)["projected_peak_mb"])
     decide(DreamStore(store.engine), effective_limits(settings, store), proposal.id or 0, "approved", "bench", "bench")
-    write_log(store, [Turn(GREEDY, False) for _ in range(12)], rss_mb=0.93 * settings.memory_limit_mb)
-    second = run_dream(store, DreamConfig(limits=effective_limits(settings, store), trigger="bench"))
+    if unsure:
+        write_log(store, [Turn(GREEDY, False, rng.random() < 0.6) for _ in range(12)])
+    else:
+        write_log(store, [Turn(GREEDY, False) for _ in range(12)], rss_mb=0.93 * settings.memory_limit_mb)
+    config = DreamConfig(limits=effective_limits(settings, store), trigger="bench")
+    second = run_dream(store, config, now=utcnow() + timedelta(hours=1))
     ended = [o for o in store.overrides.history() if o.ended_by == "dream"]
     observed = max(r.rss_mb or 0 for r in store.usage.since(None))
     did = "reverted " + proposal.dimension if ended else "kept"
@@ -159,30 +200,39 @@ def main() -> None:
                 took = time.perf_counter() - started
             finally:
                 store.close()
-        made = [p.dimension for p in report.proposals]
-        p_value = (report.analysis["policy"]["personal"]["p"] if expected.startswith("policy:")
-                   else report.analysis["dimensions"]["CONTEXT_TURNS"]["p_at_max"])  # fmt: skip
+        made = [p.dimension + (" less" if p.proposed_value < 0 else "") for p in report.proposals]
+        unused = report.analysis["unused"].get("personal")
+        p_value = report.analysis["dimensions"]["CONTEXT_TURNS"]["p_at_max"]
+        if unused:  # g, h: the sign test of what the turns used
+            p_value = unused["p"]
+        elif expected.startswith("policy:"):
+            p_value = report.analysis["policy"]["personal"]["p"]
         ok = made == ([expected] if expected else [])
         reason = (report.findings or ["(proposal) " + (report.proposals[0].rationale if report.proposals else "")])[0]
         if expected.startswith("policy:") and report.proposals:  # its first finding is the limits' "nothing clamped"
             reason = "(proposal) " + report.proposals[0].rationale
+        elif unused:  # the personal kind's finding about what it used
+            reason = next((f for f in report.findings if "would have lost nothing" in f), reason)
         rows.append((name, expected or "nothing", ",".join(made) or "nothing", ",".join(before) or "nothing",
                      p_value, "yes" if ok else "NO", took, reason))  # fmt: skip
-    with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
-        settings = Settings(_env_file=None, data_dir=Path(tmp))  # pyright: ignore[reportCallIssue]
-        store = open_storage(settings)
-        try:
-            started = time.perf_counter()
-            did, finding, gap = regressing(settings, store)
-            took = time.perf_counter() - started
-        finally:
-            store.close()
-    rows.append(("d regressing", "reverted CONTEXT_TURNS", did, "(no trials)", 0.0,
-                 "yes" if did == "reverted CONTEXT_TURNS" else "NO", took, finding))  # fmt: skip
+    gap = 0.0
+    for name, unsure in (("d regressing", False), ("f unsure", True)):
+        with tempfile.TemporaryDirectory(prefix="reverie-dream-") as tmp:
+            settings = Settings(_env_file=None, data_dir=Path(tmp))  # pyright: ignore[reportCallIssue]
+            store = open_storage(settings)
+            try:
+                started = time.perf_counter()
+                did, finding, found_gap = regressing(settings, store, unsure)
+                took = time.perf_counter() - started
+            finally:
+                store.close()
+        gap = gap if unsure else found_gap
+        rows.append((name, "reverted CONTEXT_TURNS", did, "(no trials)", 0.0,
+                     "yes" if did == "reverted CONTEXT_TURNS" else "NO", took, finding))  # fmt: skip
     print("| case | expected | proposed | old rule proposed | p | right | dream s | first finding |")
     print("|---|---|---|---|---|---|---|---|")
     for name, expected, made, before, p_value, ok, took, reason in sorted(rows):
-        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:160]} |")
+        print(f"| {name} | {expected} | {made} | {before} | {p_value:.4f} | {ok} | {took:.1f} | {reason[:320]} |")
     side = "below" if gap < 0 else "above"
     print(f"\nd: the simulation projected a peak {abs(gap):.0f} MB {side} the one logged during the trial: it replays "
           "retrieval, not the model process, whose growth is what breached the budget.")

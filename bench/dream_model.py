@@ -6,10 +6,12 @@ In a fresh data directory, issue 15's case (a) through the real chat: a garden t
 notes, then four turns asking for 30 recent messages (clamped at MAX_EPISODIC_CONTEXT_TURNS=20),
 each followed by "As I said…" (the requests come from a scripted model: the embedded model cannot
 be made to ask). The dream then runs with the app's model meter on the embedded SmolLM2-135M: the
-recorded prompts rebuilt at 20 and at 30 and run through it (prompt tokens, time to first token,
-RSS of the app and the model). Then `--turns` real turns at 20, the proposal approved, and as many
-at 30 — each answered by the embedded model — and their observed context tokens, first token,
-reply time and RSS (the usage log and the turn's timings). Several minutes on one core.
+recorded turns' prompts rebuilt at 20 and at 30 as the answer loop builds them (app/meter.py) and
+run through it (prompt tokens, time to first token, RSS of the app and the model). Then `--turns`
+real turns at 20, the proposal approved, and as many at 30 — each answered by the embedded model —
+and their observed prompt tokens (each turn's first round: the call the meter rebuilds), first
+token, reply time and RSS (the usage log and the turn's timings), and observed / measured.
+Several minutes on one core.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from app.chat import Finished, chat_turn
 from app.llm import Backend, LLMConfig, open_backend
+from app.meter import model_meter
 from app.runtime import Runtime, effective_limits, open_storage
 from app.settings import Settings
-from app.voice import model_meter
 from bench.machine import print_machine
 from dreaming import proposals
 from dreaming.dream import DreamConfig, run_dream
@@ -74,22 +76,25 @@ async def say(rt: Runtime, uid: int, text: str) -> Finished | None:
 
 
 async def observed(rt: Runtime, uid: int, n: int, topic: str, prompts: list[int]) -> dict[str, float]:
-    """`n` greedy turns answered by the model: mean prompt tokens, first token (from the turn's start),
-    reply time; peak RSS."""
+    """`n` greedy turns answered by the model: mean prompt tokens of each turn's first round (the call
+    the dream's meter rebuilds), first token (from the turn's start), reply time; peak RSS."""
     first: list[float] = []
     total: list[float] = []
     rss: list[float] = []
+    firsts: list[int] = []
     prompts.clear()
     for bed in BEDS[:n]:
+        start = len(prompts)
         done = await say(rt, uid, f"{topic}: what went in the {bed} bed again?")
         row = rt.store.usage.last(uid, "garden")
-        if done is None or row is None:
+        if done is None or row is None or len(prompts) == start:
             continue
+        firsts.append(prompts[start])
         first.append(done.timings_ms.get("first_token", 0.0) / 1000)
         total.append((row.generation_ms or 0.0) / 1000)
         rss.append(row.rss_mb or 0.0)
     mean = statistics.mean
-    return {"prompt_tokens": mean(prompts), "first_token_s": mean(first), "reply_s": mean(total), "rss_mb": max(rss)}
+    return {"prompt_tokens": mean(firsts), "first_token_s": mean(first), "reply_s": mean(total), "rss_mb": max(rss)}
 
 
 async def main() -> None:
@@ -110,7 +115,7 @@ async def main() -> None:
                 await say(greedy, uid, f"plant: what went in the {bed} bed?")
                 await say(modest, uid, f"As I said before, I told you about the {bed} one")
             async with open_backend(LLMConfig(backend="embedded")) as backend:
-                meter = model_meter(backend, asyncio.get_running_loop())
+                meter = model_meter(backend, store, asyncio.get_running_loop())
                 config = DreamConfig(limits=effective_limits(settings, store), meter=meter)
                 report = await asyncio.to_thread(run_dream, store, config)
                 proposal = report.proposals[0]
@@ -132,6 +137,12 @@ async def main() -> None:
     for label, seen in (("observed at 20", before), ("observed at 30, applied", after)):
         print(f"| {label} ({args.turns} turns) | {seen['prompt_tokens']:.0f} | {seen['first_token_s']:.1f} | "
               f"{seen['reply_s']:.1f} | {seen['rss_mb']:.0f} (peak) |")  # fmt: skip
+    for label, key, seen in (("at 20", "baseline", before), ("at 30", "candidate", after)):
+        tokens, first = sim[f"model_{key}_prompt_tokens"], sim[f"model_{key}_first_token_s"]
+        print(
+            f"observed / measured {label}: prompt tokens {seen['prompt_tokens'] / tokens:.2f}, "
+            f"first token {seen['first_token_s'] / first:.2f}, RSS {seen['rss_mb'] / sim[f'model_{key}_rss_mb']:.2f}"
+        )
     print(f"projected peak {sim['projected_peak_mb']} MB of {sim['memory_limit_mb']} MB, risk {proposal.risk}")
 
 

@@ -16,12 +16,15 @@ change itself: when the log shows one kind of message asking too little (its tur
 missing-context signals clearly more often than other kinds'), the nightly dream proposes an
 adjustment (`dreaming.policy`), the person approves or rejects it, and only while an approved
 adjustment is in force does that kind ask for `MORE` (stored as a change named `policy:<kind>`
-beside the limit overrides, on trial like them; the request's reason says which change).
+beside the limit overrides, on trial like them; the request's reason says which change). When the
+log shows a kind's turns leaving the last memories they loaded unused, time after time
+(`dreaming.unused`), the adjustment proposed is `LESS` instead (the change's value is -1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from capabilities.resources import Dimension, Limits, Number, ResourceRequest
 from capabilities.situation import Kind, Situation, read
@@ -30,6 +33,10 @@ from memory.models import LimitOverrideRow
 REASON_PREFIX = "policy:"  # also names an approved adjustment's change: `policy:<kind>`
 MORE = (4, 4, -0.1)  # what an adjustment adds to a kind's request: turns, memories, threshold
 MORE_WORDS = f"+{MORE[0]} recent messages, +{MORE[1]} memories, match threshold {-MORE[2]:g} lower"
+# What an adjustment downwards takes from a kind's request: memories, the one part of the context
+# whose use the log can tell (the answer cites memories; it never cites a recent message).
+LESS = 4
+LESS_WORDS = f"{LESS} fewer memories"
 
 # What the policy decides, in the order of each kind's NEEDS; a dimension it does not decide is left
 # to its default.
@@ -71,22 +78,44 @@ LABEL: dict[Kind, str] = {
 }
 
 
-def adjustment_words(kind: Kind) -> str:
+@dataclass(frozen=True)
+class Adjustment:
+    """An approved adjustment of one kind's request in force: which way, and the note for the reason."""
+
+    more: bool
+    note: str
+
+
+def more_of(value: float | None) -> bool:
+    """Whether an adjustment's stored value (a proposal's `proposed_value`, a change's `default_value`)
+    asks for more (1) or for less (-1)."""
+    return value is None or value >= 0
+
+
+def asking(kind: Kind, more: bool = True) -> str:
+    """ "asking for more on questions about you" (or "for less")."""
+    return f"asking for {'more' if more else 'less'} on {LABEL[kind]}"
+
+
+def adjustment_words(kind: Kind, more: bool = True) -> str:
     """An adjustment as the person reads it: "request policy, questions about you: ask for more (+4 …)"."""
-    return f"request policy, {LABEL[kind]}: ask for more ({MORE_WORDS})"
+    step = f"ask for more ({MORE_WORDS})" if more else f"ask for less ({LESS_WORDS})"
+    return f"request policy, {LABEL[kind]}: {step}"
 
 
-def adjustments(changes: Iterable[LimitOverrideRow]) -> dict[Kind, str]:
-    """The kinds with an approved adjustment in force, each with a note for the request's reason.
+def adjustments(changes: Iterable[LimitOverrideRow]) -> dict[Kind, Adjustment]:
+    """The kinds with an approved adjustment in force, each with its direction and a note for the
+    request's reason.
 
     Args:
         changes: The changes in force (`OverrideStore.active()`); limit overrides are ignored.
     """
-    found: dict[Kind, str] = {}
+    found: dict[Kind, Adjustment] = {}
     for row in changes:
         if (kind := kind_of(row.dimension)) is not None:
             trial = f", on trial until {row.trial_until:%Y-%m-%d}" if row.trial_until and not row.trial_outcome else ""
-            found[kind] = f"change #{row.id} approved {row.created_at:%Y-%m-%d}{trial}"
+            note = f"change #{row.id} approved {row.created_at:%Y-%m-%d}{trial}"
+            found[kind] = Adjustment(more_of(row.default_value), note)
     return found
 
 
@@ -110,7 +139,7 @@ def plan_request(
     message: str,
     history: Sequence[str],
     limits: Limits,
-    adjusted: Mapping[Kind, str] | None = None,
+    adjusted: Mapping[Kind, Adjustment] | None = None,
     situation: Situation | None = None,
 ) -> ResourceRequest:
     """The context request for a message: what its kind needs, fitted into `limits`.
@@ -119,7 +148,8 @@ def plan_request(
         message: The person's message.
         history: Earlier messages of this thread, oldest first (may be empty).
         limits: The active ranges; every value is fitted inside them.
-        adjusted: Kinds with an approved adjustment in force (`adjustments`): these ask for `MORE`.
+        adjusted: Kinds with an approved adjustment in force (`adjustments`): these ask for `MORE`, or
+            for `LESS` memories.
         situation: The message already read (`capabilities.situation.read`), to read it once.
     """
     sit = situation or read(message, history)
@@ -129,13 +159,16 @@ def plan_request(
     if sit.kind in ("personal", "relational") and sit.chain >= 2:
         depth = max(depth or 0, sit.chain)
     reason = f"{REASON_PREFIX}{sit.kind} — {WHY[sit.kind]}"
-    note = (adjusted or {}).get(sit.kind)
-    if note is not None:
+    adjustment = (adjusted or {}).get(sit.kind)
+    if adjustment is not None and adjustment.more:
         more_turns, more_memories, lower = MORE
         turns = None if turns is None else turns + more_turns
         memories = None if memories is None else memories + more_memories
         threshold = threshold + lower
-        reason += f"; asking for more ({note})"
+        reason += f"; asking for more ({adjustment.note})"
+    elif adjustment is not None:
+        memories = (limits[Dimension.VECTOR_LIMIT].max if memories is None else memories) - LESS
+        reason += f"; asking for less ({adjustment.note})"
     values = dict(zip(DECIDES, (turns, memories, threshold, depth), strict=True))
     fitted = {dim.value.field: _fit(limits, dim, want) for dim, want in values.items()}
     return ResourceRequest.model_validate({**fitted, "reason": reason[:200]})

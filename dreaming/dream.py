@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from capabilities.resources import Dimension, Limits, Number
-from dreaming import consolidation, policy, proposals, trials
+from dreaming import consolidation, policy, proposals, trials, unused
 from dreaming.analysis import ClampedTurn, UsageAnalysis, analyze
 from dreaming.consolidation import STALE_DAYS, aware
 from dreaming.simulation import ModelMeter, SimulationResult, simulate
@@ -98,7 +98,8 @@ def _judge_trials(stores: MemoryStore, config: DreamConfig, now: datetime) -> Ju
         return []
     earliest = min(aware(o.created_at) - (now - aware(o.created_at)) for o in watched)
     rows = stores.usage.since(earliest)
-    verdicts = [(o, trials.judge(o, rows, config.memory_limit_mb, now)) for o in watched]
+    sure = stores.queries.confidences(r.turn_id for r in rows if r.turn_id is not None)
+    verdicts = [(o, trials.judge(o, rows, config.memory_limit_mb, now, sure)) for o in watched]
     for _, verdict in verdicts:
         if verdict.action == "revert":
             stores.overrides.revoke(verdict.override_id, "dream", verdict.reason)
@@ -150,8 +151,8 @@ def _phases(
     checkpoint("simulation")
     simulator = _simulator(stores, analysis, rows, config)
     new, found = proposals.build_proposals(dreams, analysis, config.limits, simulator)
-    kinds = policy.kind_stats(rows)
-    asks, found_asks = policy.build_policy_proposals(dreams, kinds, stores.overrides.active())
+    kinds, spare = policy.kind_stats(rows), unused.unused_stats(rows)
+    asks, found_asks = policy.build_policy_proposals(dreams, kinds, stores.overrides.active(), spare)
     new = [p for p in new + asks if p.dimension not in reverted]  # not proposed again the night it was reverted
     found = [v.reason for _, v in verdicts] + found + found_asks
     checkpoint("consolidation")
@@ -165,7 +166,8 @@ def _phases(
     checkpoint("after_commit")
     counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id, dreams)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
-    return DreamReport(run_id, len(rows), saved, counts, {**analysis.as_dict(), "policy": policy.as_dict(kinds)}, found)
+    figures = {**analysis.as_dict(), "policy": policy.as_dict(kinds), "unused": unused.as_dict(spare)}
+    return DreamReport(run_id, len(rows), saved, counts, figures, found)
 
 
 def morning_text(dreams: DreamStore, user_id: int) -> str | None:

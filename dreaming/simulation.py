@@ -5,11 +5,11 @@ For a candidate value of one dimension, every replayed query is assembled twice 
 real stores — with the value the turn got and with the candidate — and the difference in
 retrieval time (p50/p95), Python heap peak (tracemalloc) and process RSS is measured. Where the
 cost really grows is the model: so, when the dream has one (the app's nightly job: the box is
-idle), the first MODEL_REPLAYS prompts are rebuilt from each assembly and run through it (a few
-tokens each, a fresh prefix so llama.cpp's cache cannot hide the prompt's cost), measuring the
-prompt's tokens, the time to the first token and the RSS of the app and its model child after
-it. The projected peak adds the larger memory growth (retrieval's or the model's) to the peak
-RSS the usage log recorded.
+idle), the first MODEL_REPLAYS assemblies are handed to its meter, which rebuilds each turn's prompt
+as the answer path builds it and runs it through the model (a few tokens each, each replay fresh
+so llama.cpp's cache cannot hide the prompt's cost), measuring the prompt's tokens, the time to
+the first token and the RSS of the app and its model child after it. The projected peak adds the
+larger memory growth (retrieval's or the model's) to the peak RSS the usage log recorded.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from typing import Any, Literal, Protocol
 
 import psutil
 
-from capabilities.context import TwoLevelContext
-from capabilities.resources import Dimension, Number
+from capabilities.resources import Dimension, Number, format_number
 from dreaming.analysis import ClampedTurn, percentile
 from memory.assembly import AssembledContext, ContextRequest
 from memory.models import UsageRow
@@ -47,9 +46,22 @@ class ModelCost:
     rss_mb: float  # the app and its model child right after it (the KV cache grown to fit the prompt)
 
 
-# Runs one prompt through the model (the app binds its backend; None: no model, e.g. `dream --now`
-# with the app stopped).
-ModelMeter = Callable[[str], ModelCost]
+@dataclass(frozen=True)
+class ReplayedTurn:
+    """A recorded turn assembled again at one value: what the meter rebuilds that turn's prompt from,
+    the way the answer path builds it (the recalled block, the history, the report before it)."""
+
+    user_id: int
+    thread_id: str
+    usage_id: int
+    question: str
+    context: AssembledContext
+    label: str  # the value it was assembled at ("granted", "30"): each replay's prompt starts fresh
+
+
+# Runs one replayed turn's prompt through the model (the app binds its backend and its prompt
+# assembly; None: no model, e.g. `dream --now` with the app stopped).
+ModelMeter = Callable[[ReplayedTurn], ModelCost]
 
 
 class Assembler(Protocol):
@@ -136,7 +148,8 @@ def _replay(
     """Assemble each turn's query once; `value` None replays what the turn was given."""
     times: list[float] = []
     tokens: list[int] = []
-    prompts: list[str] = []
+    replayed: list[ReplayedTurn] = []
+    label = "granted" if value is None else format_number(value)
     gc.collect()
     tracemalloc.start()
     try:
@@ -146,20 +159,12 @@ def _replay(
             ctx = assembler.assemble(t.user_id, t.thread_id, t.excerpt, req, before_turn_id=t.turn_id)
             times.append((time.perf_counter() - start) * 1000)
             tokens.append(ctx.tokens + sum(h.tokens for h in ctx.history))
-            said = "\n".join(f"{h.role}: {h.content}" for h in ctx.history)
-            # the one renderer, so the model is measured on the block chat sends it
-            prompts.append(f"{TwoLevelContext.from_assembled(ctx).block()}\n\n{said}\n\nuser: {t.excerpt}")
+            if meter is not None and len(replayed) < MODEL_REPLAYS:
+                replayed.append(ReplayedTurn(t.user_id, t.thread_id, t.usage_id, t.excerpt, ctx, label))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    return _Pass(times, peak / _MB, tokens, _through_model(meter, prompts, value))
-
-
-def _through_model(meter: ModelMeter | None, prompts: Sequence[str], value: Number | None) -> list[ModelCost]:
-    if meter is None:
-        return []
-    fresh = f"(dream measurement, {'granted' if value is None else value})"  # no cached prefix to hide the cost
-    return [meter(f"{fresh} {i}\n{prompt}") for i, prompt in enumerate(prompts[:MODEL_REPLAYS])]
+    return _Pass(times, peak / _MB, tokens, [meter(r) for r in replayed] if meter is not None else [])
 
 
 def simulate(

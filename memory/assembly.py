@@ -145,6 +145,7 @@ class AssembledContext:
                     "level": i.level,
                     "score": round(i.score, 3),
                     "reason": i.reason,
+                    "tokens": i.cost(i.level) if i.level else 0,
                 }
                 for i in self.loaded
             ],

@@ -132,6 +132,7 @@ class UsageRow(SQLModel, table=True):
     limits: str = "{}"
     report: str = ""
     telemetry: str = "{}"
+    used: str | None = None  # the refs the answer cited, JSON (m017; None: not recorded)
 
 
 class LimitOverrideRow(SQLModel, table=True):

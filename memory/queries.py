@@ -9,7 +9,7 @@ entity chosen whenever a name was ambiguous. Transitions are guarded: anything e
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -27,6 +27,7 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     "failed": frozenset(),
 }
 MAX_ERROR_CHARS = 2000
+_CHUNK = 500
 
 
 def m005_queries(conn: Connection) -> None:
@@ -184,6 +185,23 @@ class QueryStore:
             choices[name] = {"candidates": list(candidates), "chosen": list(chosen)}
             row.choices = json.dumps(choices)
             return self._save(session, row)
+
+    def confidences(self, turn_ids: Iterable[int]) -> dict[int, str]:
+        """How sure the answer to each of these user turns was (`high`, `medium`, `low`), every user's
+        (the dream's read): the turn's latest completed query, since a retry answers it again."""
+        wanted = sorted(set(turn_ids))
+        found: dict[int, str] = {}
+        with Session(self._engine) as session:
+            for start in range(0, len(wanted), _CHUNK):  # bounded IN lists: a window may hold thousands
+                query = select(QueryRow.turn_id, QueryRow.confidence).where(
+                    col(QueryRow.turn_id).in_(wanted[start : start + _CHUNK]),
+                    QueryRow.status == "completed",
+                    col(QueryRow.confidence).is_not(None),
+                )
+                for turn_id, confidence in session.exec(query.order_by(col(QueryRow.id))):
+                    if turn_id is not None and confidence is not None:
+                        found[turn_id] = confidence
+        return found
 
     def _move(self, user_id: int, query_id: int, to: QueryStatus, **fields: object) -> QueryRow:
         with Session(self._engine) as session:

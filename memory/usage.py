@@ -86,6 +86,15 @@ def m013_policy_adjustments(conn: Connection) -> None:
     )
 
 
+def m017_usage_used(conn: Connection) -> None:
+    """Which refs each turn's answer cited (its sources), so the dream can tell context that was loaded
+    and used from context that was loaded for nothing (`dreaming.unused`)."""
+    conn.execute(text("ALTER TABLE usage_log ADD COLUMN used TEXT"))  # NULL: an older turn, not recorded
+
+
+_JSON_FIELDS = ("request", "clamped", "defaulted", "limits", "used")  # written as JSON below
+
+
 @dataclass
 class UsageRecord:
     """What one turn asked for, got and cost (plain values; JSON-ready)."""
@@ -107,6 +116,7 @@ class UsageRecord:
     followup_signal: str | None = None
     report: str = ""
     telemetry: dict[str, Any] = field(default_factory=dict)
+    used: list[str] | None = None  # the refs the answer cited (None: no answer, e.g. the model failed)
 
 
 class UsageLog:
@@ -119,13 +129,14 @@ class UsageLog:
         """Write one row; mark the previous row of the thread when this message is a follow-up signal."""
         row = UsageRow.model_validate(
             {
-                **{k: v for k, v in rec.__dict__.items() if k not in ("request", "clamped", "defaulted", "limits")},
+                **{k: v for k, v in rec.__dict__.items() if k not in _JSON_FIELDS},
                 "created_at": utcnow(),
                 "request": json.dumps(rec.request),
                 "clamped": json.dumps(rec.clamped),
                 "defaulted": json.dumps(rec.defaulted),
                 "limits": json.dumps(rec.limits),
                 "telemetry": json.dumps(rec.telemetry, default=str),
+                "used": json.dumps(rec.used) if rec.used is not None else None,
             }
         )
         with Session(self._engine) as session:
@@ -156,6 +167,14 @@ class UsageLog:
         """The latest row of a thread (its report goes into the next context)."""
         with Session(self._engine) as session:
             return self._last(session, user_id, thread_id)
+
+    def before(self, user_id: int, thread_id: str, usage_id: int) -> UsageRow | None:
+        """The thread's row just before a given one (whose report that turn's context carried)."""
+        query = select(UsageRow).where(
+            UsageRow.user_id == user_id, UsageRow.thread_id == thread_id, col(UsageRow.id) < usage_id
+        )
+        with Session(self._engine) as session:
+            return session.exec(query.order_by(col(UsageRow.id).desc()).limit(1)).first()
 
     def last_for_user(self, user_id: int) -> UsageRow | None:
         """The user's latest row in any thread (for limit-change notices)."""

@@ -139,6 +139,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m014_entity_apart", entities.m014_entity_apart),
     ("m015_memories_by_date", vectors.m015_memories_by_date),
     ("m016_dream_merges", dreams.m016_dream_merges),
+    ("m017_usage_used", usage.m017_usage_used),
 ]
 
 # On PostgreSQL these run instead (memory/db/postgres.py translates the others' DDL): SQLite's

@@ -7,6 +7,7 @@ request and reason; a re-ask marks the turn before); the last steps go through `
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -117,7 +118,7 @@ def test_dream_proposes_no_policy_change_without_evidence(settings: Settings, st
         "Questions about you: 1 of 12 such turns were followed by a sign of missing context, against 3 of 36 turns "
         "of other kinds (Fisher one-sided p = 0.697). No evidence that the policy asks too little, so no change."
     ) in report.findings
-    assert "not measured" in report.findings[-1] and "cited sources are not logged" in report.findings[-1]
+    assert "not measured" in report.findings[-1] and "which of its context the answer used" in report.findings[-1]
 
 
 async def test_approved_adjustment_asks_for_more_until_its_trial_reverts_it(
@@ -201,3 +202,51 @@ def test_a_second_adjustment_of_a_kind_in_force_is_refused(settings: Settings, s
         proposals.decide(dreams, limits, second.id or 0, "approved", "again", "ana")
     assert dreams.proposal(second.id or 0).status == "pending"  # pyright: ignore[reportOptionalMemberAccess]
     assert len(storage.overrides.history()) == 1, "the failed approval wrote nothing"
+
+
+SISTER = [
+    "My sister Ana lives in Lyon.", "My sister Ana plays the cello.", "My sister Ana has a grey cat called Pixel.",
+    "My sister Ana loves jazz.", "My sister Ana is allergic to peanuts.", "My sister Ana reads crime novels.",
+    "My sister Ana grows tomatoes.", "My sister Ana was born in April.", "My sister Ana swims every Sunday.",
+    "My sister Ana collects old maps.", "My sister Ana speaks Portuguese.", "My sister Ana runs a bakery.",
+    "My sister Ana has two sons.", "My sister Ana hates flying.", "My sister Ana paints watercolours.",
+    "My sister Ana drinks green tea.", "My sister Ana cycles to work.", "My sister Ana sings in a choir.",
+    "My sister Ana knits scarves.", "My sister Ana visits Porto every summer.",
+]  # fmt: skip
+ABOUT_ANA = ["Where does my sister Ana live?", "What is my sister Ana's cat called?",
+             "Which instrument does my sister Ana play?", "What music does my sister Ana love?",
+             "What is my sister Ana allergic to?", "What does my sister Ana read?", "What does my sister Ana grow?",
+             "When was my sister Ana born?", "When does my sister Ana swim?", "What does my sister Ana collect?",
+             "Which city does my sister Ana live in?", "What pet does my sister Ana have?"]  # fmt: skip
+
+
+async def test_dream_proposes_asking_less_for_a_kind_whose_answers_leave_its_context_unused(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """Through the real chat on the policy path: each question about the sister loads up to ten of her
+    memories and the answer cites the one that says it (`used`, logged with the turn) → the dream
+    proposes four fewer memories for questions about the person → approved, the next one asks for them."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    for fact in SISTER:
+        storage.memories.add(uid, "fact", fact)
+    rt = policy_runtime(settings, storage)
+    for i, question in enumerate(ABOUT_ANA):  # a thread each: no question re-asks another
+        [e async for e in chat_turn(rt, uid, f"q{i}", question)]
+    rows = storage.usage.since(None)
+    assert all(r.used is not None for r in rows), "every answer's sources are logged with its turn"
+    assert sum(bool(json.loads(r.used or "[]")) for r in rows) >= 10, "most answers cite the memory that says it"
+    report = dream(settings, storage)
+    assert [(p.dimension, p.proposed_value) for p in report.proposals] == [("policy:personal", -1.0)]
+    p = report.proposals[0]
+    assert p.rationale.startswith("Questions about you asked for more context than they used: ")
+    assert "such turns would have lost nothing their answer used with 4 fewer memories" in p.rationale
+    assert loads(p.evidence)["spare"] >= 11 and proposals.headline(p).startswith(
+        f"#{p.id} request policy, questions about you: ask for less (4 fewer memories)"
+    )
+    _, change = proposals.decide(
+        storage.dreams, effective_limits(settings, storage), p.id or 0, "approved", "ok", "ana"
+    )
+    assert change is not None
+    asked = await planned(rt, uid, "Where does my sister Ana live now?")
+    assert asked.provision.value(Dimension.VECTOR_LIMIT) == 6, "ten less four"
+    assert f"asking for less (change #{change.id} approved" in asked.provision.request.reason

@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from functools import partial
 
 import pytest
@@ -20,19 +21,20 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from sqlmodel import Session
 
-from app.chat import ContextPlanned, TurnEvent, chat_turn
+from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.cli import build_parser
 from app.llm import Backend, LLMConfig, open_backend
+from app.meter import model_meter
 from app.runtime import Runtime, dream_job, effective_limits
 from app.scheduler import request_dream_now, start_scheduler, stop_scheduler
 from app.settings import Settings
-from app.voice import model_meter
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
 from dreaming.dream import DreamConfig, DreamReport, findings, last_night, morning_text, run_dream
 from memory.dreams import DreamStore, MemoryChange, ProposalError, loads
-from memory.models import UsageRow
+from memory.models import UsageRow, utcnow
 from memory.store import MemoryStore
+from tests.scripted import answer_chunks
 
 pytestmark = pytest.mark.anyio
 
@@ -296,6 +298,56 @@ async def test_dream_trial_reverts_an_approved_change_that_breaches_memory(
     planned = next(e for e in events if isinstance(e, ContextPlanned))
     assert "MAX_EPISODIC_CONTEXT_TURNS 30 → 20" in planned.limits_notice
     assert f"LIMIT_ENDED: override #{override.id} ended by dream: Reverted" in planned.limits_notice
+    done = next(e for e in events if isinstance(e, Finished))
+    assert done.told == planned.told == (
+        f"Change #{override.id} is undone: recent messages read is back to at most 20. The nightly dream ended it "
+        "after watching its trial: the peak memory during its trial, 1946 MB, reached 95% of the 2048 MB budget."
+    ), "the person is told too, in plain words"
+
+
+class Answering(Scripted):
+    """The scripted model answering properly (the loop's JSON), at a given confidence."""
+
+    def __init__(self, request: str, confidence: str, content: str = "The north bed gets tomatoes.") -> None:
+        super().__init__(request)
+        self.confidence, self.content = confidence, content
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        for chunk in answer_chunks(self.content, self.confidence):
+            yield chunk
+
+
+async def test_dream_trial_reverts_a_change_whose_replies_turn_unsure(settings: Settings, storage: MemoryStore) -> None:
+    """The answer path's confidence, kept with each query, is the trial's answer-quality signal: sure
+    replies before the approval, "I don't know" at low confidence during the trial → reverted, and the
+    dream's report says so in plain words."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    sure, greedy = (
+        Answering(MODEST, "high").runtime(settings, storage),
+        Answering(GREEDY, "high").runtime(settings, storage),
+    )
+    await turns(
+        sure, uid, "long", [f"Note: the {bed} bed gets {plant}." for bed, plant in zip(BEDS, PLANTS, strict=True)]
+    )
+    for bed in BEDS[:4]:
+        await turns(greedy, uid, "long", [f"plant: what went in the {bed} bed?"])
+        await turns(sure, uid, "long", [f"As I said before, I told you about the {bed} one"])
+    p = dream(settings, storage).proposals[0]
+    _, override = proposals.decide(
+        storage.dreams, effective_limits(settings, storage), p.id or 0, "approved", "ok", "ana"
+    )
+    assert override is not None
+    unsure = Answering(GREEDY, "low", "I don't know.").runtime(settings, storage)
+    await turns(unsure, uid, "long", [f"which bed had the {plant} in the end?" for plant in PLANTS[:8]])
+    config = DreamConfig(limits=effective_limits(settings, storage), memory_limit_mb=settings.memory_limit_mb)
+    report = run_dream(storage, config, now=utcnow() + timedelta(hours=1))
+    assert report.findings[0].startswith(f"Reverted #{override.id} (recent messages read")
+    assert (
+        "more replies were unsure or did not know during its trial (replies I was unsure of or could not "
+        "answer: 8 of 8 during the trial, against 0 of 22 before" in report.findings[0]
+    )
+    assert effective_limits(settings, storage)[Dimension.CONTEXT_TURNS].max == 20
+    assert "8 of 8 during the trial" in last_night(storage.dreams)
 
 
 async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Settings, storage: MemoryStore) -> None:
@@ -312,6 +364,41 @@ async def test_limits_revert_from_the_cli_ends_an_approved_change(settings: Sett
     assert "by cli: too slow for me" in cli_history(settings)
 
 
+async def test_the_person_is_told_once_on_the_policy_path_when_a_limit_changes_and_why(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """On the policy path, which answers without the agent's context: the first reply after an approval
+    says in plain words what changed and why, the next says nothing; the same when the person ends it."""
+    uid = await seed_history(settings, storage)
+    p = dream(settings, storage).proposals[0]
+    _, override = proposals.decide(storage.dreams, effective_limits(settings, storage), p.id or 0, "approved",
+                                   "long threads lost context", "ana")  # fmt: skip
+    assert override is not None
+    policy = Runtime(settings=settings, store=storage, backend=Scripted(MODEST).runtime(settings, storage).backend,
+                     path="policy")  # fmt: skip
+
+    async def told(text: str) -> str:
+        events = (await turns(policy, uid, "other", [text]))[0]
+        done = next(e for e in events if isinstance(e, Finished))
+        assert done.told == next(e for e in events if isinstance(e, ContextPlanned)).told, "reply and Context step"
+        return done.told
+
+    assert await told("Thanks!") == (
+        f"Recent messages read: now at most 30 (was 20), because proposal #{p.id} was approved on "
+        f"{override.created_at:%Y-%m-%d}: long threads lost context."
+    )
+    assert await told("Thanks again!") == "", "told once"
+    assert cli(settings, "limits", "revert", str(override.id), "--reason", "too slow for me") == 0
+    assert await told("Hi there") == (
+        f"Change #{override.id} is undone: recent messages read is back to at most 20. You ended it from the "
+        "command line: too slow for me."
+    )
+    assert await told("Thanks!") == ""
+    assert [t.content for t in storage.turns.recent(uid, "other", 8) if "Changed" in t.content] == [], (
+        "the notice is never part of the stored conversation"
+    )
+
+
 def cli(settings: Settings, *argv: str) -> int:
     args = build_parser().parse_args(list(argv))
     return args.func(settings, args)
@@ -324,12 +411,52 @@ def cli_history(settings: Settings) -> str:
     return out.getvalue()
 
 
+class Recording(Scripted):
+    """The scripted model, keeping every answer-loop call it gets: (instructions, what the messages say)."""
+
+    def __init__(self, request: str) -> None:
+        super().__init__(request)
+        self.calls: list[tuple[str, list[str]]] = []
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        said = [str(getattr(part, "content", "")) for m in messages for part in m.parts]
+        self.calls.append((info.instructions or "", said))
+        yield "noted."
+
+
+async def test_dream_meter_sends_the_model_what_the_turn_sent(settings: Settings, storage: MemoryStore) -> None:
+    """The meter rebuilds a replayed turn's prompt as the answer loop built it (its instructions, the
+    report before it, the recalled block, the capabilities, the question, the history as messages):
+    replayed at the value it was granted, the model is sent what the turn sent, word for word."""
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    notes = [f"Note: the {bed} bed gets {plant}." for bed, plant in zip(BEDS, PLANTS, strict=True)]
+    await turns(Scripted(MODEST).runtime(settings, storage), uid, "long", notes)
+    real = Recording(GREEDY)
+    modest = Scripted(MODEST).runtime(settings, storage)
+    for bed in BEDS[:4]:
+        await turns(real.runtime(settings, storage), uid, "long", [f"plant: what went in the {bed} bed?"])
+        await turns(modest, uid, "long", [f"As I said before, I told you about the {bed} one"])
+    metered = Recording(MODEST)
+    meter = model_meter(metered.runtime(settings, storage).backend, storage, asyncio.get_running_loop())
+    config = DreamConfig(limits=effective_limits(settings, storage), meter=meter)
+    report = await asyncio.to_thread(run_dream, storage, config)
+    assert [p.dimension for p in report.proposals] == ["CONTEXT_TURNS"]
+    granted = [said for instructions, said in metered.calls if "dream measurement: granted" in instructions]
+    at_30 = [said for instructions, said in metered.calls if "dream measurement: 30" in instructions]
+    assert len(at_30) == 3 and len(granted) == 6, "granted beside 30 and beside the alternative 25"
+    sent = {said[-1]: said for _, said in real.calls}  # the user-role prompt ends the messages
+    assert [said == sent.get(said[-1]) for said in granted] == [True] * 6, "word for word, the history included"
+    assert "SYSTEM_EXECUTION_REPORT" in granted[0][-1] and "NeedsMoreInfo" in granted[0][-1]
+    assert all(len(more) > len(said) for more, said in zip(at_30, granted[:3], strict=True)), "30 turns of history"
+    assert real.calls[0][0] in metered.calls[0][0], "the loop's instructions, marked"
+
+
 async def test_dream_measures_a_proposal_on_the_real_embedded_model(settings: Settings, storage: MemoryStore) -> None:
     """The risk is measured where the cost is: the recorded turns' prompts rebuilt at the granted and
     the proposed limit and run through the real SmolLM2-135M (prompt tokens, first token, RSS)."""
     await seed_history(settings, storage)
     async with open_backend(LLMConfig(backend="embedded")) as backend:
-        meter = model_meter(backend, asyncio.get_running_loop())
+        meter = model_meter(backend, storage, asyncio.get_running_loop())
         config = DreamConfig(limits=effective_limits(settings, storage), meter=meter)
         report = await asyncio.to_thread(run_dream, storage, config)
     sim = loads(report.proposals[0].simulation)

@@ -62,3 +62,27 @@ def test_a_policy_adjustment_is_judged_on_its_own_kind_of_turns() -> None:
     verdict = judge(ASK_MORE, _of("personal", -1, 1) + _of("personal", 1, 12), 2048, now)
     assert verdict.action == "revert"
     assert verdict.reason.startswith("Reverted #4 (asking for more on questions about you, proposal #8): more answers")
+
+
+def _answered(days: float, n: int, low: int, first_turn: int) -> tuple[list[UsageRow], dict[int, str]]:
+    """`n` turns `days` from the approval whose first `low` answers were said at low confidence."""
+    rows = _rows(days, n)
+    for i, r in enumerate(rows):
+        r.turn_id = first_turn + i
+    return rows, {first_turn + i: "low" if i < low else "high" for i in range(n)}
+
+
+def test_a_trial_whose_replies_turn_unsure_is_reverted_and_the_figures_are_said() -> None:
+    now = APPROVED + timedelta(days=2)
+    before, sure_before = _answered(-1, 20, 2, 100)
+    during, sure_during = _answered(1, 20, 11, 200)
+    verdict = judge(CHANGE, before + during, 2048, now, sure_before | sure_during)
+    assert verdict.action == "revert"
+    assert "more replies were unsure or did not know during its trial" in verdict.reason
+    assert "replies I was unsure of or could not answer: 11 of 20 during the trial, against 2 of 20 before" in (
+        verdict.reason
+    )
+    assert judge(CHANGE, before + during, 2048, now).action == "continue", "no confidence recorded: no such signal"
+    steady, sure_steady = _answered(1, 20, 3, 200)
+    kept = judge(CHANGE, before + steady, 2048, now, sure_before | sure_steady)
+    assert kept.action == "continue" and "3 of 20 during the trial, against 2 of 20 before" in kept.reason

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from capabilities.limits import apply_overrides
-from capabilities.request_policy import adjustments, kind_of, plan_request
+from capabilities.request_policy import Adjustment, adjustments, kind_of, plan_request
 from capabilities.resources import Dimension, Limits, clamp
 from capabilities.situation import read
 from memory.models import LimitOverrideRow
@@ -47,7 +47,7 @@ WIDER = LimitOverrideRow(id=5, dimension="CONTEXT_TURNS", max_value=30, created_
 
 def test_plan_request_asks_for_more_only_with_an_approved_adjustment() -> None:
     adjusted = adjustments([ADJUSTED, WIDER])
-    assert adjusted == {"personal": "change #4 approved 2026-03-01, on trial until 2026-03-08"}
+    assert adjusted == {"personal": Adjustment(True, "change #4 approved 2026-03-01, on trial until 2026-03-08")}
     before = plan_request("Where does my sister live?", [], LIMITS)
     after = plan_request("Where does my sister live?", [], LIMITS, adjusted)
     assert (before.context_turns, before.vector_limit, after.context_turns, after.vector_limit) == (3, 10, 7, 14)
