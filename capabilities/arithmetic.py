@@ -70,7 +70,7 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
         one = _amount(re.sub(r"\b(?:both|together|in total|altogether|combined)\b", "", question), notes)
         if one and _EACH.search(one[2].text[one[3] :][:40]):
             value, cur, note, _ = one
-            return Worked(f"{_money(cur, value * 2)}: {_money(cur, value)} each, for two.", (note,))
+            return Worked(f"That's {_money(cur, value * 2)}: {_money(cur, value)} each, for two.", (note,))
     return None
 
 
@@ -81,9 +81,9 @@ def _combined(first: str, second: str, notes: Sequence[Note], minus: bool) -> Wo
     cur = a[1]
     if minus:
         result = abs(a[0] - b[0])
-        said = f"{_money(cur, result)}: {_money(cur, a[0])} against {_money(cur, b[0])}."
+        said = f"That's {_money(cur, result)}: {_money(cur, a[0])} against {_money(cur, b[0])}."
     else:
-        said = f"{_money(cur, a[0] + b[0])}: {_money(cur, a[0])} plus {_money(cur, b[0])}."
+        said = f"That's {_money(cur, a[0] + b[0])}: {_money(cur, a[0])} plus {_money(cur, b[0])}."
     return Worked(said, tuple(dict.fromkeys((a[2], b[2]))))
 
 

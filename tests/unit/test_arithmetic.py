@@ -19,16 +19,16 @@ def test_a_difference_asked_with_than_takes_each_side_from_its_own_note() -> Non
                    "half marathon target is sub 2:10, my 10k pb is 58:40",
                    "justgiving closed at £1,126 for alzheimer scotland, so chuffed")  # fmt: skip
     worked = worked_out("how much more did i raise for alzheimer scotland than my first target", notes)
-    assert worked and worked.sentence.startswith("£626") and "£1,126" in worked.sentence
+    assert worked and worked.sentence.startswith("That's £626") and "£1,126" in worked.sentence
 
 
 def test_a_sum_of_two_amounts_and_both_of_one_said_each() -> None:
     notes = _notes("the quote came back, £14,280 all in", "the joists under the sink are rotten, £2,350 extra")
     worked = worked_out("what did the kitchen come to with the quote plus the rotten joists?", notes)
-    assert worked and worked.sentence.startswith("£16,630")
+    assert worked and worked.sentence.startswith("That's £16,630")
     tickets = _notes("booked the plane tickets to seoul!! $1,340 each for me and marcus")
     both = worked_out("how much did both plane tickets cost together?", tickets)
-    assert both and both.sentence.startswith("$2,680")
+    assert both and both.sentence.startswith("That's $2,680")
 
 
 def test_nothing_is_worked_out_without_an_amount_for_each_side_or_when_not_asked() -> None:
