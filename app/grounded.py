@@ -732,6 +732,8 @@ async def _chat(
     text, problem = clean(raw, message)
     if recent and sit.question:  # a follow-up's second sentence is where the model drifts ("They're both in…")
         text = sentences(text)[0] if text else text
+    if not problem and sit.question and _ONLY_GREETING.match(text):
+        problem = "a greeting for a question"  # "Hello!" for "how much did both plane tickets cost together?"
     if not problem and recent and _names_unsaid(text, message, recent):
         problem = "the reply names what the thread never said"  # "Pineapple, a rescue greyhound." for Pepper
     if problem:
@@ -740,6 +742,9 @@ async def _chat(
     # A 135M model's general knowledge is unchecked, and a reply it could not give knows nothing: low.
     # Chat and acknowledgements: medium.
     return Answer(content=_fit(text), confidence="low" if sit.kind == "general" or problem else "medium")
+
+
+_ONLY_GREETING = re.compile(r"^\W*(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?:\s+there)?\W*$", re.I)
 
 
 # "What did I just tell you?" (not "what did I tell you about my sister?": that asks memory)

@@ -17,7 +17,7 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCalls, FunctionModel
 
 from app.answer_loop import InfoRound
 from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
-from app.grounded import _Found
+from app.grounded import GENERAL_FALLBACK, _Found
 from app.judgement import PROBE_FILE, choose_path
 from app.llm import Backend
 from app.runtime import Runtime
@@ -515,6 +515,13 @@ async def test_a_sum_or_a_difference_of_two_amounts_is_worked_out_from_the_notes
     assert "$300" in less and "$1,100" in less and "$1,400" in less
     both = _reply(await _say(rt, uid, "r", "how much did both seoul plane tickets cost together?")).reply
     assert "$2,680" in both
+
+
+async def test_a_question_is_never_answered_with_a_bare_greeting(settings: Settings, storage: MemoryStore) -> None:
+    rt = _runtime(settings, storage, Voice())  # (the scripted voice says "Hello!" to what it cannot answer)
+    uid = storage.accounts.create("ines", "correct-horse").id or 0
+    reply = _reply(await _say(rt, uid, "q", "what's the tallest mountain in the alps?")).reply
+    assert reply == GENERAL_FALLBACK
 
 
 async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_another_of_the_note(
