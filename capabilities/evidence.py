@@ -195,6 +195,9 @@ _NEGATED = word_set("can't cannot don't doesn't didn't won't shouldn't wouldn't 
 _LOCATIVE = word_set("at in from to near on into")
 # A clock time as one token ("8:15", "7.30am"); the voice finds it whole in a reply the same way.
 CLOCK_TIME = re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?", re.IGNORECASE)
+_HOURS = frozenset(str(n) for n in range(1, 13)) | word_set(
+    "one two three four five six seven eight nine ten eleven twelve"
+)
 _AT_TIME = word_set("at by from until till around about half quarter")
 _TIME_WORDS = word_set("yesterday today tomorrow ago last next since")
 _ROLE_SHAPE = re.compile(
@@ -660,6 +663,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         return 1
     text = note.text if note.source == "chunk" else said_of(note.text, question)
     found = candidates(text, kind, question)
+    if not found and kind == "time" and text != note.text:  # "…the knee op's been moved… Have to be at Manuka
+        found = candidates(note.text, kind, question)  # Street at 6:45am": the time is the message's
     if not found:
         return 0
     q = question.casefold()
@@ -788,8 +793,11 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         elif re.search(r"\bwhat time\b", question, re.IGNORECASE):  # "what time…": 8:15, "at 6", not "March 27th"
             clock = {w for i, w in enumerate(plain) if CLOCK_TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:am|pm)", w)
                      or w in ("noon", "midday", "midnight")
-                     or (re.fullmatch(r"\d{1,2}", w) and i and plain[i - 1] in _AT_TIME)}  # fmt: skip
-            found = clock if clock or near_only else found  # ("half seven": the day it is said with, at least)
+                     or (re.fullmatch(r"\d{1,2}", w) and i and plain[i - 1] in _AT_TIME)
+                     # "half ten", "quarter past eight", "seven o'clock"
+                     or (w in _HOURS and i and plain[i - 1] in ("half", "past", "to"))
+                     or (w in _HOURS and i + 1 < len(plain) and plain[i + 1] in ("o'clock", "oclock", "thirty"))}
+            found = clock  # (a day is no time of day: "saturday" for "what time does our flight leave?")
         elif re.search(r"\b(?:what|which) month\b", question, re.IGNORECASE):
             found &= _MONTHS
     elif kind == "number":  # "$1,850"; a year is no amount ("how much did we pay?" is not "2019")

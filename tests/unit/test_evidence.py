@@ -1420,3 +1420,14 @@ def test_a_word_shouted_in_capitals_is_no_one_a_pronoun_can_mean() -> None:
         "his sister catriona phoned to congratulate him, she's a vet up in oban",
     )
     assert "vet" in " ".join(_answers("what does my partner's sister do for a living?", [sister, news, partner]))
+
+
+def test_what_time_is_answered_by_a_time_of_day_said_anywhere_in_the_message() -> None:
+    flight = [_note("m1", "officially 30 as of saturday, marcus threw me a party at the truck"),
+              _note("m2", "booked seoul flights!! $1,340 each for me and marcus, leaving austin nov 5")]  # fmt: skip
+    assert choose(read("what time does our flight leave on nov 5?"), flight).verdict == "unknown"  # not "saturday"
+    op = [_note("m1", "Surgeon's office rang, the knee op's been moved to 9 July. Have to be at Manuka Street "
+                      "at 6:45am, nil by mouth from midnight")]  # fmt: skip
+    assert _answers("What time did I have to be at the hospital for my knee op?", op) == [op[0].text]
+    choir = [_note("m1", "I sing alto in the parish choir, we practise every Wednesday at half seven in St Mary's.")]
+    assert _answers("What time does choir practice start?", choir) == [choir[0].text]
