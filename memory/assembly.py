@@ -4,7 +4,7 @@ Inputs are plain, already-clamped values (memory/ knows nothing of the clamping)
 `context_turns` turns, the top `vector_limit` memories at or above `similarity_threshold`,
 and a graph expansion to `triple_depth` hops from the entities named in the message and
 those linked to the recalled memories. Every candidate gets an attention score (semantic
-relevance, graph centrality, recency, kind; memory/attention.py); the packer loads full text
+relevance, the question's domain, graph centrality, recency, kind; memory/attention.py); the packer loads full text
 first and a one-line summary when the budget is short. Everything related that was not loaded is
 kept with its reason (relevance below the cut, token budget, one hop past the depth, outside
 the focus, superseded), and the telemetry turns the best of it into plain recommendations.
@@ -28,6 +28,7 @@ from memory.attention import (
     GraphFacts,
     Skip,
     Weights,
+    domain_shares,
     graph_items,
     hops,
     recency,
@@ -327,8 +328,10 @@ class ContextAssembler:
         rows = self._entities.get_many(user_id, sorted(subgraph.node_ids | set(seeds)))
         relevance = self.vectors.relevance(list(rows.values()), self._memories.query_vector(message))
         joins = self._joins(user_id, subgraph, rows, message) if self.evidence else None
+        asked = domain_shares([rows[i].domain for i in named if i in rows and i in seeds],
+                              [_domain(h.memory.document_id) for h in hits])  # fmt: skip
         facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance,
-                           joins)  # fmt: skip
+                           joins, asked)  # fmt: skip
         return _Graph(facts, tuple(beyond), tuple(old), tuple(outside))
 
     def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:
@@ -412,8 +415,7 @@ def _superseded(past: Subgraph) -> list[tuple[int, str]]:
 
 
 def _outside(hit: MemoryHit) -> str:
-    doc = hit.memory.document_id
-    return f"outside the focus ({'personal' if doc is None else f'doc:{doc}'})"
+    return f"outside the focus ({_domain(hit.memory.document_id)})"
 
 
 def _unreachable(graph: _Graph, depth: int) -> list[ContextItem]:
@@ -444,11 +446,14 @@ def _node_item(node: GraphNode, score: float) -> ContextItem:
     return ContextItem(f"e{node.id}", "entity", node.name, node.name, score, group=node.type)
 
 
+def _domain(document_id: int | None) -> str:
+    """A memory's graph domain: a document's chunk is in `doc:<id>`, anything else is personal."""
+    return "personal" if document_id is None else f"doc:{document_id}"
+
+
 def _in_focus(document_id: int | None, domains: Sequence[str] | None) -> bool:
     """Whether a memory belongs to the domains in focus (personal memories have no document)."""
-    if domains is None:
-        return True
-    return ("personal" if document_id is None else f"doc:{document_id}") in domains
+    return domains is None or _domain(document_id) in domains
 
 
 def _in_domains(subgraph: Subgraph, domains: Sequence[str] | None) -> Subgraph:

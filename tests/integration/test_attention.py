@@ -7,7 +7,7 @@ import pytest
 
 from capabilities.context import TwoLevelContext
 from memory.assembly import AssembledContext, ContextRequest, Skip
-from memory.attention import GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights
+from memory.attention import DOMAIN, GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights, domain_shares
 from memory.store import MemoryStore
 
 QUESTION = "What instrument does Ana play?"
@@ -92,3 +92,40 @@ def test_telemetry_each_skip_kind_has_its_reason(band: tuple[MemoryStore, int]) 
     block = TwoLevelContext.from_assembled(shallow).block()  # the block the model is sent
     assert "Related but not loaded (EXPAND_ENTITY can load an entity): " in block
     assert "(2 hops out, past TRIPLE_DEPTH 1)" in block and "Recommendation: ask TRIPLE_DEPTH 2 for" in block
+
+
+def test_attention_domain_term_ranks_the_questions_domain_first(storage: MemoryStore) -> None:
+    """A question about the novel names its Mina, Lucy and Whitby and the person's sister Lucy too:
+    the sister's city is more central than the novel's Carfax, but lies in the other domain."""
+    uid = storage.accounts.create("reader", "correct-horse").id
+    assert uid is not None
+    ents = storage.entities
+
+    def add(name: str, kind: str, domain: str = "personal") -> int:
+        row = ents.upsert_entity(uid, name, kind, domain=domain, distinct=True)
+        assert row.id is not None
+        return row.id
+
+    sister, leeds = add("Lucy", "Person"), add("Leeds", "Location")
+    lucy, mina = add("Lucy", "Person", "doc:1"), add("Mina", "Person", "doc:1")
+    whitby, carfax = add("Whitby", "Location", "doc:1"), add("Carfax", "Location", "doc:1")
+    for a, p, b in ((sister, "LIVES_IN", leeds), (sister, "WORKS_AT", add("Northwind", "Organization")),
+                    (sister, "CROSS_DOMAIN", lucy), (add("Tom", "Person"), "LIVES_IN", leeds),
+                    (leeds, "PART_OF", add("Yorkshire", "Location")), (lucy, "VISITED", whitby),
+                    (mina, "KNOWS", lucy), (mina, "VISITED", carfax)):  # fmt: skip
+        ents.add_relation(uid, a, p, b)
+    storage.assembler.weights = GRAPH_WEIGHTS
+    req = ContextRequest(0, 0, 0.5, 2)
+    question = "Did Mina meet Lucy at Whitby?"
+    shipped = storage.assembler.assemble(uid, "t", question, req)
+    assert _item(shipped, "Leeds")[0] > _item(shipped, "Carfax")[0]  # centrality alone: the sister's city first
+    storage.assembler.weights = DOMAIN
+    ranked = storage.assembler.assemble(uid, "t", question, req)
+    assert _item(ranked, "Carfax")[0] > _item(ranked, "Leeds")[0]
+    assert _item(ranked, "Leeds")[2].endswith(", another domain (personal)")
+    assert "another domain" not in _item(ranked, "Carfax")[2]
+
+
+def test_attention_domain_shares_the_largest_is_whole() -> None:
+    assert domain_shares(["doc:1", "personal", "doc:1"], ["doc:1"]) == {"doc:1": 1.0, "personal": 1 / 3}
+    assert domain_shares([], []) == {}
