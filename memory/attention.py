@@ -101,6 +101,7 @@ class Skip(StrEnum):
     RELEVANCE = "relevance"
     BUDGET = "budget"
     DEPTH = "depth"
+    LIMIT = "limit"  # a memory past VECTOR_SEARCH_LIMIT, above the threshold
     FOCUS = "focus"
     SUPERSEDED = "superseded"
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from capabilities.context import TwoLevelContext
+from capabilities.evidence import Evidence
+from capabilities.report import context_lines
+from capabilities.request_policy import MORE_MEMORIES, second_look
 from memory.assembly import AssembledContext, ContextRequest, Skip
 from memory.attention import DOMAIN, GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights, domain_shares
 from memory.store import MemoryStore
@@ -129,3 +132,26 @@ def test_attention_domain_term_ranks_the_questions_domain_first(storage: MemoryS
 def test_attention_domain_shares_the_largest_is_whole() -> None:
     assert domain_shares(["doc:1", "personal", "doc:1"], ["doc:1"]) == {"doc:1": 1.0, "personal": 1 / 3}
     assert domain_shares([], []) == {}
+
+
+def test_telemetry_a_memory_past_the_limit_is_named_and_the_second_look_asks_for_more(storage: MemoryStore) -> None:
+    uid = storage.accounts.create("ana", "correct-horse").id
+    assert uid is not None
+    for said in ("Ana plays the violin in an orchestra.", "Ana practises the violin every evening."):
+        storage.memories.add(uid, "turn", said)
+    req = ContextRequest(0, 1, 0.5, 0)
+    ctx = storage.assembler.assemble(uid, "t", QUESTION, req)
+    assert len(ctx.hits) == 1
+    past = [i for i in ctx.skipped if i.skip is Skip.LIMIT]
+    assert len(past) == 1 and past[0].reason == "past VECTOR_SEARCH_LIMIT 1" and past[0].kind == "turn"
+    assert ctx.recommendations()[0].startswith("ask VECTOR_SEARCH_LIMIT above 1 for more memories like “(")
+    assert "1 past VECTOR_SEARCH_LIMIT" in " ".join(context_lines(ctx.telemetry()))
+    weak = Evidence("unknown", (), "low", "no remembered note mentions instrument")
+    step = second_look(ctx, req, weak, max_depth=3, max_memories=15)
+    assert step is not None and step.request.vector_limit == 1 + MORE_MEMORIES and step.request.triple_depth == 0
+    assert step.said.endswith("(the evidence was weak: no remembered note mentions instrument)")
+    assert second_look(ctx, req, weak, max_depth=3, max_memories=1) is None  # the range allows no more
+    sure = Evidence("answer", (), "high", "covers 2/2 key words")
+    assert second_look(ctx, req, sure, max_depth=3, max_memories=15) is None
+    wider = storage.assembler.assemble(uid, "t", QUESTION, step.request)
+    assert len(wider.hits) == 2 and not [i for i in wider.skipped if i.skip is Skip.LIMIT]
