@@ -42,7 +42,7 @@ from app.settings import Settings
 from bench.machine import print_machine
 from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
-from memory.attention import DOMAIN, GRAPH_WEIGHTS, SEED_ORDER, Weights
+from memory.attention import DOMAIN, GRAPH_WEIGHTS, NO_DOMAIN, SEED_ORDER, Weights
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
 from memory.documents.extraction import COOCCURS, EntityExtractor, PatternExtractor
@@ -92,7 +92,8 @@ def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool
         "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False),
         "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True),
         "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True),
-        "graph, the domain term (0.25, `DOMAIN`)": (graph, DOMAIN, True),
+        "graph, shipped without the domain term (`NO_DOMAIN`)": (graph, NO_DOMAIN, True),
+        "graph, the domain term at 0.25 (`DOMAIN`)": (graph, DOMAIN, True),
         "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True),
     }
 

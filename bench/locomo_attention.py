@@ -12,8 +12,8 @@ forms one (`plan_turn` with the patterns, no model; entities and relations credi
 memory, the writes of `memory/formation/plan.py`'s `_apply` without its extra fact memories).
 Every question of categories 1-4 is then assembled as the LoCoMo server assembles it (the
 policy's request, the budget, asked at the conversation's end) with TRIPLE_DEPTH 2, once per node
-scoring of `memory/attention.py`: `STRUCTURE` (before issue 19), `GRAPH_WEIGHTS` (shipped:
-relevance as a cut), `RELEVANCE` (relevance weighted), `DOMAIN` (the domain term added) and
+scoring of `memory/attention.py`: `STRUCTURE` (before issue 19), `NO_DOMAIN` (relevance as a cut),
+`RELEVANCE` (relevance weighted), `GRAPH_WEIGHTS` (shipped: `NO_DOMAIN` with the domain term) and
 `SEED_ORDER` (relevance, domain, centrality, recency); `--scorings 1,3` runs some of them.
 
 Scored per question, as the harness scores evidence (share of its gold turns found), averaged:
@@ -49,7 +49,7 @@ from sqlalchemy import text
 
 from bench.locomo_server import USER, _date, memory_text, request  # pyright: ignore[reportPrivateUsage]
 from bench.machine import load_average, machine
-from memory.attention import DOMAIN, GRAPH_WEIGHTS, RELEVANCE, SEED_ORDER, STRUCTURE, Weights
+from memory.attention import GRAPH_WEIGHTS, NO_DOMAIN, RELEVANCE, SEED_ORDER, STRUCTURE, Weights
 from memory.formation.graph_writes import entity, link
 from memory.formation.plan import plan_turn
 from memory.graph.names import name_key
@@ -60,10 +60,10 @@ from memory.store import MemoryStore, open_memory
 
 SCORINGS: dict[str, Weights] = {
     "before: 0.5 seed + 0.3 centrality + 0.2 recency": STRUCTURE,
-    "shipped: before's weights, relevance as a cut (0.1)": GRAPH_WEIGHTS,
+    "before's weights, relevance as a cut (0.1)": NO_DOMAIN,
     "0.35 seed + 0.35 relevance + 0.15 + 0.15, cut 0.15": RELEVANCE,
-    "0.375 seed + 0.25 domain + 0.225 centrality + 0.15 recency, cut 0.1": DOMAIN,
-    "0.3 seed + 0.25 relevance + 0.2 domain + 0.15 + 0.1, cut 0.1": SEED_ORDER,
+    "shipped: the same with another domain losing up to 0.1": GRAPH_WEIGHTS,
+    "0.3 seed + 0.25 relevance + 0.15 + 0.1, cut 0.1, domain 0.2": SEED_ORDER,
 }
 DEPTH = 2
 
