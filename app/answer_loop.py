@@ -20,7 +20,8 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Protocol
 
 import pydantic_core
@@ -34,6 +35,8 @@ from app.llm import Backend, output_spec
 from capabilities.answer import Answer, NeedsMoreInfo, forced_answer, to_answer
 from capabilities.context import ContextStats, TwoLevelContext
 from capabilities.info import InfoRequestInvalid, InfoResult, InfoStores, Round, build_round, fulfil
+from capabilities.namesakes import Ambiguity, ambiguities, around
+from capabilities.situation import names_in
 from memory.graph.entities import EntityNotFound, EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphError
@@ -237,6 +240,29 @@ def _record_choices(stores: LoopStores, query: QueryRow, ctx: TwoLevelContext, a
         stores.queries.record_choice(query.user_id, query.id or 0, name, ids, chosen)
 
 
+def unsaid_namesakes(stores: LoopStores, user_id: int, ctx: TwoLevelContext, question: str) -> Ambiguity | None:
+    """The first name of the question that two or more people are called by, when the question does
+    not say which (capabilities/namesakes.py): its capitalised names, and any name of a group of
+    same-named entities in context that it says in lower case ("where does ana live?")."""
+    words = question.casefold()
+    grouped = [ctx.summaries[ids[0]].name for key, ids in ctx.ambiguous.items()
+               if ids and ids[0] in ctx.summaries and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", words)]  # fmt: skip
+    found = ambiguities([*names_in(question), *grouped], question, partial(stores.entities.namesakes, user_id))
+    return next((a for a in found if a.meant is None), None)
+
+
+def _stated(amb: Ambiguity, done: Answered, ctx: TwoLevelContext) -> tuple[Answered, str]:
+    """The answer with the ambiguity said around it, and the closing words still to stream."""
+    answer = done.answer
+    cited = {int(r[1:]) for r in answer.refs if r.startswith("e") and r[1:].isdigit()}
+    notes = [ctx.memories[int(r[1:])].text for r in answer.refs if r.startswith("m") and r[1:].isdigit()
+             and int(r[1:]) in ctx.memories]  # fmt: skip
+    cited |= {n.entity.id for text in notes for n in amb.about(text) if n.entity.id is not None}
+    intro, closing = around(amb, answer.content, cited)
+    content = " ".join(p for p in (intro, answer.content, closing) if p)
+    return replace(done, answer=answer.model_copy(update={"content": content})), closing
+
+
 @dataclass
 class _State:
     """What the loop has learned so far."""
@@ -279,8 +305,16 @@ async def answer_question(
     qid = query.id or 0
     stores.queries.start(user_id, qid)
     state, done = _State(), False
+    amb, opened = unsaid_namesakes(stores, user_id, context, question), False
     try:
         async for event in _rounds(backend, stores, user_id, query, context, question, history, preamble, limit, state):
+            if amb is not None and isinstance(event, AnswerDelta | Answered) and not opened:
+                opened = True  # said before the answer streams: "You've told me about two Anas — …"
+                yield AnswerDelta(around(amb, "", ())[0] + " ")
+            if amb is not None and isinstance(event, Answered):
+                event, closing = _stated(amb, event, context)
+                if closing:
+                    yield AnswerDelta(" " + closing)
             if isinstance(event, Answered):
                 _record_choices(stores, query, context, event.answer)
                 stores.queries.complete(user_id, qid, event.answer.confidence, event.forced)

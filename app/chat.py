@@ -22,7 +22,7 @@ from pydantic_ai.exceptions import AgentRunError
 from app.agent import history_messages
 from app.answer_loop import AnswerDelta, Answered, InfoRound, answer_question
 from app.extractor import enqueue_formation
-from app.grounded import Search, answer_grounded
+from app.grounded import Search, answer_grounded, first_evidence
 from app.metrics import rss_mb
 from app.proactive import ReminderReply, set_reminder
 from app.request_step import request_resources
@@ -31,13 +31,22 @@ from capabilities.answer import Answer
 from capabilities.context import TwoLevelContext
 from capabilities.notices import told
 from capabilities.report import ExecutionReport, changed_limits_notice, context_lines, diff_limits
-from capabilities.request_policy import adjustments, asking, kind_of, more_of, plan_request
+from capabilities.request_policy import (
+    MORE_MEMORIES,
+    adjustments,
+    asking,
+    kind_of,
+    more_of,
+    plan_request,
+    second_look,
+)
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
 from capabilities.signals import followup_signal
 from capabilities.situation import Kind, Situation, read
 from memory.assembly import AssembledContext, ContextRequest
 from memory.models import LimitOverrideRow, QueryRow, TurnRow, UsageRow, utcnow
 from memory.queries import QueryConfig
+from memory.recall.hybrid import MemoryHit
 from memory.turns import InvalidMessage, storable_text, validate_message
 from memory.usage import UsageRecord
 
@@ -230,14 +239,14 @@ async def reply_to(
         finally:
             await embedding
     provision = clamp(request, limits)
-    ctx = rt.store.assembler.assemble(
-        user_id,
-        thread_id,
-        user_turn.content,
-        _context_request(rt, provision, user_id, thread_id),
-        before_turn_id=user_turn_id,
-    )
+    asked = _context_request(rt, provision, user_id, thread_id)
+    ctx = rt.store.assembler.assemble(user_id, thread_id, user_turn.content, asked, before_turn_id=user_turn_id)
+    hits, looked = list(ctx.hits), None
+    if situation is not None and reminder is None:
+        ctx, hits, looked = _second_look(rt, user_id, thread_id, user_turn, situation, ctx, asked, limits)
     telemetry = ctx.telemetry()
+    if looked:
+        telemetry["second_look"] = looked
     yield ContextPlanned(provision, notes, telemetry, request_ms, ctx.retrieval_ms, changed, news)
     record = UsageRecord(
         user_id=user_id,
@@ -269,7 +278,7 @@ async def reply_to(
         loop = _reminder_reply(rt, user_id, query, reminder.reply, two_level)
     elif situation is not None:
         search = Search(int(limits[Dimension.VECTOR_LIMIT].max) or 5, settings.max_info_requests)
-        loop = answer_grounded(rt.backend, rt.store, user_id, query, two_level, ctx.hits, situation,
+        loop = answer_grounded(rt.backend, rt.store, user_id, query, two_level, hits, situation,
                                user_turn.content, history, search, utcnow().date())  # fmt: skip
     else:
         loop = answer_question(rt.backend, rt.store, user_id, query, two_level, user_turn.content, history, preamble)
@@ -320,6 +329,33 @@ async def _reminder_reply(
     yield AnswerDelta(reply)
     rt.store.queries.complete(user_id, query.id or 0, "high")
     yield Answered(Answer(content=reply, confidence="high"), 0, False, context.stats())
+
+
+def _second_look(
+    rt: Runtime,
+    user_id: int,
+    thread_id: str,
+    user_turn: TurnRow,
+    sit: Situation,
+    ctx: AssembledContext,
+    asked: ContextRequest,
+    limits: Limits,
+) -> tuple[AssembledContext, list[MemoryHit], str | None]:
+    """On the policy path, the step the telemetry recommends, taken once when the evidence is weak
+    (`capabilities.request_policy.second_look`): the context assembled again, the notes behind the
+    relations the deeper hop loaded added to the recalled ones, and what it did in words (None: no step)."""
+    evidence = first_evidence(rt.store, user_id, sit, ctx.hits)
+    max_depth, max_memories = int(limits[Dimension.TRIPLE_DEPTH].max), int(limits[Dimension.VECTOR_LIMIT].max)
+    step = second_look(ctx, asked, evidence, max_depth, max_memories) if evidence is not None else None
+    if step is None:
+        return ctx, list(ctx.hits), None
+    message, turn_id = user_turn.content, user_turn.id
+    again = rt.store.assembler.assemble(user_id, thread_id, message, step.request, before_turn_id=turn_id)
+    again.timings_ms["first_look"] = ctx.retrieval_ms
+    known = {h.memory.id for h in again.hits if h.memory.id is not None}
+    hits = [*again.hits, *rt.store.assembler.behind(user_id, message, again, known, MORE_MEMORIES)]
+    log.info("turn %s: %s", turn_id, step.said)
+    return again, hits, step.said
 
 
 def _planned(

@@ -278,11 +278,7 @@ async def answer_grounded(
     qid = query.id or 0
     stores.queries.start(user_id, qid)
     try:
-        found = _Found(
-            lambda memory: stores.memories.previous_turn(user_id, memory),
-            lambda memory: stores.memories.next_turn(user_id, memory),
-            lambda document_id: stores.memories.document_title(user_id, document_id),
-        )
+        found = _found(stores, user_id)
         found.add(hits)
         if sit.kind == "broad_recall":  # "what do you know about me?" is like no message: the newest are
             newest = stores.memories.list(user_id, ["turn"], "active", BROAD_NEWEST)
@@ -312,6 +308,25 @@ async def answer_grounded(
     except BaseException as exc:
         stores.queries.fail(user_id, qid, f"{type(exc).__name__}: {exc}")
         raise
+
+
+def _found(stores: LoopStores, user_id: int) -> _Found:
+    return _Found(
+        lambda memory: stores.memories.previous_turn(user_id, memory),
+        lambda memory: stores.memories.next_turn(user_id, memory),
+        lambda document_id: stores.memories.document_title(user_id, document_id),
+    )
+
+
+def first_evidence(stores: LoopStores, user_id: int, sit: Situation, hits: Sequence[MemoryHit]) -> Evidence | None:
+    """The evidence policy's verdict on the notes a context recalled, before any info round (what
+    the policy's second look weighs: `capabilities.request_policy.second_look`); None for a message
+    the policy does not ground in memory this way (chat, a broad recall)."""
+    if sit.kind not in GROUNDED_KINDS or sit.kind == "broad_recall":
+        return None
+    found = _found(stores, user_id)
+    found.add(hits)
+    return choose(sit, found.notes)
 
 
 async def _more(

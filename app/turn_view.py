@@ -58,6 +58,7 @@ _SKIP_WORDS = {
     "budget": "for the token budget",
     "relevance": "below the relevance cut",
     "depth": "one step past the depth",
+    "limit": "past the memory limit",
     "focus": "outside the focus",
     "superseded": "superseded",
 }
@@ -86,6 +87,8 @@ def _telemetry_lines(telemetry: dict[str, Any]) -> list[str]:
         if kinds:
             lines.append("Left out: " + ", ".join(f"{n} {_SKIP_WORDS.get(k, k)}" for k, n in kinds.items()))
     lines += [f"**Recommendation**: {escape(r)}" for r in telemetry.get("recommendations", [])]
+    if looked := telemetry.get("second_look"):  # the policy took a recommended step (request_policy.second_look)
+        lines.append(f"**Second look**: the policy {escape(str(looked))}")
     return lines
 
 

@@ -18,6 +18,9 @@
    with the bare co-occurrence (RELATED_TO) lines or every one removed (the control of issue 14), tokens packed and
    tokens of the block, and time.
 
+--namesakes stores a person's own life beside the novel (`NAMESAKES`, kept in the data dir): the
+domain term of node scoring is measured where a question's expansion reaches two domains.
+
 --reextract re-runs the current extractor over the stored chunks (no re-embedding), then does
 what --reselect does: the way to measure a new extractor on the novel in seconds.
 """
@@ -29,6 +32,7 @@ import asyncio
 import json
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import text
@@ -38,22 +42,45 @@ from app.settings import Settings
 from bench.machine import print_machine
 from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
-from memory.attention import GRAPH_WEIGHTS, Weights
+from memory.attention import DOMAIN, GRAPH_WEIGHTS, NO_DOMAIN, SEED_ORDER, Weights
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
 from memory.documents.extraction import COOCCURS, EntityExtractor, PatternExtractor
 from memory.documents.ingest import Ingestor, ground
 from memory.documents.store import DocumentStore
+from memory.formation.graph_writes import entity, link
+from memory.formation.plan import plan_turn
 from memory.graph.names import name_key
+from memory.recall.vectors import NewMemory
 from memory.store import MemoryStore
 from memory.tokens import estimate_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 NOVEL = ROOT.parent / "shared" / "data" / "dracula.txt"
+if not NOVEL.exists():  # a worktree outside /work: the shared data stays where the main checkout has it
+    NOVEL = Path("/work/shared/data/dracula.txt")
 EXCERPT = ROOT / "tests" / "data" / "dracula_ch4_excerpt.txt"
 LABELS = ROOT / "tests" / "data" / "dracula_labeled.json"
 QUESTIONS = ROOT / "bench" / "dracula_questions.json"
 EVIDENCE_TERM = replace(GRAPH_WEIGHTS, evidence=0.3)
+
+
+NAMESAKES = (
+    "My sister Lucy lives in Leeds with her husband Tom.",
+    "Lucy works at Northwind as a nurse.",
+    "My friend Arthur plays football with Tom every Sunday.",
+    "My colleague Jonathan works at Globex in Manchester.",
+    "Jonathan moved to Exeter last spring.",
+    "Mina is my neighbour and she teaches piano to Priya.",
+    "We spent August in Whitby with Lucy and Mina.",
+    "Seward is my dentist in Leeds.",
+    "Arthur married Priya in June.",
+    "Quincey is my cousin from Texas.",
+    "Our cat is called Renfield.",
+    "My friend Mina visited Varna last year.",
+)
+"""A person's own life beside the novel (`--namesakes`): friends and places named as the novel's
+are, so that a question's expansion crosses CROSS_DOMAIN edges into another domain."""
 
 
 def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool]]:
@@ -65,7 +92,31 @@ def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool
         "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False),
         "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True),
         "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True),
+        "graph, shipped without the domain term (`NO_DOMAIN`)": (graph, NO_DOMAIN, True),
+        "graph, the domain term at 0.25 (`DOMAIN`)": (graph, DOMAIN, True),
+        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True),
     }
+
+
+def add_namesakes(store: MemoryStore, user: int) -> int:
+    """The person's own life (`NAMESAKES`) as turn memories with their graph formed as the policy
+    path forms it (patterns, no model), then fused with the novel's entities; returns the
+    CROSS_DOMAIN edges added (0 on a second run: it is stored once)."""
+    with store.engine.connect() as conn:
+        if conn.execute(text("SELECT 1 FROM memories WHERE user_id = :u AND document_id IS NULL"), {"u": user}).first():
+            return 0
+    when = datetime(2026, 9, 1, tzinfo=UTC)
+    rows = store.memories.add_many(user, [NewMemory("turn", t, when, thread_id="life") for t in NAMESAKES])
+    for row, said in zip(rows, NAMESAKES, strict=True):
+        assert row.id is not None
+        plan, seen = plan_turn(said, None, when), {}
+        employers = {name_key(t.subject): t.object for t, _ in plan.triples if t.predicate == "WORKS_AT"}
+        with store.entities.writing():
+            for triple, _ in plan.triples:
+                link(store, user, triple, row.id, None, when, seen, employers)
+            for name, kind in plan.mentions:
+                entity(store, user, name, kind, row.id, seen=seen)
+    return DocumentStore(store.engine, store.entities).fuse(user)
 
 
 def quality(extractor: EntityExtractor, store: MemoryStore) -> dict[str, object]:
@@ -245,6 +296,7 @@ def main() -> None:
     parser.add_argument("--reextract", action="store_true", help="re-extract mentions from the stored chunks")
     parser.add_argument("--retrieval-only", action="store_true", help="only step 3, on an ingested data dir")
     parser.add_argument("--budget", type=int, default=1024)
+    parser.add_argument("--namesakes", action="store_true", help="add a personal life beside the novel (kept)")
     args = parser.parse_args()
     print_machine()
     settings = Settings(_env_file=None, data_dir=args.data_dir, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
@@ -261,6 +313,8 @@ def main() -> None:
             if args.reextract:
                 report["reextracted_chunks"] = reextract(store)
             report["novel"] = ingest_novel(store, account.id, args.reselect or args.reextract)
+        if args.namesakes:
+            report["cross_domain_edges_added"] = add_namesakes(store, account.id)
         report["retrieval"] = retrieval(store, account.id, args.budget)
         print(json.dumps(report, indent=2))
         print_table(report["retrieval"])  # type: ignore[arg-type]

@@ -12,8 +12,9 @@ forms one (`plan_turn` with the patterns, no model; entities and relations credi
 memory, the writes of `memory/formation/plan.py`'s `_apply` without its extra fact memories).
 Every question of categories 1-4 is then assembled as the LoCoMo server assembles it (the
 policy's request, the budget, asked at the conversation's end) with TRIPLE_DEPTH 2, once per node
-scoring of `memory/attention.py`: `STRUCTURE` (before issue 19), `GRAPH_WEIGHTS` (shipped:
-relevance as a cut) and `RELEVANCE` (relevance weighted).
+scoring of `memory/attention.py`: `STRUCTURE` (before issue 19), `NO_DOMAIN` (relevance as a cut),
+`RELEVANCE` (relevance weighted), `GRAPH_WEIGHTS` (shipped: `NO_DOMAIN` with the domain term) and
+`SEED_ORDER` (relevance, domain, centrality, recency); `--scorings 1,3` runs some of them.
 
 Scored per question, as the harness scores evidence (share of its gold turns found), averaged:
 - memories: gold turns among the loaded turn memories, packed in the assembly's order under the
@@ -48,7 +49,7 @@ from sqlalchemy import text
 
 from bench.locomo_server import USER, _date, memory_text, request  # pyright: ignore[reportPrivateUsage]
 from bench.machine import load_average, machine
-from memory.attention import GRAPH_WEIGHTS, RELEVANCE, STRUCTURE, Weights
+from memory.attention import GRAPH_WEIGHTS, NO_DOMAIN, RELEVANCE, SEED_ORDER, STRUCTURE, Weights
 from memory.formation.graph_writes import entity, link
 from memory.formation.plan import plan_turn
 from memory.graph.names import name_key
@@ -59,8 +60,10 @@ from memory.store import MemoryStore, open_memory
 
 SCORINGS: dict[str, Weights] = {
     "before: 0.5 seed + 0.3 centrality + 0.2 recency": STRUCTURE,
-    "shipped: before's weights, relevance as a cut (0.1)": GRAPH_WEIGHTS,
+    "before's weights, relevance as a cut (0.1)": NO_DOMAIN,
     "0.35 seed + 0.35 relevance + 0.15 + 0.15, cut 0.15": RELEVANCE,
+    "shipped: the same with another domain losing up to 0.1": GRAPH_WEIGHTS,
+    "0.3 seed + 0.25 relevance + 0.15 + 0.1, cut 0.1, domain 0.2": SEED_ORDER,
 }
 DEPTH = 2
 
@@ -76,6 +79,7 @@ class Tally:
     graph_tokens: list[int] = field(default_factory=list)
     ms: list[float] = field(default_factory=list)
     multi_hop: list[float] = field(default_factory=list)
+    differ: int = 0  # questions scored otherwise than under the first scoring
 
 
 def _store(home: Path, conversation: dict[str, Any]) -> tuple[MemoryStore, dict[int, dict[str, Any]], datetime]:
@@ -153,7 +157,13 @@ def main() -> int:
     parser.add_argument("--harness", type=Path, default=Path("/work/shared/bench"))
     parser.add_argument("--budget", type=int, default=1024)
     parser.add_argument("--conversations", type=int, default=5)
+    parser.add_argument("--scorings", default="", help="comma-separated SCORINGS indexes (default: all)")
     args = parser.parse_args()
+    if args.scorings:  # the names are long: pick by position
+        keep = {int(i) for i in args.scorings.split(",")}
+        for i, name in enumerate(list(SCORINGS)):
+            if i not in keep:
+                del SCORINGS[name]
     sys.path.insert(0, str(args.harness))
     from locomo_retrieval import load_locomo  # pyright: ignore[reportMissingImports]
 
@@ -177,6 +187,7 @@ def main() -> int:
                 if qa["category"] not in (1, 2, 3, 4) or not qa["evidence"]:
                     continue
                 seen: set[tuple[float, float]] = set()
+                first: tuple[float, float] | None = None
                 for name, weights in SCORINGS.items():
                     mem, graph, either, items, tokens, ms = _ask(store, dia, qa, end, args.budget, weights)
                     t = tallies[name]
@@ -189,6 +200,8 @@ def main() -> int:
                     if qa["category"] == 1:
                         t.multi_hop.append(either)
                     seen.add((mem, graph))
+                    first = first or (mem, graph)
+                    t.differ += (mem, graph) != first
                 differ += len(seen) > 1
             store.close()
     _report(args, tallies, graph_sizes, differ, time.monotonic() - started)
@@ -200,13 +213,14 @@ def _report(args: argparse.Namespace, tallies: dict[str, Tally], sizes: list[str
     print(f"- budget {args.budget} tokens, TRIPLE_DEPTH {DEPTH}, {args.conversations} conversations; "
           f"load average at the end {load_average()}; {took / 60:.1f} min\n")  # fmt: skip
     print("| node scoring | gold turns in loaded memories (R@budget) | via loaded graph items | either | "
-          "multi-hop, either | graph items loaded (mean) | graph tokens (mean) | assemble ms (mean) |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|")
+          "multi-hop, either | graph items loaded (mean) | graph tokens (mean) | assemble ms (mean) | "
+          "questions scored otherwise than the first row |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, t in tallies.items():
         print(f"| {name} | {100 * statistics.mean(t.memories):.1f} | {100 * statistics.mean(t.graph):.1f} | "
               f"{100 * statistics.mean(t.either):.1f} | {100 * statistics.mean(t.multi_hop or [0.0]):.1f} | "
               f"{statistics.mean(t.graph_items):.1f} | {statistics.mean(t.graph_tokens):.0f} | "
-              f"{statistics.mean(t.ms):.0f} |")  # fmt: skip
+              f"{statistics.mean(t.ms):.0f} | {t.differ} |")  # fmt: skip
     n = len(next(iter(tallies.values())).memories)
     print(f"\n{n} questions (categories 1-4 with evidence); scores differ between scorings on {differ}.")
     print("\n".join(f"- {s}" for s in sizes))

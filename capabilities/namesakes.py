@@ -20,12 +20,18 @@ What the person reads, decided here:
 An answer counts for one of them only when its notes say which one and hold every key word of the
 question: the evidence policy answers "Where does Ana live?" with any place said of an Ana ("works
 at Globex"), which is right for one Ana and wrong for the other one.
+
+On the model path the model writes the answer, streamed as it comes, so what is said of the two is
+put around it (`around`): "You've told me about two Anas — your sister and your colleague." before
+it, and after it which one it was about when the answer cites one of them without saying so
+("(That is your colleague Ana.)"), or "Which Ana — your sister or your colleague?" when it cites
+both or neither and names neither.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memory.graph.entities import Namesake
@@ -138,3 +144,23 @@ def reply(amb: Ambiguity, answers: Sequence[tuple[Namesake, str]], fallback: str
         n, text = answers[0]
         return f"{intro} {named_in(amb, n, text)}"
     return f"{intro} {fallback}"
+
+
+def around(amb: Ambiguity, content: str, cited: Collection[int]) -> tuple[str, str]:
+    """What the model path says before and after a model's answer to a question that did not say
+    which one (see the module docstring): the intro, and the closing words ('' when the answer says
+    which one itself).
+
+    Args:
+        amb: the ambiguity, with no `meant`.
+        content: the model's answer.
+        cited: the entity ids the answer cites (its `e4` refs).
+    """
+    intro = f"You've told me about {amb.two()}."
+    said = amb.about(content)
+    if len(said) == 1:
+        return intro, ""
+    by_ref = [n for n in amb.namesakes if n.entity.id in cited]
+    if len(by_ref) == 1 and not said:
+        return intro, f"(That is {amb.called(by_ref[0])}.)"
+    return intro, amb.which()

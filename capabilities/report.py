@@ -179,6 +179,7 @@ _LEFT_OUT = {
     "budget": "for the token budget",
     "relevance": "below the relevance cut",
     "depth": "past TRIPLE_DEPTH",
+    "limit": "past VECTOR_SEARCH_LIMIT",
     "focus": "outside the focus",
     "superseded": "superseded (no longer true)",
 }
@@ -203,4 +204,6 @@ def context_lines(telemetry: Mapping[str, Any]) -> tuple[str, ...]:
     if left:
         lines.append("Left out: " + ", ".join(f"{n} {_LEFT_OUT.get(k, k)}" for k, n in left.items()))
     lines += [f"Recommendation: {r}" for r in telemetry.get("recommendations", [])]
+    if looked := telemetry.get("second_look"):
+        lines.append(f"Second look: the policy {looked}")
     return tuple(lines)

@@ -19,15 +19,26 @@ adjustment is in force does that kind ask for `MORE` (stored as a change named `
 beside the limit overrides, on trial like them; the request's reason says which change). When the
 log shows a kind's turns leaving the last memories they loaded unused, time after time
 (`dreaming.unused`), the adjustment proposed is `LESS` instead (the change's value is -1).
+
+The second look (`second_look`): the telemetry of an assembled context recommends a deeper hop
+("ask TRIPLE_DEPTH 2 for Globex": something lies one step past the granted depth) or more memories
+("ask VECTOR_SEARCH_LIMIT above 10": the limit left a memory above the threshold out). The model
+path reads the recommendation in its next context; on the policy path, whose small model cannot
+act on it, the policy takes the step itself when the evidence for the question is weak (no note
+answers, or only with low confidence): one more assembly, one hop deeper and/or `MORE_MEMORIES`
+more memories, within the active ranges. Never more than one, and the Context step says it was
+taken and why (`Step.said`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from capabilities.evidence import Evidence
 from capabilities.resources import Dimension, Limits, Number, ResourceRequest
 from capabilities.situation import Kind, Situation, read
+from memory.assembly import AssembledContext, ContextRequest, Skip
 from memory.models import LimitOverrideRow
 
 REASON_PREFIX = "policy:"  # also names an approved adjustment's change: `policy:<kind>`
@@ -172,3 +183,47 @@ def plan_request(
     values = dict(zip(DECIDES, (turns, memories, threshold, depth), strict=True))
     fitted = {dim.value.field: _fit(limits, dim, want) for dim, want in values.items()}
     return ResourceRequest.model_validate({**fitted, "reason": reason[:200]})
+
+
+MORE_MEMORIES = 5
+"""How many more memories the second look asks for when the limit left some out."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The one extra retrieval: the request to assemble again with, and the plain words for it."""
+
+    request: ContextRequest
+    said: str
+
+
+def weak(evidence: Evidence) -> bool:
+    """Whether the evidence leaves the question open: nothing answers, or only with low confidence."""
+    return evidence.verdict != "answer" or evidence.confidence == "low"
+
+
+def second_look(
+    ctx: AssembledContext, req: ContextRequest, evidence: Evidence, max_depth: int, max_memories: int
+) -> Step | None:
+    """The step the telemetry recommends, when the evidence is weak and the ranges allow it; else None.
+
+    Args:
+        ctx: the context assembled for `req`, with its telemetry (what lay past the depth or limit).
+        req: the request it was assembled for (already within the active ranges).
+        evidence: the evidence policy's verdict on the notes `ctx` recalled.
+        max_depth: the active TRIPLE_DEPTH maximum, e.g. 3.
+        max_memories: the active VECTOR_SEARCH_LIMIT maximum, e.g. 15.
+    """
+    if not weak(evidence):
+        return None
+    left = {i.skip for i in ctx.skipped}
+    depth = req.triple_depth + 1 if Skip.DEPTH in left and req.triple_depth < max_depth else req.triple_depth
+    memories = req.vector_limit
+    if Skip.LIMIT in left and req.vector_limit < max_memories:
+        memories = min(max_memories, req.vector_limit + MORE_MEMORIES)
+    taken = [f"TRIPLE_DEPTH {depth}"] if depth != req.triple_depth else []
+    taken += [f"VECTOR_SEARCH_LIMIT {memories}"] if memories != req.vector_limit else []
+    if not taken:
+        return None
+    said = f"took the recommended step itself: {' and '.join(taken)}, once (the evidence was weak: {evidence.reason})"
+    return Step(replace(req, triple_depth=depth, vector_limit=memories), said)

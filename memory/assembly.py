@@ -4,10 +4,10 @@ Inputs are plain, already-clamped values (memory/ knows nothing of the clamping)
 `context_turns` turns, the top `vector_limit` memories at or above `similarity_threshold`,
 and a graph expansion to `triple_depth` hops from the entities named in the message and
 those linked to the recalled memories. Every candidate gets an attention score (semantic
-relevance, graph centrality, recency, kind; memory/attention.py); the packer loads full text
+relevance, the question's domain, graph centrality, recency, kind; memory/attention.py); the packer loads full text
 first and a one-line summary when the budget is short. Everything related that was not loaded is
-kept with its reason (relevance below the cut, token budget, one hop past the depth, outside
-the focus, superseded), and the telemetry turns the best of it into plain recommendations.
+kept with its reason (relevance below the cut, token budget, one hop past the depth, one memory
+past the limit, outside the focus, superseded), and the telemetry turns the best of it into plain recommendations.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,6 +28,7 @@ from memory.attention import (
     GraphFacts,
     Skip,
     Weights,
+    domain_shares,
     graph_items,
     hops,
     recency,
@@ -39,7 +40,7 @@ from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphLockedError
 from memory.models import EntityRow, TurnRow, utcnow
-from memory.recall.hybrid import MemoryHit
+from memory.recall.hybrid import CANDIDATES, MemoryHit
 from memory.recall.vectors import MemoryIndex
 from memory.tokens import query_terms
 from memory.turns import TurnStore
@@ -88,7 +89,7 @@ class AssembledContext:
 
     `skipped` holds everything related that was not loaded, each with its `skip` kind and reason,
     best score first; `depth` is the depth granted and `depth_reached` the deepest hop the
-    expansion found anything at.
+    expansion found anything at; `vector_limit` the memories granted.
     """
 
     history: list[TurnRow]
@@ -100,6 +101,7 @@ class AssembledContext:
     timings_ms: dict[str, float] = field(default_factory=dict)
     depth: int = 0
     depth_reached: int = 0
+    vector_limit: int = 0
 
     @property
     def retrieval_ms(self) -> float:
@@ -123,6 +125,9 @@ class AssembledContext:
         out: list[str] = []
         if deeper := _entities(by_kind.get(Skip.DEPTH, [])):
             out.append(f"ask TRIPLE_DEPTH {self.depth + 1} for {_names(deeper)}")
+        if more := by_kind.get(Skip.LIMIT, []):
+            like = _label(more[0], 40)
+            out.append(f"ask VECTOR_SEARCH_LIMIT above {self.vector_limit} for more memories like “{like}”")
         if crowded := _entities(by_kind.get(Skip.BUDGET, [])):
             refs = ", ".join(f"{_label(i, 40)} [{i.ref}]" for i in crowded[:3])
             out.append(f"ask EXPAND_ENTITY for {refs} (left out for the token budget)")
@@ -272,14 +277,17 @@ class ContextAssembler:
         t0 = time.perf_counter()
         # A turn already in the history (or the message itself) is not recalled twice.
         in_history = {t.id for t in history if t.id is not None} | ({before_turn_id} if before_turn_id else set())
+        # One past the limit, to know whether the limit left a memory above the threshold out (the
+        # ranking is the same: `search` ranks every candidate and keeps the first `limit`).
         found = self._memories.search(
             user_id,
             message,
-            req.vector_limit,
+            req.vector_limit + 1 if req.vector_limit else 0,
             req.similarity_threshold,
             document_ids=req.document_ids,
             today=now.date(),
         )
+        found, past = found[: req.vector_limit], found[req.vector_limit :]
         fresh = [h for h in found if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
@@ -293,13 +301,16 @@ class ContextAssembler:
         loaded, skipped = pack([i for i in items if i.skip is None], req.budget_tokens)
         skipped += cut
         skipped += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
+        skipped += [_memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
+                    for h in past if h.memory.source_turn_id not in in_history
+                    and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
         skipped += _unreachable(graph, req.triple_depth)
         skipped.sort(key=lambda i: -i.score)
         timings["pack"] = _ms(t0)
         facts = graph.facts
         reached = max(hops(facts.subgraph, set(facts.seeds)).values(), default=0)
         return AssembledContext(history, loaded, skipped, hits, dict(facts.entities), facts.subgraph, timings,
-                                req.triple_depth, reached)  # fmt: skip
+                                req.triple_depth, reached, req.vector_limit)  # fmt: skip
 
     def _graph(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> _Graph:
         depth, domains = req.triple_depth, req.domains
@@ -328,8 +339,10 @@ class ContextAssembler:
         rows = self._entities.get_many(user_id, sorted(subgraph.node_ids | set(seeds)))
         relevance = self.vectors.relevance(list(rows.values()), self._memories.query_vector(message))
         joins = self._joins(user_id, subgraph, rows, message) if self.evidence else None
+        asked = domain_shares([rows[i].domain for i in named if i in rows and i in seeds],
+                              [_domain(h.memory.document_id) for h in hits])  # fmt: skip
         facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance,
-                           joins)  # fmt: skip
+                           joins, asked)  # fmt: skip
         return _Graph(facts, tuple(beyond), tuple(old), tuple(outside))
 
     def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:
@@ -384,6 +397,30 @@ class ContextAssembler:
         step = _in_domains(self._entities.expand(user_id, edge, 1), domains)
         return [n for n in step.nodes if n.id not in dist]
 
+    def behind(self, user_id: int, message: str, ctx: AssembledContext, known: Set[int], n: int) -> list[MemoryHit]:
+        """The memories the personal relations `ctx` loaded were formed from, best relation first,
+        those in `known` left out, at most `n`: a hop's facts as notes, each with the relevance recall
+        gives it for `message` (0 when recall ranks it nowhere: a hop's fact need not resemble the
+        question). A document's relations already carry their joining sentence."""
+        ids = [int(i.ref[1:]) for i in ctx.loaded if i.kind == "relation"]
+        if not ids or n <= 0:
+            return []
+        params: dict[str, Any] = {"u": user_id}
+        sql = (
+            "SELECT s.relation_id, s.memory_id FROM relation_sources s JOIN relations r ON r.id = s.relation_id "
+            f"WHERE r.user_id = :u AND r.document_id IS NULL{in_clause('s.relation_id', ids, params)} "
+            "ORDER BY s.amount DESC, s.memory_id"
+        )
+        with self._engine.connect() as conn:
+            by_relation: dict[int, list[int]] = {}
+            for rid, mid in conn.execute(text(sql), params).all():
+                by_relation.setdefault(rid, []).append(mid)
+        order = [m for rid in ids for m in by_relation.get(rid, []) if m not in known]
+        wanted = list(dict.fromkeys(order))[:n]
+        ranked = {h.memory.id: h for h in self._memories.search(user_id, message, CANDIDATES, 0.0)}
+        rows = self._memories.by_ids(user_id, wanted)
+        return [ranked.get(m) or MemoryHit(rows[m], 0.0, 0.0, 0.0) for m in wanted if m in rows]
+
     def seeds(self, user_id: int, message: str, memory_ids: Sequence[int]) -> list[int]:
         """Entities named in the message (exact name or alias), then those the recalled memories mention."""
         found = self._entities.named(user_id, _candidate_names(message), per_name=5)
@@ -413,8 +450,7 @@ def _superseded(past: Subgraph) -> list[tuple[int, str]]:
 
 
 def _outside(hit: MemoryHit) -> str:
-    doc = hit.memory.document_id
-    return f"outside the focus ({'personal' if doc is None else f'doc:{doc}'})"
+    return f"outside the focus ({_domain(hit.memory.document_id)})"
 
 
 def _unreachable(graph: _Graph, depth: int) -> list[ContextItem]:
@@ -445,11 +481,14 @@ def _node_item(node: GraphNode, score: float) -> ContextItem:
     return ContextItem(f"e{node.id}", "entity", node.name, node.name, score, group=node.type)
 
 
+def _domain(document_id: int | None) -> str:
+    """A memory's graph domain: a document's chunk is in `doc:<id>`, anything else is personal."""
+    return "personal" if document_id is None else f"doc:{document_id}"
+
+
 def _in_focus(document_id: int | None, domains: Sequence[str] | None) -> bool:
     """Whether a memory belongs to the domains in focus (personal memories have no document)."""
-    if domains is None:
-        return True
-    return ("personal" if document_id is None else f"doc:{document_id}") in domains
+    return domains is None or _domain(document_id) in domains
 
 
 def _in_domains(subgraph: Subgraph, domains: Sequence[str] | None) -> Subgraph:

@@ -1,16 +1,21 @@
 """Attention: what each candidate piece of context is worth to the question, and why it was or
 was not loaded.
 
-A graph node is scored by a weighted sum of four terms, each in 0..1 (`Weights`; the shipped
-ones are `GRAPH_WEIGHTS`, and why they give relevance no weight is said there):
+A graph node is scored by a weighted sum of four terms, each in 0..1, less a domain penalty
+(`Weights`; the shipped ones are `GRAPH_WEIGHTS`, and why they give relevance no weight is said
+at `RELEVANCE`):
 - **seed**: 1.0 for an entity the message names or a recalled memory links, 0.6 for one reached
   by expansion;
 - **relevance**: cosine of the entity's name + summary to the question (memory/graph/entity_vectors.py,
   the embedder of memories);
+- **domain** (the seed's "domain/focus"): how much of what the question named and recalled lies in
+  the entity's graph domain ("personal", "doc:3"), the question's main domain 1.0 (`domain_shares`);
+  a node loses `Weights.domain` times the share its domain lacks, so the question's own domain loses
+  nothing; a chat's focus already keeps other domains out, so this ranks only when no focus is set;
 - **centrality**: its degree in the expanded subgraph over the highest degree there;
 - **recency**: 1.0 when last updated now, halving every 30 days.
-A relation is scored with the same weights: touching a seed, the mean relevance of its two ends,
-its weight (3 mentions and more count fully), and 1.0 for recency. A document's relation is shown
+A relation is scored with the same weights: touching a seed, the mean relevance and the mean domain
+term of its two ends, its weight (3 mentions and more count fully), and 1.0 for recency. A document's relation is shown
 with the sentence that joins its ends (memory/documents/joins.py), and `Weights.evidence` adds the
 share of the question's other content words (beyond the two names) that sentence holds. A
 co-occurrence (RELATED_TO) is offered only when such a sentence holds one of them: two names that
@@ -23,8 +28,9 @@ relevance 0.41"), or the kind of skip and its words (`Skip`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Literal
@@ -46,7 +52,10 @@ class Weights:
     """The weights of a graph node's score terms (they sum to 1), and the relevance cut: an
     expanded entity whose name + summary has a cosine below `cut` to the question is not loaded,
     nor a relation to it (0 cuts nothing). `evidence` weighs, for a relation only, the share of
-    the question's content words in the sentence shown with it."""
+    the question's content words in the sentence shown with it. `domain` is what a node of another
+    domain than the question's loses: its score drops by `domain` times the share of the question
+    its domain lacks (`domain_shares`); the question's own domain loses nothing, so a graph of one
+    domain ranks as without the term."""
 
     seed: float
     relevance: float
@@ -54,6 +63,7 @@ class Weights:
     recency: float
     cut: float = 0.0
     evidence: float = 0.0
+    domain: float = 0.0
 
 
 EVIDENCE = 0.0
@@ -68,11 +78,31 @@ depth 2, 800 tokens) it lost to `STRUCTURE`: answer names among the loaded items
 0.738 (every mix tried, down to relevance 0.05, lost a question or more). In a novel's
 co-occurrence graph the central names are the answers, and ranking by a name's likeness to the
 question let the relations that name them go. Kept for the benchmark and for other graphs."""
-GRAPH_WEIGHTS = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2, cut=0.1, evidence=EVIDENCE)
-"""Shipped: the order of `STRUCTURE`, and an expanded entity less like the question than 0.1
-(MiniLM puts unrelated short texts at about 0.0-0.15) is not loaded, nor a relation to it.
-On the Dracula questions: answer names among the loaded items 0.748 (multi-hop 0.817) against
-0.738 (0.783) before; a cut of 0.15 lost a question."""
+NO_DOMAIN = Weights(seed=0.5, relevance=0.0, centrality=0.3, recency=0.2, cut=0.1, evidence=EVIDENCE)
+"""Shipped before the domain term: the order of `STRUCTURE`, and an expanded entity less like the
+question than 0.1 (MiniLM puts unrelated short texts at about 0.0-0.15) is not loaded, nor a
+relation to it. On the Dracula questions: answer names among the loaded items 0.748 (multi-hop
+0.817) against 0.738 (0.783) before; a cut of 0.15 lost a question."""
+GRAPH_WEIGHTS = replace(NO_DOMAIN, domain=0.1)
+"""Shipped: `NO_DOMAIN`, and a node of another domain than the question's loses up to 0.1. With a
+person's own life beside the novel (`bench/ingest_eval.py --namesakes`), the Dracula questions
+keep every answer name (0.722, multi-hop 0.7, as without the term) and load 16 of the person's
+entities instead of 22 over the 36 questions; 0.2 and more lost a multi-hop question. In a graph
+of one domain (the novel alone, LoCoMo) it ranks exactly as `NO_DOMAIN` (docs/benchmarks.md,
+"Twelfth session")."""
+DOMAIN = replace(NO_DOMAIN, domain=0.25)
+"""Domain in the seed's place, above centrality: lost a multi-hop question (0.694 against 0.722)."""
+SEED_ORDER = Weights(seed=0.3, relevance=0.25, centrality=0.15, recency=0.1, cut=0.1, domain=0.2)
+"""The seed's order in full: relevance, then domain, centrality, recency (seed first, as named)."""
+
+
+def domain_shares(named: Iterable[str], recalled: Iterable[str]) -> dict[str, float]:
+    """Each graph domain's part in what the question named (its seed entities' domains) and
+    recalled (its memories': "personal", or a chunk's "doc:<id>"), the largest 1.0. Empty when
+    nothing was named or recalled: the domain term is then 1.0 for every node."""
+    counts = Counter([*named, *recalled])
+    top = max(counts.values(), default=0)
+    return {d: n / top for d, n in counts.items()} if top else {}
 
 
 class Skip(StrEnum):
@@ -81,6 +111,7 @@ class Skip(StrEnum):
     RELEVANCE = "relevance"
     BUDGET = "budget"
     DEPTH = "depth"
+    LIMIT = "limit"  # a memory past VECTOR_SEARCH_LIMIT, above the threshold
     FOCUS = "focus"
     SUPERSEDED = "superseded"
 
@@ -145,6 +176,14 @@ class GraphFacts:
     joins: Mapping[int, Join | None] | None = None
     """Per document relation, the sentence joining its ends (None: no sentence found); the whole
     map is None when nothing was looked up (relations then show as bare lines, as before)."""
+    domains: Mapping[str, float] | None = None
+    """The question's graph domains with their shares (`domain_shares`); None or empty: one domain."""
+
+    def in_domain(self, row: EntityRow | None) -> float:
+        """The domain term of an entity: its domain's share of the question's (1.0 when unknown)."""
+        if not self.domains or row is None:
+            return 1.0
+        return self.domains.get(row.domain, 0.0)
 
     @property
     def seeds(self) -> frozenset[int]:
@@ -168,6 +207,7 @@ def graph_items(facts: GraphFacts, now: datetime, weights: Weights = GRAPH_WEIGH
         score = (
             weights.seed * (1.0 if seed else EXPANDED)
             + weights.relevance * rel
+            - weights.domain * (1.0 - facts.in_domain(row))
             + weights.centrality * degree.get(eid, 0) / top
             + weights.recency * recency(row.updated_at, now)
         )
@@ -195,7 +235,9 @@ def _why_entity(eid: int, facts: GraphFacts, dist: Mapping[int, int]) -> str:
         return "linked to a recalled memory"
     hop = dist.get(eid)
     where = f"{hop} hop{'s' if hop != 1 else ''} out" if hop is not None else "in the expansion"
-    return f"{where}, relevance {facts.relevance.get(eid, 0.0):.2f}"
+    row = facts.entities.get(eid)
+    other = f", another domain ({row.domain})" if row is not None and facts.in_domain(row) < 1.0 else ""
+    return f"{where}, relevance {facts.relevance.get(eid, 0.0):.2f}{other}"
 
 
 def _relation_item(
@@ -214,6 +256,7 @@ def _relation_item(
     score = (
         weights.seed * touches
         + weights.relevance * rel
+        - weights.domain * (1.0 - (facts.in_domain(subj) + facts.in_domain(obj)) / 2)
         + weights.centrality * min(1.0, e.weight / 3)
         + weights.recency * 1.0
         + (weights.evidence * join.fit if join else 0.0)

@@ -22,12 +22,14 @@ from capabilities.answer import NOT_VERIFIED
 from capabilities.context import TwoLevelContext
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
+from memory.graph.names import USER
 from memory.queries import QueryConfig, QueryStore
 from memory.recall.vectors import MemoryIndex
 from memory.store import MemoryStore
 from tests.integration.test_info_capabilities import World, initial_context, seed
 
 QUESTION = "Where does Ana live?"
+SISTER = "Where does my sister Ana live?"  # says which Ana: the reply is the model's alone
 
 
 @dataclass
@@ -79,7 +81,13 @@ def no_real_model_requests() -> Iterator[None]:
 
 @pytest.fixture
 def world(storage: MemoryStore) -> World:
-    return seed(storage)
+    """The shared world, with who each Ana is to the person as formation writes it ("my sister Ana",
+    "my colleague Ana"): what tells the two apart in a reply."""
+    found = seed(storage)
+    user = storage.entities.upsert_entity(found.uid, USER, "Person").id or 0
+    storage.entities.add_relation(found.uid, user, "HAS_SISTER", found.sister)
+    storage.entities.add_relation(found.uid, user, "HAS_COLLEAGUE", found.colleague)
+    return found
 
 
 @pytest.fixture
@@ -88,11 +96,16 @@ def stores(storage: MemoryStore) -> Stores:
 
 
 async def run_loop(
-    script: Script, stores: Stores, storage: MemoryStore, world: World, cfg: QueryConfig | None = None
+    script: Script,
+    stores: Stores,
+    storage: MemoryStore,
+    world: World,
+    cfg: QueryConfig | None = None,
+    question: str = QUESTION,
 ) -> tuple[list[LoopEvent], TwoLevelContext]:
-    ctx = initial_context(storage, world, QUESTION)
-    row = stores.queries.create(world.uid, QUESTION, cfg)
-    events = [e async for e in answer_question(script.backend(), stores, world.uid, row, ctx, QUESTION)]
+    ctx = initial_context(storage, world, question)
+    row = stores.queries.create(world.uid, question, cfg)
+    events = [e async for e in answer_question(script.backend(), stores, world.uid, row, ctx, question)]
     return events, ctx
 
 
@@ -146,7 +159,7 @@ async def test_answer_loop_max_rounds_forces_a_low_confidence_answer(
             answer("Ana lives in Porto.", f"m{world.sister_memory}"),
         ]
     )
-    events, _ = await run_loop(script, stores, storage, world, QueryConfig(max_info_requests=2))
+    events, _ = await run_loop(script, stores, storage, world, QueryConfig(max_info_requests=2), SISTER)
     assert [e.round for e in events if isinstance(e, InfoRound)] == [1, 2]
     done = final(events)
     assert done.forced and done.rounds == 2 and done.answer.confidence == "low"
@@ -240,7 +253,7 @@ async def test_answer_loop_zero_requests_allowed_is_a_plain_answer(
     storage: MemoryStore, world: World, stores: Stores
 ) -> None:
     script = Script([answer("Porto.", envelope=False)])  # the Answer-only schema has no envelope
-    events, _ = await run_loop(script, stores, storage, world, QueryConfig(max_info_requests=0))
+    events, _ = await run_loop(script, stores, storage, world, QueryConfig(max_info_requests=0), SISTER)
     done = final(events)
     assert not done.forced and done.answer.content == "Porto."
 
@@ -284,3 +297,38 @@ async def test_answer_loop_real_embedded_model_constrained_union_parses_and_term
     stored = stores.queries.get(world.uid, row.id or 0)
     assert stored is not None and stored.status == "completed"
     print(f"embedded loop: {len(rounds)} info round(s), {elapsed:.1f} s, answer={done.answer.content[:80]!r}")
+
+
+TWO_ANAS = "You've told me about two Anas — your sister and your colleague."
+
+
+@pytest.mark.anyio
+async def test_answer_loop_states_two_namesakes_before_the_streamed_answer(
+    storage: MemoryStore, world: World, stores: Stores
+) -> None:
+    script = Script([answer("Your sister Ana lives in Porto.", f"m{world.sister_memory}", f"e{world.sister}")])
+    events, _ = await run_loop(script, stores, storage, world)
+    done = final(events)
+    assert done.answer.content == f"{TWO_ANAS} Your sister Ana lives in Porto."
+    deltas = [e.text for e in events if isinstance(e, AnswerDelta)]
+    assert deltas[0] == f"{TWO_ANAS} " and "".join(deltas) == done.answer.content  # said first, as it streams
+
+
+@pytest.mark.anyio
+async def test_answer_loop_says_which_namesake_a_cited_note_is_about_or_asks_which(
+    storage: MemoryStore, world: World, stores: Stores
+) -> None:
+    cited = Script([answer("Ana lives in Porto.", f"m{world.sister_memory}")])  # the note says "my sister"
+    done = final((await run_loop(cited, stores, storage, world))[0])
+    assert done.answer.content == f"{TWO_ANAS} Ana lives in Porto. (That is your sister Ana.)"
+    bare = Script([answer("Porto.")])
+    events, _ = await run_loop(bare, stores, storage, world)
+    done = final(events)
+    assert done.answer.content == f"{TWO_ANAS} Porto. Which Ana — your sister or your colleague?"
+    assert "".join(e.text for e in events if isinstance(e, AnswerDelta)) == done.answer.content
+    lower = Script([answer("Porto.")])  # a lower-case name is found through the context's same-named group
+    done = final((await run_loop(lower, stores, storage, world, question="where does ana live?"))[0])
+    assert done.answer.content.startswith(TWO_ANAS)
+    marked = Script([answer("Porto.")])
+    done = final((await run_loop(marked, stores, storage, world, question=SISTER))[0])
+    assert done.answer.content == "Porto."

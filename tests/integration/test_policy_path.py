@@ -20,8 +20,9 @@ from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.grounded import GENERAL_FALLBACK, _Found
 from app.judgement import PROBE_FILE, choose_path
 from app.llm import Backend
-from app.runtime import Runtime
+from app.runtime import Runtime, open_storage
 from app.settings import Settings
+from app.turn_view import plan_markdown
 from capabilities.evidence import choose
 from capabilities.resources import Dimension
 from capabilities.situation import read
@@ -534,3 +535,38 @@ async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_anothe
                         "Ishaan is 6, our only grandchild and the apple of our eye.")
     reply = _reply(await _say(rt, uid, "q", "what's my grandson's name?")).reply
     assert "Ishaan" in reply
+
+
+async def test_policy_path_takes_the_recommended_deeper_hop_itself_when_the_evidence_is_weak(
+    tmp_path: Path,
+) -> None:
+    """One memory granted and no info rounds: the note on Ana's husband is recalled, his work is not,
+    and the telemetry recommends TRIPLE_DEPTH 2 for Globex; the policy takes that step once, and the
+    note behind the relation the hop loaded answers. (The patterns read no marriage: the relation is
+    added as a model extractor writes it, credited to the note that says it.)"""
+    narrow = Settings(_env_file=None, data_dir=tmp_path / "data", llm_backend="embedded",  # pyright: ignore[reportCallIssue]
+                      max_vector_search_limit=1, default_vector_search_limit=1, max_info_requests=0)  # fmt: skip
+    storage = open_storage(narrow)
+    try:
+        rt = _runtime(narrow, storage, Voice())
+        uid = storage.accounts.create("maya", "correct-horse").id or 0
+        for said in ("My sister Ana is married to Tom.", "Tom works at Globex.", "My cat is called Miso."):
+            _told(rt, uid, "a", said)
+        ana, tom = (storage.entities.find_by_name(uid, n, fuzzy=False)[0].id or 0 for n in ("Ana", "Tom"))
+        married = storage.memories.search(uid, "Ana is married to Tom", 1, 0.0)[0].memory.id
+        storage.entities.add_relation(uid, ana, "MARRIED_TO", tom, source_memory_id=married)
+        events = await _say(rt, uid, "q", "Where does Ana's husband work?")
+        planned = next(e for e in events if isinstance(e, ContextPlanned))
+        looked = planned.telemetry.get("second_look", "")
+        assert looked.startswith("took the recommended step itself: TRIPLE_DEPTH 2, once (the evidence was weak")
+        assert planned.telemetry["depth"] == 2
+        step = plan_markdown(planned.provision, planned.notes, planned.telemetry, planned.request_ms)
+        assert "**Second look**: the policy took the recommended step itself: TRIPLE\\_DEPTH 2, once" in step
+        reply = _reply(events)
+        assert "Globex" in reply.reply and not reply.rounds
+        assert any("Tom works at Globex" in s.text for s in reply.sources)
+        assert "Second look: the policy took the recommended step itself" in reply.report  # the next context says so
+        strong = await _say(rt, uid, "q2", "What is my cat called?")  # answered at once: no step
+        assert "second_look" not in next(e for e in strong if isinstance(e, ContextPlanned)).telemetry
+    finally:
+        storage.close()
