@@ -26,7 +26,7 @@ from app.settings import Settings
 from app.voice import model_meter
 from capabilities.limits import apply_overrides
 from capabilities.resources import BOUNDS, Dimension, Limits, Range
-from dreaming.dream import DreamConfig, run_dream
+from dreaming.dream import DreamConfig, DreamSkipped, run_dream
 from memory.models import utcnow
 from memory.recall.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.reminders import ReminderStore
@@ -178,11 +178,18 @@ def dream_config(settings: Settings, store: Records, trigger: str = "schedule") 
     )
 
 
-async def dream_job(settings: Settings, store: MemoryStore, backend: Backend) -> None:
+async def dream_job(settings: Settings, store: MemoryStore, backend: Backend, night: str = "") -> None:
     """The nightly job the scheduler runs: one dream with the limits in force at that moment, in a worker
-    thread; at night the box is idle, so the simulation measures proposals on the model itself."""
+    thread; at night the box is idle, so the simulation measures proposals on the model itself.
+
+    With several processes on one database each scheduler calls this for the same `night`; the
+    dream lease lets one of them dream it (the others log why they did not)."""
     meter = model_meter(backend, asyncio.get_running_loop())
-    await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
+    config = replace(dream_config(settings, store), meter=meter, night=night)
+    try:
+        await asyncio.to_thread(run_dream, store, config)
+    except DreamSkipped as skipped:
+        log.info("no dream here: %s", skipped)
 
 
 async def _formation_worker(rt: Runtime) -> None:

@@ -38,6 +38,7 @@ from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import Graph
 from memory.graph.sql_graph import SqlGraph
+from memory.leases import LeaseStore
 from memory.queries import QueryStore
 from memory.recall.embedder import Embedder
 from memory.recall.pg_index import PgMemoryIndex
@@ -75,6 +76,7 @@ class Records:
     formation: FormationQueue
     focus: FocusStore
     threads: ThreadLog
+    leases: LeaseStore  # which process dreams tonight (several processes on one database)
 
     def recall(self, embedder: Embedder) -> MemoryIndex:
         """The memories and their vectors, embedded by `embedder` (checked against the stored index).
@@ -120,6 +122,11 @@ class MemoryStore(Records):
         finally:  # (a failed conversion may have dropped the shared lock: take it again either way)
             fcntl.flock(self.presence, fcntl.LOCK_SH)
 
+    def alone_everywhere(self) -> bool:
+        """Whether no other process anywhere has the stores open. Only the SQLite file can say: its
+        processes are all on this machine (`alone`); a PostgreSQL server's may be on others."""
+        return self.engine.dialect.name != "postgresql" and self.alone()
+
     def close(self) -> None:
         """Release the database, the graph and the presence lock."""
         self.graph.close()
@@ -159,6 +166,7 @@ def _records(engine: Engine, reminder_interval_minutes: int) -> Records:
         formation=FormationQueue(engine),
         focus=FocusStore(engine),
         threads=ThreadLog(engine),
+        leases=LeaseStore(engine),
     )
 
 

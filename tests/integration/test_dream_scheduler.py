@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from app.scheduler import (
     DREAM_JOB_ID,
     TICK_JOB_ID,
     next_dream_at,
+    night_of,
     parse_dream_time,
     request_dream_now,
     start_scheduler,
@@ -28,12 +29,15 @@ class Calls:
     """Counts calls of the two callables the app registers."""
 
     def __init__(self) -> None:
+        self.at = ""
         self.dreams = 0
+        self.nights: list[str] = []
         self.ticks = 0
         self.dreamt = asyncio.Event()
 
-    async def run_dream(self) -> None:
+    async def run_dream(self, night: str) -> None:
         self.dreams += 1
+        self.nights.append(night)
         self.dreamt.set()
 
     async def send_due(self) -> None:
@@ -84,6 +88,7 @@ async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float) -> Calls:
     sched.modify_job(DREAM_JOB_ID, jobstore="persistent", next_run_time=datetime.now(sched.timezone) - late)
     stop_scheduler(sched)
     calls = Calls()
+    calls.at = at
     sched = _start(tmp_path, calls, dream_time=at, grace_h=grace_h)
     try:
         with contextlib.suppress(TimeoutError):
@@ -97,7 +102,25 @@ async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float) -> Calls:
 
 
 async def test_dream_scheduler_catches_up_once_within_grace(tmp_path: Path) -> None:
-    assert (await _missed_by(tmp_path, timedelta(hours=2), grace_h=6)).dreams == 1
+    calls = await _missed_by(tmp_path, timedelta(hours=2), grace_h=6)
+    assert calls.dreams == 1
+    # Named by its scheduled time, as every process on the database names it (12 h ago, local).
+    assert calls.nights == [night_of(datetime.now().astimezone(), parse_dream_time(calls.at), _local())]
+
+
+def _local() -> tzinfo:
+    zone = datetime.now().astimezone().tzinfo
+    assert zone is not None
+    return zone
+
+
+def test_dream_scheduler_names_the_night_by_its_latest_scheduled_time() -> None:
+    zone = timezone(timedelta(hours=1))
+    assert night_of(datetime(2026, 11, 28, 2, 59, tzinfo=zone), (3, 0), zone) == "2026-11-27 03:00"
+    assert night_of(datetime(2026, 11, 28, 3, 0, tzinfo=zone), (3, 0), zone) == "2026-11-28 03:00"
+    assert night_of(datetime(2026, 11, 28, 8, 30, tzinfo=zone), (3, 0), zone) == "2026-11-28 03:00"
+    # the same instant seen from UTC is the same night in the installation's zone
+    assert night_of(datetime(2026, 11, 28, 1, 30, tzinfo=UTC), (3, 0), zone) == "2026-11-27 03:00"
 
 
 async def test_dream_scheduler_skips_a_run_missed_beyond_grace(tmp_path: Path) -> None:
@@ -111,6 +134,7 @@ async def test_dream_scheduler_runs_on_dream_now_request_and_ticks(tmp_path: Pat
         request_dream_now(tmp_path)
         await asyncio.wait_for(calls.dreamt.wait(), timeout=10)
         assert calls.dreams == 1 and calls.ticks >= 1
+        assert calls.nights == [""]  # asked for, not a night's: another process's night does not stop it
         assert not (tmp_path / "dream-now.request").exists()
     finally:
         stop_scheduler(sched)
