@@ -21,7 +21,7 @@ from app.judgement import JudgementPath, choose_path
 from app.llm import Backend, LLMConfig, open_backend
 from app.ollama_backend import normalize_host
 from app.proactive import deliver_due
-from app.scheduler import start_scheduler, stop_scheduler
+from app.scheduler import SCHEDULER_DB, start_scheduler, stop_scheduler
 from app.settings import Settings
 from app.voice import model_meter
 from capabilities.limits import apply_overrides
@@ -30,7 +30,7 @@ from dreaming.dream import DreamConfig, DreamSkipped, run_dream
 from memory.models import utcnow
 from memory.recall.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.reminders import ReminderStore
-from memory.store import MemoryStore, Records, StorageError, open_memory
+from memory.store import MemoryStore, Records, StorageError, job_store_url, open_memory
 from memory.store import open_records as memory_records
 
 log = logging.getLogger(__name__)
@@ -222,6 +222,7 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
                     dream_time=settings.dream_time,
                     run_dream=partial(dream_job, settings, store, backend),
                     send_due_reminders=reminders,
+                    job_store_url=job_store_url(settings.data_dir / SCHEDULER_DB, settings.database_url),
                 )
                 if schedule
                 else None

@@ -10,7 +10,11 @@ The dream runs inside the app process because Kuzu lets one process open the gra
 Why a separate `scheduler.db`: APScheduler's job store opens its own engine with the stdlib
 sqlite3 driver and pickles jobs; keeping it out of `reverie.db` means that driver never
 touches a file with vec0 tables, never competes for the WAL write lock during a turn, and
-the schedule can be reset by deleting one file without touching any memory.
+the schedule can be reset by deleting one file without touching any memory. With
+REVERIE_DATABASE_URL the job store is on that PostgreSQL server instead (its own
+`apscheduler_jobs` table): a server has no write lock to contend for, and every process sees one
+schedule (APScheduler 3 does not coordinate schedulers sharing a store, so each may fire a job:
+the dream's lease is what makes that harmless).
 
 Stored jobs refer to module-level coroutine functions by name (a closure cannot be pickled);
 those look up the callables the app registered at start-up.
@@ -119,12 +123,9 @@ async def minute_tick() -> None:
         await _REGISTERED.send_due_reminders()
 
 
-def _scheduler(data_dir: Path, misfire_grace_s: int) -> AsyncIOScheduler:
+def _scheduler(job_store_url: str, misfire_grace_s: int) -> AsyncIOScheduler:
     return AsyncIOScheduler(
-        jobstores={
-            "default": MemoryJobStore(),
-            "persistent": SQLAlchemyJobStore(url=f"sqlite:///{data_dir / SCHEDULER_DB}"),
-        },
+        jobstores={"default": MemoryJobStore(), "persistent": SQLAlchemyJobStore(url=job_store_url)},
         job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": misfire_grace_s},
     )
 
@@ -147,6 +148,7 @@ def start_scheduler(
     send_due_reminders: AsyncJob,
     misfire_grace_s: int = MISFIRE_GRACE_S,
     tick_seconds: int = 60,
+    job_store_url: str = "",
 ) -> AsyncIOScheduler:
     """Start both jobs on the running event loop and return the scheduler (stop it with `stop_scheduler`).
 
@@ -158,13 +160,15 @@ def start_scheduler(
         send_due_reminders: coroutine function posting due reminders into their threads.
         misfire_grace_s: how late a missed dream may still run (once: jobs are coalesced).
         tick_seconds: period of the reminder/request tick (tests shorten it).
+        job_store_url: the SQLAlchemy URL of the persistent job store (default: `scheduler.db` in
+            `data_dir`); with REVERIE_DATABASE_URL, the PostgreSQL server every process shares.
 
     Raises:
         ValueError: `dream_time` is not HH:MM.
     """
     hour, minute = parse_dream_time(dream_time)
     data_dir.mkdir(parents=True, exist_ok=True)
-    scheduler = _scheduler(data_dir, misfire_grace_s)
+    scheduler = _scheduler(job_store_url or f"sqlite:///{data_dir / SCHEDULER_DB}", misfire_grace_s)
     _REGISTERED.run_dream, _REGISTERED.send_due_reminders = run_dream, send_due_reminders
     _REGISTERED.data_dir, _REGISTERED.scheduler = data_dir, scheduler
     _REGISTERED.dream_at, _REGISTERED.asked_now = (hour, minute), False

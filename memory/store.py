@@ -27,7 +27,7 @@ from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.db.engine import StorageError, async_engine, migrate, open_engine, versions
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
-from memory.db.postgres import migrate_pg, open_pg_engine
+from memory.db.postgres import async_pg_engine, driver_url, migrate_pg, open_pg_engine
 from memory.db.postgres import versions as pg_versions
 from memory.documents.store import DocumentStore
 from memory.dreams import DreamStore
@@ -54,6 +54,7 @@ __all__ = [
     "Records",
     "StorageError",
     "database_versions",
+    "job_store_url",
     "open_memory",
     "open_records",
     "reembed",
@@ -256,6 +257,13 @@ def database_versions(db_path: Path, database_url: str = "") -> dict[str, str]:
         engine.dispose()
 
 
-def ui_engine(db_path: Path) -> AsyncEngine:
-    """The async engine for the chat UI's data layer on the same file (memory.db.engine.async_engine says why)."""
-    return async_engine(db_path)
+def ui_engine(db_path: Path, database_url: str = "") -> AsyncEngine:
+    """The async engine for the chat UI's data layer on the same file (memory.db.engine.async_engine says
+    why), or on the PostgreSQL server `database_url` names, whose migrations made Chainlit's tables too."""
+    return async_pg_engine(database_url) if database_url else async_engine(db_path)
+
+
+def job_store_url(scheduler_db: Path, database_url: str = "") -> str:
+    """Where the scheduler keeps its jobs: its own SQLite file beside the data (app/scheduler.py says
+    why), or the PostgreSQL server `database_url` names, shared by every process on it."""
+    return driver_url(database_url) if database_url else f"sqlite:///{scheduler_db}"

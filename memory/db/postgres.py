@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from memory.db.engine import Migration, StorageError
 
@@ -107,6 +108,20 @@ def open_pg_engine(url: str) -> Engine:
             "REVERIE_DATABASE_URL names its host, database, user and password."
         ) from exc
     return engine
+
+
+def driver_url(url: str) -> str:
+    """`url` with psycopg 3 named as its driver, for the libraries that open their own engine on the
+    same server (APScheduler's job store); SQLAlchemy's default for `postgresql://` is psycopg2."""
+    return make_url(url).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+def async_pg_engine(url: str) -> AsyncEngine:
+    """An async engine on the same server for Chainlit's data layer (psycopg 3's async connection).
+
+    Server-side binding here: Chainlit's SQL is its own and types every parameter it sends.
+    """
+    return create_async_engine(driver_url(url), pool_pre_ping=True)
 
 
 def _safe(url: str) -> str:

@@ -2,7 +2,8 @@
 
 The lease on both backends; two dreamers at once in one process on a real PostgreSQL; and two real
 app processes (this file run as `python -m tests.integration.test_dream_lease URL DATA GO`), each
-with its own scheduler that finds the night's dream due, on one PostgreSQL database: one dreams.
+with its own scheduler that finds the night's dream due in the job store they share on one
+PostgreSQL database: one dreams.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from app.scheduler import DREAM_JOB_ID, start_scheduler, stop_scheduler
 from app.settings import Settings
 from dreaming.dream import DREAM_LEASE, DreamSkipped, run_dream
 from memory.leases import LeaseStore
-from memory.store import MemoryStore
+from memory.store import MemoryStore, job_store_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TTL = timedelta(minutes=5)
@@ -110,7 +111,10 @@ async def _app_process(url: str, data: Path, go: Path) -> None:
         await dream_job(settings, store, _scripted(), night)
         dreamt.set()
 
-    start = partial(start_scheduler, data_dir=data, dream_time=at, run_dream=dream, send_due_reminders=_nothing)
+    start = partial(
+        start_scheduler, data_dir=data, dream_time=at, run_dream=dream, send_due_reminders=_nothing,
+        job_store_url=job_store_url(data / "scheduler.db", url),  # one schedule on the server for both
+    )  # fmt: skip
     sched = start()
     sched.pause()  # the app was down when the dream was due: it is due now, within the grace
     missed = datetime.now(sched.timezone) - timedelta(hours=1)
@@ -162,6 +166,7 @@ def test_dream_runs_once_with_two_app_processes_on_one_postgresql(tmp_path: Path
         assert [r.status for r in store.dreams.runs()] == ["completed"]  # one dream, not two
         nights = _store_rows(store, "SELECT name, done_at IS NOT NULL FROM leases WHERE name LIKE 'dream-night:%'")
         assert len(nights) == 1 and nights[0][1]
+        assert _store_rows(store, "SELECT id FROM apscheduler_jobs") == [(DREAM_JOB_ID,)]
     finally:
         store.close()
     both = "".join(err for _, err in outputs)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
+from sqlalchemy import create_engine, text
 
 from app.scheduler import (
     DREAM_JOB_ID,
@@ -21,6 +22,7 @@ from app.scheduler import (
     start_scheduler,
     stop_scheduler,
 )
+from memory.store import job_store_url
 
 pytestmark = pytest.mark.anyio
 
@@ -45,11 +47,11 @@ class Calls:
 
 
 def _start(
-    data_dir: Path, calls: Calls, tick_seconds: int = 60, dream_time: str = "03:00", grace_h: float = 6
+    data_dir: Path, calls: Calls, tick_seconds: int = 60, dream_time: str = "03:00", grace_h: float = 6, url: str = ""
 ) -> AsyncIOScheduler:
     return start_scheduler(
-        data_dir=data_dir, dream_time=dream_time, run_dream=calls.run_dream,
-        send_due_reminders=calls.send_due, tick_seconds=tick_seconds, misfire_grace_s=int(grace_h * 3600),
+        data_dir=data_dir, dream_time=dream_time, run_dream=calls.run_dream, send_due_reminders=calls.send_due,
+        tick_seconds=tick_seconds, misfire_grace_s=int(grace_h * 3600), job_store_url=url,
     )  # fmt: skip
 
 
@@ -77,19 +79,20 @@ async def test_dream_scheduler_registers_nightly_job_persistently(tmp_path: Path
         stop_scheduler(sched)
 
 
-async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float) -> Calls:
+async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float, url: str = "") -> Calls:
     """Store a nightly job that should have run `late` ago (the laptop slept), then start again.
 
     The dream time is 12 h away, so no other scheduled time falls inside the missed window.
     """
     at = f"{(datetime.now() + timedelta(hours=12)):%H:%M}"
-    sched = _start(tmp_path, Calls(), dream_time=at, grace_h=grace_h)
+    sched = _start(tmp_path, Calls(), dream_time=at, grace_h=grace_h, url=url)
     sched.pause()  # as if the process stopped: nothing runs until the next start
     sched.modify_job(DREAM_JOB_ID, jobstore="persistent", next_run_time=datetime.now(sched.timezone) - late)
     stop_scheduler(sched)
     calls = Calls()
     calls.at = at
-    sched = _start(tmp_path, calls, dream_time=at, grace_h=grace_h)
+    sched = _start(tmp_path / "another-process", calls, dream_time=at, grace_h=grace_h, url=url) if url else (
+        _start(tmp_path, calls, dream_time=at, grace_h=grace_h))
     try:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(calls.dreamt.wait(), timeout=5)
@@ -106,6 +109,21 @@ async def test_dream_scheduler_catches_up_once_within_grace(tmp_path: Path) -> N
     assert calls.dreams == 1
     # Named by its scheduled time, as every process on the database names it (12 h ago, local).
     assert calls.nights == [night_of(datetime.now().astimezone(), parse_dream_time(calls.at), _local())]
+
+
+async def test_dream_scheduler_keeps_its_jobs_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """With REVERIE_DATABASE_URL the job store is the server, shared by every process: a job stored by
+    one process (its data dir elsewhere) is the one another finds due, and nothing is in scheduler.db."""
+    url = job_store_url(tmp_path / "scheduler.db", pg_url)
+    calls = await _missed_by(tmp_path, timedelta(hours=2), grace_h=6, url=url)
+    assert calls.dreams == 1
+    assert not (tmp_path / "scheduler.db").exists() and not (tmp_path / "another-process" / "scheduler.db").exists()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            assert [r[0] for r in conn.execute(text("SELECT id FROM apscheduler_jobs"))] == [DREAM_JOB_ID]
+    finally:
+        engine.dispose()
 
 
 def _local() -> tzinfo:
