@@ -46,6 +46,7 @@ from memory.recall.reindex import check_index_meta, rebuild_index
 from memory.recall.vectors import MemoryIndex
 from memory.reminders import ReminderStore
 from memory.threads import ThreadLog
+from memory.transfer import BATCH, Progress, Verification, copy_installation, verify
 from memory.turns import TurnStore
 from memory.usage import OverrideStore, UsageLog
 
@@ -55,6 +56,7 @@ __all__ = [
     "StorageError",
     "database_versions",
     "job_store_url",
+    "migrate_to",
     "open_memory",
     "open_records",
     "reembed",
@@ -255,6 +257,40 @@ def database_versions(db_path: Path, database_url: str = "") -> dict[str, str]:
         return pg_versions(engine) if database_url else versions(engine)
     finally:
         engine.dispose()
+
+
+def migrate_to(
+    db_path: Path,
+    database_url: str,
+    embedder: Embedder,
+    progress: Progress | None = None,
+    per_user: int = 10,
+    batch: int = BATCH,
+) -> tuple[dict[str, int], Verification]:
+    """Copy the SQLite file's installation into the PostgreSQL server `database_url` (resuming a copy
+    that stopped), then verify it: counts per table and recall on both (memory/transfer.py). The
+    caller makes sure nothing writes the file meanwhile.
+
+    Returns:
+        Rows copied per table by this call, and what the verification found.
+
+    Raises:
+        StorageError: either database cannot be used, or the target holds other data.
+        EmbeddingIndexMismatch: `embedder` is not the one the file's vectors were built with.
+    """
+    src = _open_engine(db_path)
+    try:
+        check_index_meta(src, embedder)
+        dst = _open_engine(db_path, database_url)
+        try:
+            copied = copy_installation(src, dst, str(db_path.resolve()), progress, batch)
+            check_index_meta(dst, embedder)
+            found = verify(src, dst, (_memory_index(src, embedder), _memory_index(dst, embedder)), per_user)
+        finally:
+            dst.dispose()
+    finally:
+        src.dispose()
+    return copied, found
 
 
 def ui_engine(db_path: Path, database_url: str = "") -> AsyncEngine:

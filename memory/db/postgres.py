@@ -12,7 +12,7 @@ they always did.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -122,6 +122,19 @@ def async_pg_engine(url: str) -> AsyncEngine:
     Server-side binding here: Chainlit's SQL is its own and types every parameter it sends.
     """
     return create_async_engine(driver_url(url), pool_pre_ping=True)
+
+
+def copy_rows(conn: Connection, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Write `rows` into `table` with `COPY … FROM STDIN`, inside `conn`'s transaction: a bulk load's
+    fastest path (one INSERT of 2,000 rows spent most of its time having its 30,000 parameters bound).
+    Values go in PostgreSQL's text form, so a vector may be its `[…]` literal and a date its string.
+    `table` and `columns` are the caller's own names, never user text: they are written into the SQL."""
+    names = ", ".join(f'"{c}"' for c in columns)
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cur, cur.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 def _safe(url: str) -> str:
