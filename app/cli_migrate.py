@@ -58,7 +58,11 @@ def cmd_migrate_to(settings: Settings, args: argparse.Namespace) -> int:
     for table, (here, there) in found.counts.items():
         if here or there:
             print(f"  {table}: {here} in the file, {there} on the server{'' if here == there else '  ✗ DIFFERENT'}")
-    print(f"recall: {found.same_answers} of {found.questions} questions gave the same answers on both")
+    print(
+        f"recall: {found.same_answers} of {found.questions} questions gave the same answers on both, "
+        f"{found.tied_answers} others as relevant at every rank (near-identical memories), "
+        f"{len(found.differing)} differ"
+    )
     for line in found.differing[:10]:
         print(f"  ✗ {line}")
     if not found.counts_match or found.differing:

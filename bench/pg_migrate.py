@@ -86,7 +86,7 @@ def tier(memories: int, users: int, questions: int, server_url: str) -> None:
         f"({copied['memories']} memories) in {copy_s:.1f} s = {rows / copy_s:,.0f} rows/s, "
         f"{copied['memories'] / copy_s:,.0f} memories/s; verified in {verify_s:.1f} s: counts "
         f"{'equal' if found.counts_match else 'DIFFERENT'} over {len(found.counts)} tables, recall "
-        f"{found.same_answers}/{found.questions} the same"
+        f"{found.same_answers}/{found.questions} the same, {found.tied_answers} tied, {len(found.differing)} differ"
     )
     for line in found.differing[:5]:
         print(f"    differs: {line}")

@@ -34,7 +34,7 @@ from memory.dreams import DreamStore, MemoryChange, ProposalError, loads
 from memory.models import UsageRow
 from memory.store import MemoryStore
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 
 
 class Scripted:
