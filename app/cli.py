@@ -10,7 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import cli_chat, cli_documents, cli_dream, cli_entities, cli_memories, cli_queries, cli_reminders
+from app import (
+    cli_chat,
+    cli_documents,
+    cli_dream,
+    cli_entities,
+    cli_memories,
+    cli_migrate,
+    cli_queries,
+    cli_reminders,
+)
 from app.settings import Settings
 
 if TYPE_CHECKING:  # imported where used: the CLI starts fast
@@ -235,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     graph.set_defaults(func=cmd_graph)
     reindex = sub.add_parser("reindex", help="re-embed every memory with the configured embedder")
     reindex.set_defaults(func=cmd_reindex)
-    for area in (cli_chat, cli_memories, cli_entities, cli_documents, cli_dream, cli_queries, cli_reminders):
+    areas = (cli_chat, cli_memories, cli_entities, cli_documents, cli_dream, cli_queries, cli_reminders, cli_migrate)
+    for area in areas:
         area.register(sub)
     return parser
 

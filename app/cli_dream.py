@@ -61,7 +61,7 @@ def cmd_dream_now(settings: Settings, args: argparse.Namespace) -> int:
         print("usage: reverie dream --now | proposals | approve ID --reason … | reject ID --reason … | history")
         return 2
     from app.runtime import app_running, effective_limits, open_storage
-    from dreaming.dream import DreamConfig, run_dream
+    from dreaming.dream import DreamConfig, DreamSkipped, run_dream
 
     if app_running(settings):
         return _through_app(settings, args.wait)
@@ -72,6 +72,9 @@ def cmd_dream_now(settings: Settings, args: argparse.Namespace) -> int:
             budget_tokens=settings.context_budget_tokens, trigger="cli",
         )  # fmt: skip
         print(run_dream(store, config).summary())
+    except DreamSkipped as skipped:
+        print(f"no dream: {skipped}", file=sys.stderr)
+        return 1
     finally:
         store.close()
     return 0

@@ -22,15 +22,15 @@ from app.llm import Backend, LLMConfig, open_backend
 from app.meter import model_meter
 from app.ollama_backend import normalize_host
 from app.proactive import deliver_due
-from app.scheduler import start_scheduler, stop_scheduler
+from app.scheduler import SCHEDULER_DB, start_scheduler, stop_scheduler
 from app.settings import Settings
 from capabilities.limits import apply_overrides
 from capabilities.resources import BOUNDS, Dimension, Limits, Range
-from dreaming.dream import DreamConfig, run_dream
+from dreaming.dream import DreamConfig, DreamSkipped, run_dream
 from memory.models import utcnow
 from memory.recall.embedder import Embedder, OllamaEmbedder, get_embedder
 from memory.reminders import ReminderStore
-from memory.store import MemoryStore, Records, StorageError, open_memory
+from memory.store import MemoryStore, Records, StorageError, job_store_url, open_memory
 from memory.store import open_records as memory_records
 
 log = logging.getLogger(__name__)
@@ -178,9 +178,12 @@ def dream_config(settings: Settings, store: Records, trigger: str = "schedule") 
     )
 
 
-async def dream_job(settings: Settings, store: MemoryStore, backend: Backend) -> None:
+async def dream_job(settings: Settings, store: MemoryStore, backend: Backend, night: str = "") -> None:
     """The nightly job the scheduler runs: one dream with the limits in force at that moment, in a worker
-    thread; at night the box is idle, so the simulation measures proposals on the model itself."""
+    thread; at night the box is idle, so the simulation measures proposals on the model itself.
+
+    With several processes on one database each scheduler calls this for the same `night`; the
+    dream lease lets one of them dream it (the others log why they did not)."""
     meter = model_meter(
         backend,
         store,
@@ -188,7 +191,11 @@ async def dream_job(settings: Settings, store: MemoryStore, backend: Backend) ->
         include_report=settings.include_execution_report,
         max_info_requests=settings.max_info_requests,
     )
-    await asyncio.to_thread(run_dream, store, replace(dream_config(settings, store), meter=meter))
+    config = replace(dream_config(settings, store), meter=meter, night=night)
+    try:
+        await asyncio.to_thread(run_dream, store, config)
+    except DreamSkipped as skipped:
+        log.info("no dream here: %s", skipped)
 
 
 async def _formation_worker(rt: Runtime) -> None:
@@ -221,6 +228,7 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
                     dream_time=settings.dream_time,
                     run_dream=partial(dream_job, settings, store, backend),
                     send_due_reminders=reminders,
+                    job_store_url=job_store_url(settings.data_dir / SCHEDULER_DB, settings.database_url),
                 )
                 if schedule
                 else None

@@ -10,10 +10,20 @@ The dream runs inside the app process because Kuzu lets one process open the gra
 Why a separate `scheduler.db`: APScheduler's job store opens its own engine with the stdlib
 sqlite3 driver and pickles jobs; keeping it out of `reverie.db` means that driver never
 touches a file with vec0 tables, never competes for the WAL write lock during a turn, and
-the schedule can be reset by deleting one file without touching any memory.
+the schedule can be reset by deleting one file without touching any memory. With
+REVERIE_DATABASE_URL the job store is on that PostgreSQL server instead (its own
+`apscheduler_jobs` table): a server has no write lock to contend for, and every process sees one
+schedule (APScheduler 3 does not coordinate schedulers sharing a store, so each may fire a job:
+the dream's lease is what makes that harmless).
 
 Stored jobs refer to module-level coroutine functions by name (a closure cannot be pickled);
 those look up the callables the app registered at start-up.
+
+Several app processes on one PostgreSQL database each run this scheduler, and each fires the
+nightly dream: the dream itself then decides, by a lease in the database, that one process dreams
+that night (dreaming/dream.py). The scheduler's part is to name the night the same way in every
+process: the latest scheduled time at or before now ("2026-11-28 03:00", local), so a catch-up at
+07:00 and the 03:00 run are the same night and a `dream --now` request is no night at all.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 
 from apscheduler.jobstores.memory import MemoryJobStore
@@ -37,14 +47,17 @@ DREAM_REQUEST_FILE = "dream-now.request"
 SCHEDULER_DB = "scheduler.db"
 MISFIRE_GRACE_S = 6 * 3600
 AsyncJob = Callable[[], Awaitable[object]]
+DreamJob = Callable[[str], Awaitable[object]]  # called with the night ("" for a `dream --now` request)
 
 
 @dataclass
 class _Registered:
-    run_dream: AsyncJob | None = None
+    run_dream: DreamJob | None = None
     send_due_reminders: AsyncJob | None = None
     data_dir: Path | None = None
     scheduler: AsyncIOScheduler | None = None
+    dream_at: tuple[int, int] = (3, 0)
+    asked_now: bool = False  # the next dream job is a `dream --now` request's, not a night's
 
 
 _REGISTERED = _Registered()
@@ -77,12 +90,25 @@ def request_dream_now(data_dir: Path) -> Path:
     return path
 
 
+def night_of(now: datetime, dream_at: tuple[int, int], zone: tzinfo) -> str:
+    """The night a dream at `now` belongs to: the latest `dream_at` (local to `zone`) at or before it."""
+    local = now.astimezone(zone)
+    slot = local.replace(hour=dream_at[0], minute=dream_at[1], second=0, microsecond=0)
+    if slot > local:
+        slot -= timedelta(days=1)
+    return f"{slot:%Y-%m-%d %H:%M}"
+
+
 async def nightly_dream() -> None:
-    """The stored job: run the dream the app registered."""
+    """The stored job: run the dream the app registered, for tonight (or for a `dream --now` request)."""
     if _REGISTERED.run_dream is None:
         log.warning("nightly dream fired before the app registered it; skipped")
         return
-    await _REGISTERED.run_dream()
+    asked, _REGISTERED.asked_now = _REGISTERED.asked_now, False
+    scheduler = _REGISTERED.scheduler
+    zone = scheduler.timezone if scheduler is not None else None
+    night = "" if asked or zone is None else night_of(datetime.now(zone), _REGISTERED.dream_at, zone)
+    await _REGISTERED.run_dream(night)
 
 
 async def minute_tick() -> None:
@@ -90,18 +116,16 @@ async def minute_tick() -> None:
     data_dir, scheduler = _REGISTERED.data_dir, _REGISTERED.scheduler
     if data_dir is not None and scheduler is not None and request_path(data_dir).exists():
         request_path(data_dir).unlink(missing_ok=True)
+        _REGISTERED.asked_now = True
         # Through the dream job itself, so "one instance at a time" still holds.
         scheduler.modify_job(DREAM_JOB_ID, jobstore="persistent", next_run_time=datetime.now(scheduler.timezone))
     if _REGISTERED.send_due_reminders is not None:
         await _REGISTERED.send_due_reminders()
 
 
-def _scheduler(data_dir: Path, misfire_grace_s: int) -> AsyncIOScheduler:
+def _scheduler(job_store_url: str, misfire_grace_s: int) -> AsyncIOScheduler:
     return AsyncIOScheduler(
-        jobstores={
-            "default": MemoryJobStore(),
-            "persistent": SQLAlchemyJobStore(url=f"sqlite:///{data_dir / SCHEDULER_DB}"),
-        },
+        jobstores={"default": MemoryJobStore(), "persistent": SQLAlchemyJobStore(url=job_store_url)},
         job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": misfire_grace_s},
     )
 
@@ -120,29 +144,34 @@ def start_scheduler(
     *,
     data_dir: Path,
     dream_time: str,
-    run_dream: AsyncJob,
+    run_dream: DreamJob,
     send_due_reminders: AsyncJob,
     misfire_grace_s: int = MISFIRE_GRACE_S,
     tick_seconds: int = 60,
+    job_store_url: str = "",
 ) -> AsyncIOScheduler:
     """Start both jobs on the running event loop and return the scheduler (stop it with `stop_scheduler`).
 
     Args:
         data_dir: where `scheduler.db` and the dream-now request live.
         dream_time: local "HH:MM" of the nightly dream (REVERIE_DREAM_TIME).
-        run_dream: coroutine function running one dream (offload the CPU work to a thread).
+        run_dream: coroutine function running one dream for the night it is given ("" when asked
+            by `dream --now`); offload the CPU work to a thread.
         send_due_reminders: coroutine function posting due reminders into their threads.
         misfire_grace_s: how late a missed dream may still run (once: jobs are coalesced).
         tick_seconds: period of the reminder/request tick (tests shorten it).
+        job_store_url: the SQLAlchemy URL of the persistent job store (default: `scheduler.db` in
+            `data_dir`); with REVERIE_DATABASE_URL, the PostgreSQL server every process shares.
 
     Raises:
         ValueError: `dream_time` is not HH:MM.
     """
     hour, minute = parse_dream_time(dream_time)
     data_dir.mkdir(parents=True, exist_ok=True)
-    scheduler = _scheduler(data_dir, misfire_grace_s)
+    scheduler = _scheduler(job_store_url or f"sqlite:///{data_dir / SCHEDULER_DB}", misfire_grace_s)
     _REGISTERED.run_dream, _REGISTERED.send_due_reminders = run_dream, send_due_reminders
     _REGISTERED.data_dir, _REGISTERED.scheduler = data_dir, scheduler
+    _REGISTERED.dream_at, _REGISTERED.asked_now = (hour, minute), False
     # Paused start: the stored job keeps its stored next run time (a missed 03:00 is still due);
     # re-adding it unconditionally would recompute that time and silently skip the catch-up.
     scheduler.start(paused=True)

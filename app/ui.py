@@ -82,7 +82,7 @@ async def _shutdown() -> None:
 
 @cl.data_layer
 def _data_layer() -> SQLAlchemyDataLayer:
-    return data_layer(_settings.db_path)
+    return data_layer(_settings.db_path, _settings.database_url)
 
 
 @cl.password_auth_callback

@@ -75,14 +75,15 @@ async def mark_panel(thread_id: str, panel: bool) -> None:
         await layer.update_thread(thread_id, metadata={PANEL: True if panel else None})
 
 
-def data_layer(db_path: Path) -> SQLAlchemyDataLayer:
-    """Chainlit's data layer on the app's SQLite file; it touches only its own tables.
+def data_layer(db_path: Path, database_url: str = "") -> SQLAlchemyDataLayer:
+    """Chainlit's data layer on the app's SQLite file, or on the PostgreSQL server `database_url`
+    names (REVERIE_DATABASE_URL); it touches only its own tables, which memory's migrations create.
 
     Its engine is replaced by `memory.store.ui_engine` (same SQLite library as the app, one
     connection per session); `memory.db.engine.async_engine` says what went wrong without it.
     """
-    layer = _DataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")
-    engine = ui_engine(db_path)
+    layer = _DataLayer(conninfo=f"sqlite+aiosqlite:///{db_path}")  # (lazy: never connects, replaced below)
+    engine = ui_engine(db_path, database_url)
     layer.engine = engine
     layer.async_session = sessionmaker(bind=engine, expire_on_commit=False, class_=AsyncSession)  # pyright: ignore[reportAttributeAccessIssue, reportCallIssue, reportArgumentType]
     return layer

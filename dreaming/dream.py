@@ -4,15 +4,22 @@ Everything is computed before anything is written. One transaction then stores t
 proposals and the memory status changes and marks the run `committed`; entity merges and
 session summaries follow, each atomic and redoable. A crash before the commit leaves the
 previous state exactly as it was, and the run row says `failed` with the error.
+
+One dream at a time, whatever the number of processes on the database: a dream holds the
+`dream` lease (memory/leases.py) from start to end, renewed at each phase, and a scheduled dream
+also asks whether its night (`DreamConfig.night`) was already dreamt by another process.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import socket
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from capabilities.resources import Dimension, Limits, Number
@@ -26,6 +33,19 @@ from memory.store import MemoryStore
 
 log = logging.getLogger(__name__)
 Checkpoint = Callable[[str], None]
+DREAM_LEASE = "dream"
+# Renewed at every phase; a dreamer that died frees it after this long. Longer than any one phase
+# measured (the simulation with the model, at night, takes minutes), short enough for a catch-up.
+LEASE_TTL = timedelta(minutes=30)
+PROCESS = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # who holds a lease, in its row
+
+
+class DreamSkipped(Exception):
+    """No dream ran: another process is dreaming, or this night was already dreamt (the message says which)."""
+
+
+class LeaseLost(RuntimeError):
+    """The dream lease expired mid-dream and another process took it: this dream stops before its commit."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +58,8 @@ class DreamConfig:
     stale_days: int = STALE_DAYS
     trigger: str = "schedule"
     meter: ModelMeter | None = None  # runs rebuilt prompts through the model (the app's nightly job)
+    night: str = ""  # a scheduled dream's night ("2026-11-28 03:00"): dreamt once, by whichever process
+    holder: str = PROCESS  # who holds the dream lease (tests run two "processes" in one)
 
 
 @dataclass
@@ -122,9 +144,41 @@ def run_dream(
         now: the time to judge staleness against (default: now).
 
     Raises:
+        DreamSkipped: another process holds the dream lease, or `config.night` was already dreamt.
+        LeaseLost: the lease expired mid-dream and another process took it (nothing was committed).
         Whatever a phase raised, after the run row was marked `failed` with the error.
     """
+    leases, holder = stores.leases, config.holder
+    # Alone on the SQLite file, a lease someone else holds is a dead process's (kill -9 mid-dream):
+    # the next dream need not wait for it to expire. On PostgreSQL only expiry frees it.
+    if not leases.take(DREAM_LEASE, holder, LEASE_TTL, steal=stores.alone_everywhere()):
+        raise DreamSkipped(f"another process is dreaming ({leases.holder(DREAM_LEASE)})")
+    try:
+        night = f"dream-night:{config.night}"
+        if config.night and leases.done(night):
+            raise DreamSkipped(f"the dream of {config.night} already ran ({leases.holder(night)})")
+        report = _run(stores, config, checkpoint, now)
+        if config.night:
+            leases.finish(night, holder)
+        return report
+    finally:
+        leases.release(DREAM_LEASE, holder)
+
+
+def _renewing(stores: MemoryStore, holder: str, checkpoint: Checkpoint) -> Checkpoint:
+    def renew(phase: str) -> None:
+        # Not inside the commit's transaction: on SQLite that one holds the write lock.
+        if phase != "commit" and not stores.leases.renew(DREAM_LEASE, holder, LEASE_TTL):
+            raise LeaseLost(f"the dream lease expired before {phase}; another process holds it")
+        checkpoint(phase)
+
+    return renew
+
+
+def _run(stores: MemoryStore, config: DreamConfig, checkpoint: Checkpoint, now: datetime | None) -> DreamReport:
+    # Under the lease: a run still `running` is a dead process's, never a live neighbour's.
     dreams = stores.dreams
+    checkpoint = _renewing(stores, config.holder, checkpoint)
     _close_interrupted(dreams)
     previous = dreams.last_committed()
     since = aware(previous.analyzed_until) if previous and previous.analyzed_until else None

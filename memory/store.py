@@ -27,7 +27,7 @@ from memory.accounts import AccountStore
 from memory.assembly import ContextAssembler
 from memory.db.engine import StorageError, async_engine, migrate, open_engine, versions
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
-from memory.db.postgres import migrate_pg, open_pg_engine
+from memory.db.postgres import async_pg_engine, driver_url, migrate_pg, open_pg_engine
 from memory.db.postgres import versions as pg_versions
 from memory.documents.store import DocumentStore
 from memory.dreams import DreamStore
@@ -38,6 +38,7 @@ from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import Graph
 from memory.graph.sql_graph import SqlGraph
+from memory.leases import LeaseStore
 from memory.queries import QueryStore
 from memory.recall.embedder import Embedder
 from memory.recall.pg_index import PgMemoryIndex
@@ -45,6 +46,7 @@ from memory.recall.reindex import check_index_meta, rebuild_index
 from memory.recall.vectors import MemoryIndex
 from memory.reminders import ReminderStore
 from memory.threads import ThreadLog
+from memory.transfer import BATCH, Progress, Verification, copy_installation, verify
 from memory.turns import TurnStore
 from memory.usage import OverrideStore, UsageLog
 
@@ -53,6 +55,8 @@ __all__ = [
     "Records",
     "StorageError",
     "database_versions",
+    "job_store_url",
+    "migrate_to",
     "open_memory",
     "open_records",
     "reembed",
@@ -75,6 +79,7 @@ class Records:
     formation: FormationQueue
     focus: FocusStore
     threads: ThreadLog
+    leases: LeaseStore  # which process dreams tonight (several processes on one database)
 
     def recall(self, embedder: Embedder) -> MemoryIndex:
         """The memories and their vectors, embedded by `embedder` (checked against the stored index).
@@ -120,6 +125,11 @@ class MemoryStore(Records):
         finally:  # (a failed conversion may have dropped the shared lock: take it again either way)
             fcntl.flock(self.presence, fcntl.LOCK_SH)
 
+    def alone_everywhere(self) -> bool:
+        """Whether no other process anywhere has the stores open. Only the SQLite file can say: its
+        processes are all on this machine (`alone`); a PostgreSQL server's may be on others."""
+        return self.engine.dialect.name != "postgresql" and self.alone()
+
     def close(self) -> None:
         """Release the database, the graph and the presence lock."""
         self.graph.close()
@@ -159,6 +169,7 @@ def _records(engine: Engine, reminder_interval_minutes: int) -> Records:
         formation=FormationQueue(engine),
         focus=FocusStore(engine),
         threads=ThreadLog(engine),
+        leases=LeaseStore(engine),
     )
 
 
@@ -248,6 +259,47 @@ def database_versions(db_path: Path, database_url: str = "") -> dict[str, str]:
         engine.dispose()
 
 
-def ui_engine(db_path: Path) -> AsyncEngine:
-    """The async engine for the chat UI's data layer on the same file (memory.db.engine.async_engine says why)."""
-    return async_engine(db_path)
+def migrate_to(
+    db_path: Path,
+    database_url: str,
+    embedder: Embedder,
+    progress: Progress | None = None,
+    per_user: int = 10,
+    batch: int = BATCH,
+) -> tuple[dict[str, int], Verification]:
+    """Copy the SQLite file's installation into the PostgreSQL server `database_url` (resuming a copy
+    that stopped), then verify it: counts per table and recall on both (memory/transfer.py). The
+    caller makes sure nothing writes the file meanwhile.
+
+    Returns:
+        Rows copied per table by this call, and what the verification found.
+
+    Raises:
+        StorageError: either database cannot be used, or the target holds other data.
+        EmbeddingIndexMismatch: `embedder` is not the one the file's vectors were built with.
+    """
+    src = _open_engine(db_path)
+    try:
+        check_index_meta(src, embedder)
+        dst = _open_engine(db_path, database_url)
+        try:
+            copied = copy_installation(src, dst, str(db_path.resolve()), progress, batch)
+            check_index_meta(dst, embedder)
+            found = verify(src, dst, (_memory_index(src, embedder), _memory_index(dst, embedder)), per_user)
+        finally:
+            dst.dispose()
+    finally:
+        src.dispose()
+    return copied, found
+
+
+def ui_engine(db_path: Path, database_url: str = "") -> AsyncEngine:
+    """The async engine for the chat UI's data layer on the same file (memory.db.engine.async_engine says
+    why), or on the PostgreSQL server `database_url` names, whose migrations made Chainlit's tables too."""
+    return async_pg_engine(database_url) if database_url else async_engine(db_path)
+
+
+def job_store_url(scheduler_db: Path, database_url: str = "") -> str:
+    """Where the scheduler keeps its jobs: its own SQLite file beside the data (app/scheduler.py says
+    why), or the PostgreSQL server `database_url` names, shared by every process on it."""
+    return driver_url(database_url) if database_url else f"sqlite:///{scheduler_db}"

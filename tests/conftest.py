@@ -29,12 +29,26 @@ def anyio_backend() -> str:
 # `REVERIE_TEST_BACKEND=postgresql pytest …` runs every test that opens its stores through `settings`
 # on a fresh PostgreSQL database instead of the SQLite file (docs/postgres.md lists what passes so far).
 ON_POSTGRES = os.environ.get("REVERIE_TEST_BACKEND", "sqlite") == "postgresql"
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module marked `both_backends` runs each of its tests that opens stores through `settings`
+    (or `storage`) once on the SQLite file and once on a fresh PostgreSQL database."""
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
 @pytest.fixture
-def settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which database holds the stores: the parameter `both_backends` gives, else REVERIE_TEST_BACKEND."""
+    return str(getattr(request, "param", "postgresql" if ON_POSTGRES else "sqlite"))
+
+
+@pytest.fixture
+def settings(tmp_path: Path, request: pytest.FixtureRequest, backend: str) -> Settings:
     """Defaults, everything under tmp_path, the embedded backend (no Ollama probing)."""
-    url = request.getfixturevalue("pg_url") if ON_POSTGRES else ""
+    url = request.getfixturevalue("pg_url") if backend == "postgresql" else ""
     return Settings(_env_file=None, data_dir=tmp_path / "data", llm_backend="embedded", database_url=url)  # pyright: ignore[reportCallIssue]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from memory import dreams, queries, usage
+from memory import dreams, leases, queries, usage
 from memory.db.engine import Migration
 from memory.documents import store as documents
 from memory.formation import queue as formation_queue
@@ -140,6 +140,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m015_memories_by_date", vectors.m015_memories_by_date),
     ("m016_dream_merges", dreams.m016_dream_merges),
     ("m017_usage_used", usage.m017_usage_used),
+    ("m018_leases", leases.m018_leases),
 ]
 
 # On PostgreSQL these run instead (memory/db/postgres.py translates the others' DDL): SQLite's

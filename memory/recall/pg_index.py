@@ -34,6 +34,8 @@ from memory.recall import vectors
 from memory.tokens import query_terms
 
 K1, B = 1.2, 0.75  # FTS5's bm25() constants
+# (after a bulk load or a change of dimension; the released m002 has its own copy)
+CREATE_HNSW = "CREATE INDEX IF NOT EXISTS ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"
 TEXT_CONFIG = "reverie"
 
 _DDL = [
@@ -114,7 +116,7 @@ def set_vector_dim(conn: Connection, dim: int) -> None:
     """`memories.embedding` at `dim` dimensions, every vector cleared (the caller re-embeds)."""
     conn.execute(text("DROP INDEX IF EXISTS ix_memories_embedding"))
     conn.execute(text(f"ALTER TABLE memories ALTER COLUMN embedding TYPE vector({int(dim)}) USING NULL"))
-    conn.execute(text("CREATE INDEX ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"))
+    conn.execute(text(CREATE_HNSW))
 
 
 class PgSearch(recall.HybridSearch):

@@ -15,7 +15,7 @@ from memory.store import MemoryStore
 
 from .test_policy_path import Voice, _reply, _runtime, _say, _told  # pyright: ignore[reportPrivateUsage]
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 TWO = "You've told me about two Anas — your sister and your colleague."
 
 

@@ -8,6 +8,8 @@ from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest, pack
 from memory.store import MemoryStore
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 @pytest.fixture
 def seeded(storage: MemoryStore) -> tuple[MemoryStore, int]:

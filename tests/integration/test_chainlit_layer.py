@@ -1,4 +1,4 @@
-"""Chainlit's data layer on the app's own SQLite file: its concurrent writes all land."""
+"""Chainlit's data layer on the app's own SQLite file (its concurrent writes all land), and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import asyncio
 import uuid
 from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 
 from app.ui_common import data_layer
 from memory.db.engine import migrate, open_engine
 from memory.db.migrations import MIGRATIONS
+from memory.threads import ThreadLog
 
 _INSERT_STEP = (
     'INSERT INTO steps ("id", "name", "type", "threadId", "streaming", "output", "createdAt") '
@@ -95,3 +96,48 @@ def test_app_write_on_the_event_loop_never_waits_for_a_chainlit_transaction(tmp_
         metas = conn.execute(text("SELECT count(*) FROM meta WHERE key = 'mid'")).scalar_one()
     engine.dispose()
     assert (threads, metas) == (1, 1)
+
+
+def _layer_target(engine: Engine) -> tuple[Path, str]:
+    """(SQLite file, PostgreSQL URL) for `data_layer`, from a migrated engine of either backend."""
+    if engine.dialect.name == "postgresql":
+        return Path("unused.db"), engine.url.render_as_string(hide_password=False)
+    return Path(str(engine.url.database)), ""
+
+
+def test_chainlit_layer_keeps_users_threads_and_steps_on_both_backends(both_engines: Engine) -> None:
+    """Chainlit's own SQLAlchemy data layer on the tables memory's migrations made, on the SQLite file
+    and on PostgreSQL (REVERIE_DATABASE_URL): a user, a thread with its messages (Chainlit's and one the
+    app posted, a reminder), the history listing and the panel filter all come back."""
+    from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+    from chainlit.types import Pagination, ThreadFilter
+    from chainlit.user import User
+
+    db_path, url = _layer_target(both_engines)
+    thread, panel = str(uuid.uuid4()), str(uuid.uuid4())
+    create_step = SQLAlchemyDataLayer.create_step.__wrapped__  # (outside a websocket session: no queueing)
+
+    async def scenario() -> tuple[object, ...]:
+        layer = data_layer(db_path, url)
+        try:
+            user = await layer.create_user(User(identifier="ana", metadata={"account_id": 1}))
+            assert user is not None
+            await layer.update_thread(thread, name="Lisbon", user_id=user.id)
+            for i, (kind, words) in enumerate([("user_message", "I live in Lisbon"), ("assistant_message", "Noted")]):
+                step = {"id": str(uuid.uuid4()), "name": "ana", "type": kind, "threadId": thread, "output": words}
+                await create_step(layer, {**step, "streaming": False, "createdAt": f"2026-01-01T00:00:0{i}Z"})
+            ThreadLog(both_engines).post(thread, "Reminder: call Rita")
+            await layer.update_thread(panel, name="/memories", user_id=user.id, metadata={"panel": True})
+            got = await layer.get_thread(thread)
+            listed = await layer.list_threads(Pagination(first=10), ThreadFilter(userId=user.id))
+            again = await layer.get_user("ana")
+            return got, [t["id"] for t in listed.data], again
+        finally:
+            await layer.engine.dispose()
+
+    got, listed, again = asyncio.run(scenario())
+    assert got is not None and got["name"] == "Lisbon"  # pyright: ignore[reportIndexIssue, reportOptionalSubscript]
+    outputs = [s["output"] for s in got["steps"]]  # pyright: ignore[reportIndexIssue, reportOptionalSubscript]
+    assert outputs == ["I live in Lisbon", "Noted", "Reminder: call Rita"]
+    assert listed == [thread]  # the chat that only ran /memories stays out of the history
+    assert again is not None and again.metadata == {"account_id": 1}  # pyright: ignore[reportAttributeAccessIssue]

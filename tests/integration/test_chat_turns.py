@@ -24,7 +24,7 @@ from memory.store import MemoryStore
 from tests.e2e.server import free_port
 from tests.scripted import answer_chunks
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 
 
 def _runtime(settings: Settings, storage: MemoryStore, model: Model) -> Runtime:

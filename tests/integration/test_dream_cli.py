@@ -14,6 +14,8 @@ from dreaming.proposals import proposal_markdown
 from memory.dreams import DreamStore
 from memory.models import ProposalRow, utcnow
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 def cli(settings: Settings, *argv: str) -> int:
     args = build_parser().parse_args(list(argv))

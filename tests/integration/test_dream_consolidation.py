@@ -15,6 +15,8 @@ from memory.models import MemoryRow
 from memory.reminders import ReminderStore
 from memory.store import MemoryStore
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 def _backdate_thread(storage: MemoryStore, thread: str, when: datetime) -> None:
     with storage.engine.begin() as conn:

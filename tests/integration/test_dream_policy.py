@@ -28,7 +28,7 @@ from memory.models import ProposalRow
 from memory.store import MemoryStore
 from memory.usage import UsageRecord
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 PERSONAL = "Where does my sister live now ({i})?"
 GENERAL = "How do I boil an egg ({i})?"
 

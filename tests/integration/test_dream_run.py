@@ -36,7 +36,7 @@ from memory.models import UsageRow, utcnow
 from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 
 
 class Scripted:

@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
+from sqlalchemy import create_engine, text
 
 from app.scheduler import (
     DREAM_JOB_ID,
     TICK_JOB_ID,
     next_dream_at,
+    night_of,
     parse_dream_time,
     request_dream_now,
     start_scheduler,
     stop_scheduler,
 )
+from memory.store import job_store_url
 
 pytestmark = pytest.mark.anyio
 
@@ -28,12 +31,15 @@ class Calls:
     """Counts calls of the two callables the app registers."""
 
     def __init__(self) -> None:
+        self.at = ""
         self.dreams = 0
+        self.nights: list[str] = []
         self.ticks = 0
         self.dreamt = asyncio.Event()
 
-    async def run_dream(self) -> None:
+    async def run_dream(self, night: str) -> None:
         self.dreams += 1
+        self.nights.append(night)
         self.dreamt.set()
 
     async def send_due(self) -> None:
@@ -41,11 +47,11 @@ class Calls:
 
 
 def _start(
-    data_dir: Path, calls: Calls, tick_seconds: int = 60, dream_time: str = "03:00", grace_h: float = 6
+    data_dir: Path, calls: Calls, tick_seconds: int = 60, dream_time: str = "03:00", grace_h: float = 6, url: str = ""
 ) -> AsyncIOScheduler:
     return start_scheduler(
-        data_dir=data_dir, dream_time=dream_time, run_dream=calls.run_dream,
-        send_due_reminders=calls.send_due, tick_seconds=tick_seconds, misfire_grace_s=int(grace_h * 3600),
+        data_dir=data_dir, dream_time=dream_time, run_dream=calls.run_dream, send_due_reminders=calls.send_due,
+        tick_seconds=tick_seconds, misfire_grace_s=int(grace_h * 3600), job_store_url=url,
     )  # fmt: skip
 
 
@@ -73,18 +79,20 @@ async def test_dream_scheduler_registers_nightly_job_persistently(tmp_path: Path
         stop_scheduler(sched)
 
 
-async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float) -> Calls:
+async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float, url: str = "") -> Calls:
     """Store a nightly job that should have run `late` ago (the laptop slept), then start again.
 
     The dream time is 12 h away, so no other scheduled time falls inside the missed window.
     """
     at = f"{(datetime.now() + timedelta(hours=12)):%H:%M}"
-    sched = _start(tmp_path, Calls(), dream_time=at, grace_h=grace_h)
+    sched = _start(tmp_path, Calls(), dream_time=at, grace_h=grace_h, url=url)
     sched.pause()  # as if the process stopped: nothing runs until the next start
     sched.modify_job(DREAM_JOB_ID, jobstore="persistent", next_run_time=datetime.now(sched.timezone) - late)
     stop_scheduler(sched)
     calls = Calls()
-    sched = _start(tmp_path, calls, dream_time=at, grace_h=grace_h)
+    calls.at = at
+    sched = _start(tmp_path / "another-process", calls, dream_time=at, grace_h=grace_h, url=url) if url else (
+        _start(tmp_path, calls, dream_time=at, grace_h=grace_h))
     try:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(calls.dreamt.wait(), timeout=5)
@@ -97,7 +105,40 @@ async def _missed_by(tmp_path: Path, late: timedelta, grace_h: float) -> Calls:
 
 
 async def test_dream_scheduler_catches_up_once_within_grace(tmp_path: Path) -> None:
-    assert (await _missed_by(tmp_path, timedelta(hours=2), grace_h=6)).dreams == 1
+    calls = await _missed_by(tmp_path, timedelta(hours=2), grace_h=6)
+    assert calls.dreams == 1
+    # Named by its scheduled time, as every process on the database names it (12 h ago, local).
+    assert calls.nights == [night_of(datetime.now().astimezone(), parse_dream_time(calls.at), _local())]
+
+
+async def test_dream_scheduler_keeps_its_jobs_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """With REVERIE_DATABASE_URL the job store is the server, shared by every process: a job stored by
+    one process (its data dir elsewhere) is the one another finds due, and nothing is in scheduler.db."""
+    url = job_store_url(tmp_path / "scheduler.db", pg_url)
+    calls = await _missed_by(tmp_path, timedelta(hours=2), grace_h=6, url=url)
+    assert calls.dreams == 1
+    assert not (tmp_path / "scheduler.db").exists() and not (tmp_path / "another-process" / "scheduler.db").exists()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            assert [r[0] for r in conn.execute(text("SELECT id FROM apscheduler_jobs"))] == [DREAM_JOB_ID]
+    finally:
+        engine.dispose()
+
+
+def _local() -> tzinfo:
+    zone = datetime.now().astimezone().tzinfo
+    assert zone is not None
+    return zone
+
+
+def test_dream_scheduler_names_the_night_by_its_latest_scheduled_time() -> None:
+    zone = timezone(timedelta(hours=1))
+    assert night_of(datetime(2026, 11, 28, 2, 59, tzinfo=zone), (3, 0), zone) == "2026-11-27 03:00"
+    assert night_of(datetime(2026, 11, 28, 3, 0, tzinfo=zone), (3, 0), zone) == "2026-11-28 03:00"
+    assert night_of(datetime(2026, 11, 28, 8, 30, tzinfo=zone), (3, 0), zone) == "2026-11-28 03:00"
+    # the same instant seen from UTC is the same night in the installation's zone
+    assert night_of(datetime(2026, 11, 28, 1, 30, tzinfo=UTC), (3, 0), zone) == "2026-11-27 03:00"
 
 
 async def test_dream_scheduler_skips_a_run_missed_beyond_grace(tmp_path: Path) -> None:
@@ -111,6 +152,7 @@ async def test_dream_scheduler_runs_on_dream_now_request_and_ticks(tmp_path: Pat
         request_dream_now(tmp_path)
         await asyncio.wait_for(calls.dreamt.wait(), timeout=10)
         assert calls.dreams == 1 and calls.ticks >= 1
+        assert calls.nights == [""]  # asked for, not a night's: another process's night does not stop it
         assert not (tmp_path / "dream-now.request").exists()
     finally:
         stop_scheduler(sched)

@@ -41,6 +41,8 @@ from memory.usage import UsageRecord
 
 from .formation_helpers import form, lexical, say, snapshot, user, vectors
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 DEFAULT_REQUEST = ContextRequest(context_turns=10, vector_limit=5, similarity_threshold=0.7, triple_depth=1)
 FILLER = [

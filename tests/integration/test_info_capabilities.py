@@ -15,6 +15,8 @@ from capabilities.info import InfoRequestInvalid, InfoStores, Round, build_round
 from memory.assembly import ContextRequest
 from memory.store import MemoryStore
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 @dataclass(frozen=True)
 class World:

@@ -13,6 +13,8 @@ from memory.store import MemoryStore
 
 from .formation_helpers import form, say, user
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 

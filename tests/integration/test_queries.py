@@ -12,6 +12,8 @@ from memory.queries import InvalidTransition, QueryConfig, QueryNotFound, QueryS
 from memory.store import MemoryStore
 from memory.turns import InvalidMessage
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 @pytest.fixture
 def queries(storage: MemoryStore) -> QueryStore:

@@ -23,6 +23,8 @@ from memory.models import utcnow
 from memory.reminders import ReminderStore
 from memory.store import MemoryStore
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 LISBON = ZoneInfo("Europe/Lisbon")
 NOW = datetime(2026, 6, 10, 14, 0, tzinfo=UTC)
 """Wednesday 10 June 2026, 15:00 in Lisbon (summer time, UTC+1)."""

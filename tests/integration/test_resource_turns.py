@@ -21,7 +21,7 @@ from capabilities.resources import Dimension
 from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 
 
 class Script:

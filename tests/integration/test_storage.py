@@ -13,6 +13,8 @@ from memory.db.migrations import MIGRATIONS
 from memory.store import MemoryStore
 from memory.threads import ThreadLog
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 def test_migrations_blank_database_creates_every_table_once(tmp_path: Path) -> None:
     engine = open_engine(tmp_path / "blank.db")

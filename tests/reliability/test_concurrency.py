@@ -24,7 +24,7 @@ from app.settings import Settings
 from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 REQUEST = '{"context_turns": 6, "vector_limit": 0, "similarity_threshold": 0.5, "triple_depth": 0, "reason": "x"}'
 
 

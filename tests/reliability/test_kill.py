@@ -78,9 +78,28 @@ class _Stuck:
         time.sleep(600)
 
 
-def _drive(mode: str, data: Path) -> None:
-    store = open_storage(_settings(data))
-    if mode in ("stream", "writes"):
+async def _drive_turns(store: MemoryStore, data: Path, name: str, slow: bool, count: int) -> None:
+    """`count` turns of one person (`slow`: long streamed replies, to be killed in one), then DONE."""
+    from app.chat import ContextPlanned, Token, chat_turn
+
+    uid = store.accounts.create(name, "correct-horse").id or 0
+    rt = _runtime(store, data, 0.02 if slow else 0.0, 2000 if slow else 3)
+    for i in range(count):
+        streaming = False
+        async for event in chat_turn(rt, uid, f"{name}-t", f"{name} message {i}"):
+            if isinstance(event, ContextPlanned):
+                print(f"ACK {store.turns.recent(uid, f'{name}-t', 1)[0].id}", flush=True)
+            elif isinstance(event, Token) and not streaming:
+                streaming = True
+                print("STREAMING", flush=True)
+    print("DONE", flush=True)
+
+
+def _drive(mode: str, data: Path, *extra: str) -> None:
+    store = open_storage(_settings(data))  # (REVERIE_DATABASE_URL in the environment: on that server)
+    if mode == "turns":
+        asyncio.run(_drive_turns(store, data, extra[0], extra[1] == "slow", int(extra[2])))
+    elif mode in ("stream", "writes"):
         asyncio.run(_drive_chat(store, data, mode))
     elif mode == "form":
         from memory.formation.queue import FormationQueue, run_pending
@@ -104,24 +123,37 @@ def _drive(mode: str, data: Path) -> None:
 # -- the tests ----------------------------------------------------------------------------------
 
 
+def _start(mode: str, data: Path, *extra: str, url: str = "") -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REVERIE_DATABASE_URL": url}
+    cmd = [sys.executable, "-m", "tests.reliability.test_kill", mode, str(data), *extra]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _read_until(proc: subprocess.Popen[str], marker: str, count: int = 1) -> list[str]:
+    """The driver's lines up to the `count`-th that starts with `marker`."""
+    lines: list[str] = []
+    deadline = time.monotonic() + 180
+    assert proc.stdout is not None
+    while sum(line.startswith(marker) for line in lines) < count:
+        line = proc.stdout.readline()
+        assert line and time.monotonic() < deadline, f"driver ended early: {lines[-5:]}"
+        lines.append(line.strip())
+    return lines
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+
+
 def _run_until(mode: str, data: Path, marker: str, count: int = 1) -> list[str]:
     """Start the driver, SIGKILL it once `marker` has been printed `count` times; return its lines."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "tests.reliability.test_kill", mode, str(data)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True, start_new_session=True)
-    lines: list[str] = []
-    deadline = time.monotonic() + 120
-    assert proc.stdout is not None
+    proc = _start(mode, data)
     try:
-        while sum(line.startswith(marker) for line in lines) < count:
-            line = proc.stdout.readline()
-            assert line and time.monotonic() < deadline, f"driver ended early: {lines[-5:]}"
-            lines.append(line.strip())
+        return _read_until(proc, marker, count)
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-    return lines
+        _kill(proc)
 
 
 def _intact(store: MemoryStore) -> None:
@@ -222,5 +254,40 @@ async def _collect(stream: AsyncIterator[object]) -> list[object]:
     return [e async for e in stream]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_kill_of_one_of_two_processes_mid_turn_loses_nothing(tmp_path: Path, backend: str,
+                                                            request: pytest.FixtureRequest) -> None:  # fmt: skip
+    """Two processes on one database (the file, or one PostgreSQL server): one is SIGKILLed while it
+    streams a reply; the other goes on, and every turn either acknowledged is there."""
+    url = str(request.getfixturevalue("pg_url")) if backend == "postgresql" else ""
+    # one data dir for the file; on a server each process may have its own (as on two machines)
+    dirs = (tmp_path / "a", tmp_path / "b") if url else (tmp_path / "data", tmp_path / "data")
+    slow = _start("turns", dirs[0], "ana", "slow", "5", url=url)
+    fast = _start("turns", dirs[1], "ben", "fast", "30", url=url)
+    try:
+        acked = [line for line in _read_until(slow, "STREAMING") if line.startswith("ACK")]
+        _kill(slow)  # mid-turn: the reply half streamed, never stored
+        done = _read_until(fast, "DONE")
+    finally:
+        for proc in (slow, fast):
+            if proc.poll() is None:
+                _kill(proc)
+    settings = _settings(dirs[0]).model_copy(update={"database_url": url})
+    store = open_storage(settings)
+    try:
+        if backend == "sqlite":
+            _intact(store)
+        ana, ben = (store.accounts.get(n) for n in ("ana", "ben"))
+        assert ana is not None and ben is not None and ana.id and ben.id
+        ana_turns = store.turns.recent(ana.id, "ana-t", 100)
+        assert [t.id for t in ana_turns] == [int(a.split()[1]) for a in acked] and ana_turns[-1].role == "user"
+        ben_turns = store.turns.recent(ben.id, "ben-t", 100)
+        assert [t.role for t in ben_turns] == ["user", "assistant"] * 30  # the other process lost nothing
+        assert {t.id for t in ben_turns if t.role == "user"} == {int(a.split()[1]) for a in done if a.startswith("ACK")}
+        assert len(store.usage.recent(ben.id, 100)) == 30 and store.usage.recent(ana.id) == []
+    finally:
+        store.close()
+
+
 if __name__ == "__main__":
-    _drive(sys.argv[1], Path(sys.argv[2]))
+    _drive(sys.argv[1], Path(sys.argv[2]), *sys.argv[3:])

@@ -26,7 +26,7 @@ from app.runtime import Runtime
 from app.settings import Settings
 from memory.store import MemoryStore
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 BOUND_S = 90  # generous: a shared CI core can be slow, but "never" must not pass
 GOOD_REQUEST = '{"context_turns": 2, "vector_limit": 0, "similarity_threshold": 0.7, "triple_depth": 0, "reason": "x"}'
 

@@ -22,12 +22,14 @@ from app.llm import Backend
 from app.runtime import Runtime
 from app.settings import Settings
 from memory.recall.embedder import Embedder
+from memory.recall.pg_index import PgMemoryIndex
 from memory.recall.vectors import MemoryIndex, NewMemory
 from memory.store import MemoryStore
 from memory.turns import InvalidMessage, validate_message
+from tests.integration.formation_helpers import vectors
 from tests.security.hostile_corpus import PROMPT, Hostile, accepted, corpus
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 CORPUS = corpus()
 NO_RECALL = '{"context_turns": 3, "vector_limit": 0, "similarity_threshold": 0.7, "triple_depth": 0, "reason": "x"}'
 # chat_turn gets a stratified sample (each payload once, every control character, every
@@ -78,17 +80,27 @@ class Scripted:
         return Runtime(settings=settings, store=storage, backend=Backend("embedded", "scripted", "", model))
 
 
+# The catalog and the integrity check in each dialect's words (PostgreSQL checks its pages itself).
+_SCHEMA = {
+    "sqlite": "SELECT type, name FROM sqlite_master",
+    "postgresql": "SELECT 'table', table_name FROM information_schema.tables WHERE table_schema = 'public' "
+    "UNION ALL SELECT 'index', indexname FROM pg_indexes WHERE schemaname = 'public'",
+}
+_INTEGRITY = {"sqlite": "PRAGMA integrity_check", "postgresql": "SELECT 'ok'"}
+
+
 def _snapshot(storage: MemoryStore, uid: int) -> dict[str, object]:
     """Schema, integrity and everything the bystander owns."""
+    dialect = storage.engine.dialect.name
     with storage.engine.connect() as conn:
         q = conn.execute
         return {
-            "schema": sorted(q(text("SELECT type, name FROM sqlite_master")).all()),
-            "integrity": q(text("PRAGMA integrity_check")).scalar_one(),
+            "schema": sorted(q(text(_SCHEMA[dialect])).all()),
+            "integrity": q(text(_INTEGRITY[dialect])).scalar_one(),
             "accounts": q(text("SELECT id, name, password_hash FROM accounts ORDER BY id")).all(),
             "turns": q(text("SELECT id, content FROM turns WHERE user_id = :u"), {"u": uid}).all(),
             "memories": q(text("SELECT id, content, status FROM memories WHERE user_id = :u"), {"u": uid}).all(),
-            "vectors": q(text("SELECT count(*) FROM memory_vec WHERE user_id = :u"), {"u": uid}).scalar_one(),
+            "vectors": vectors(storage.engine, user_id=uid),
             "entities": q(text("SELECT id, name FROM entities WHERE user_id = :u"), {"u": uid}).all(),
             "graph": storage.graph.count(uid),
         }
@@ -153,7 +165,8 @@ def _storable(items: list[Hostile]) -> list[Hostile]:
 def test_hostile_memories_add_and_search_are_inert(storage: MemoryStore) -> None:
     mallory, bob = _users(storage)
     before = _snapshot(storage, bob)
-    index = MemoryIndex(storage.engine, HashEmbedder())
+    pg = storage.engine.dialect.name == "postgresql"
+    index = (PgMemoryIndex if pg else MemoryIndex)(storage.engine, HashEmbedder())
     items = _storable(CORPUS)
     for start in range(0, len(items), 256):
         index.add_many(mallory, [NewMemory("fact", h.text) for h in items[start : start + 256]])

@@ -26,6 +26,8 @@ from memory.store import MemoryStore
 from tests.e2e.server import reverie
 from tests.scripted import answer_chunks
 
+pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+
 REQUEST = '{"context_turns": 20, "vector_limit": 15, "similarity_threshold": 0.5, "triple_depth": 3, "reason": "x"}'
 SECRET = "Bob's locker code is 4417 and he hides it in the blue notebook"
 
