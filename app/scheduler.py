@@ -29,6 +29,7 @@ process: the latest scheduled time at or before now ("2026-11-28 03:00", local),
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
@@ -39,6 +40,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+from sqlalchemy.exc import IntegrityError, ProgrammingError
 
 log = logging.getLogger(__name__)
 DREAM_JOB_ID = "nightly-dream"
@@ -123,9 +125,25 @@ async def minute_tick() -> None:
         await _REGISTERED.send_due_reminders()
 
 
+class _SharedJobStore(SQLAlchemyJobStore):
+    """The job store several processes share on one PostgreSQL: two starting at once both create its
+    table, and only one CREATE TABLE wins (the other fails on the catalogue's unique index, or finds
+    the relation already there); the loser starts again and finds the winner's table."""
+
+    def start(self, scheduler: object, alias: str) -> None:
+        for attempt in range(5):
+            try:
+                super().start(scheduler, alias)  # pyright: ignore[reportUnknownMemberType]
+                return
+            except (IntegrityError, ProgrammingError):
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+
 def _scheduler(job_store_url: str, misfire_grace_s: int) -> AsyncIOScheduler:
     return AsyncIOScheduler(
-        jobstores={"default": MemoryJobStore(), "persistent": SQLAlchemyJobStore(url=job_store_url)},
+        jobstores={"default": MemoryJobStore(), "persistent": _SharedJobStore(url=job_store_url)},
         job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": misfire_grace_s},
     )
 

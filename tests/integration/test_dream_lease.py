@@ -162,7 +162,9 @@ def test_dream_runs_once_with_two_app_processes_on_one_postgresql(tmp_path: Path
     ]
     try:
         for proc in procs:
-            assert proc.stdout is not None and proc.stdout.readline().strip() == "READY", proc.stderr
+            assert proc.stdout is not None and proc.stderr is not None
+            ready = proc.stdout.readline().strip()
+            assert ready == "READY", proc.stderr.read()[-2000:]  # (read once it ended: it printed nothing)
         go.touch()
         outputs = [proc.communicate(timeout=120) for proc in procs]
     finally:

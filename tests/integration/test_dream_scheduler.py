@@ -163,3 +163,25 @@ def test_dream_scheduler_rejects_a_bad_dream_time() -> None:
     for bad in ("3am", "24:00", "12:60", ""):
         with pytest.raises(ValueError, match="REVERIE_DREAM_TIME"):
             parse_dream_time(bad)
+
+
+def test_the_job_store_starts_when_another_process_created_its_table_at_the_same_moment(tmp_path: Path) -> None:
+    """Two `reverie run` on one PostgreSQL: the loser's CREATE TABLE fails on the catalogue; it looks again."""
+    from sqlalchemy import Engine
+    from sqlalchemy.exc import IntegrityError
+
+    from app.scheduler import _SharedJobStore  # pyright: ignore[reportPrivateUsage]
+
+    store = _SharedJobStore(url=f"sqlite:///{tmp_path / 'jobs.db'}")
+    create, calls = store.jobs_t.create, []
+
+    def raced(bind: Engine, checkfirst: bool = False) -> None:
+        calls.append(checkfirst)
+        if len(calls) == 1:
+            create(bind, checkfirst)  # the other process's table is there now…
+            raise IntegrityError("CREATE TABLE", {}, Exception("duplicate key value violates unique constraint"))
+        create(bind, checkfirst)
+
+    store.jobs_t.create = raced  # type: ignore[method-assign]
+    store.start(AsyncIOScheduler(), "persistent")
+    assert len(calls) == 2 and store.get_all_jobs() == []
