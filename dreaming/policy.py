@@ -128,14 +128,11 @@ def _proposal(s: KindStats) -> ProposalRow:
         f"{label.capitalize()} got too little context: {s.sentence()}. Turns followed by one: {examples}. "
         f"Proposed: ask for more on {label} ({MORE_WORDS})."
     )
-    retrieval = [r.retrieval_ms for r in s.turns if r.retrieval_ms is not None]
-    tokens = [r.context_tokens for r in s.turns if r.context_tokens is not None]
     evidence = {
         "kind": s.kind, "label": label, "turns": s.harm.clamped, "signals": s.harm.clamped_signals,
         "other_turns": s.harm.others, "other_signals": s.harm.other_signals, "p": round(s.harm.p, 4),
         "threads_hit": len({(r.user_id, r.thread_id) for r in followed}),
-        "retrieval_p95_ms": percentile(retrieval, 95),
-        "context_tokens_mean": round(sum(tokens) / len(tokens), 1) if tokens else None,
+        **_costs(s),
         "links": [{"thread_id": r.thread_id, "turn_id": r.turn_id, "usage_id": r.id, "followup": r.followed_by_signal,
                    "excerpt": r.message_excerpt[:80]} for r in followed[-MAX_LINKS:]],
     }  # fmt: skip
@@ -145,13 +142,7 @@ def _proposal(s: KindStats) -> ProposalRow:
         "peak memory against the budget, p95 turn time and missing-context signals; a breach or a clear "
         "regression reverts it."
     )
-    return ProposalRow.model_validate(
-        {
-            "created_at": utcnow(), "dimension": f"{REASON_PREFIX}{s.kind}", "bound": "default",
-            "current_value": 0.0, "proposed_value": 1.0, "rationale": rationale, "evidence": json.dumps(evidence),
-            "evidence_count": s.harm.clamped_signals, "risk": "unmeasured", "trial": trial,
-        }
-    )  # fmt: skip
+    return _policy_row(s, 1.0, rationale, evidence, s.harm.clamped_signals, trial)
 
 
 def _fewer(s: KindStats, u: Unused) -> ProposalRow:
@@ -162,14 +153,11 @@ def _fewer(s: KindStats, u: Unused) -> ProposalRow:
         f"{label.capitalize()} asked for more context than they used: {u.sentence()}; "
         f"{s.sentence()}. Turns that used little: {examples}. Proposed: ask for less on {label} ({LESS_WORDS})."
     )
-    retrieval = [r.retrieval_ms for r in s.turns if r.retrieval_ms is not None]
-    tokens = [r.context_tokens for r in s.turns if r.context_tokens is not None]
     evidence = {
         "kind": s.kind, "label": label, "direction": "less", "turns": len(u.uses), "spare": len(u.spare),
         "p": round(u.p, 4), "unused_tokens_mean": round(u.unused_tokens, 1),
         "signals": s.harm.clamped_signals, "other_turns": s.harm.others, "other_signals": s.harm.other_signals,
-        "retrieval_p95_ms": percentile(retrieval, 95),
-        "context_tokens_mean": round(sum(tokens) / len(tokens), 1) if tokens else None,
+        **_costs(s),
         "links": [{"thread_id": r.thread_id, "turn_id": r.turn_id, "usage_id": r.id, "excerpt": r.message_excerpt[:80]}
                   for r in spare[-MAX_LINKS:]],
     }  # fmt: skip
@@ -179,11 +167,28 @@ def _fewer(s: KindStats, u: Unused) -> ProposalRow:
         "peak memory against the budget, p95 turn time, missing-context signals and replies I was unsure of; "
         "a clear regression reverts it."
     )
+    return _policy_row(s, -1.0, rationale, evidence, len(u.spare), trial)
+
+
+def _costs(s: KindStats) -> dict[str, float | None]:
+    """What a kind's turns cost, for a proposal's evidence: retrieval p95 and context tokens on average."""
+    retrieval = [r.retrieval_ms for r in s.turns if r.retrieval_ms is not None]
+    tokens = [r.context_tokens for r in s.turns if r.context_tokens is not None]
+    return {
+        "retrieval_p95_ms": percentile(retrieval, 95),
+        "context_tokens_mean": round(sum(tokens) / len(tokens), 1) if tokens else None,
+    }
+
+
+def _policy_row(
+    s: KindStats, proposed: float, rationale: str, evidence: dict[str, object], count: int, trial: str
+) -> ProposalRow:
+    """A proposal to adjust the request policy for a kind (`proposed`: 1 asks for more, -1 for less)."""
     return ProposalRow.model_validate(
         {
             "created_at": utcnow(), "dimension": f"{REASON_PREFIX}{s.kind}", "bound": "default",
-            "current_value": 0.0, "proposed_value": -1.0, "rationale": rationale, "evidence": json.dumps(evidence),
-            "evidence_count": len(u.spare), "risk": "unmeasured", "trial": trial,
+            "current_value": 0.0, "proposed_value": proposed, "rationale": rationale, "evidence": json.dumps(evidence),
+            "evidence_count": count, "risk": "unmeasured", "trial": trial,
         }
     )  # fmt: skip
 
