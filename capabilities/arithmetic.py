@@ -6,8 +6,10 @@ the total, another the loan. A 135M model cannot subtract, so a question that co
 "both tickets together" when one costs so much each) is split into a question for each amount; the
 evidence policy (`capabilities.evidence.choose`) answers each from the notes, and the amount it finds
 is the one said beside what that side asks about. Only when each side gives one amount in the same
-currency is the result said, with both amounts, which the sources show. Otherwise nothing is worked
-out and the question goes the usual way. (`capabilities.change` covers "how much did it go up".)
+currency is the result said, with both amounts, which the sources show. "How far over my savings goal
+did I end up?" is the goal's amount (the one said beside the word "goal") against the newest amount of
+what it is a goal for. Otherwise nothing is worked out and the question goes the usual way.
+(`capabilities.change` covers "how much did it go up".)
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from capabilities.evidence import Note, choose
 from capabilities.situation import key_terms, read, stem, words
@@ -32,6 +35,16 @@ _PLUS = re.compile(
 )  # (the last "the" before "plus": "the quote", not "the kitchen come to with the quote")
 # "how much did both plane tickets cost together?" with "$1,340 each"
 _BOTH = re.compile(r"^\W*how much\b.*\bboth\b.*\b(?:together|in total|altogether|combined)\b", re.IGNORECASE)
+# "how far over my savings goal did i end up?", "how much under budget did the kitchen come in?": the
+# goal's amount against the newest amount of the thing it is a goal for (the savings, the kitchen)
+_PAST_GOAL = re.compile(
+    r"^\W*how (?:far|much)\s+(?:over|under|above|below|past|beyond|short of|off)\s+"
+    r"(?P<goal>(?:(?!\b(?:did|was|were|is|are|do|does)\b).)*?\b(?:goal|target|budget|estimate|limit)s?)\b",
+    re.IGNORECASE,
+)
+_GOAL_WORDS = frozenset(
+    {"my", "our", "the", "original", "first", "goal", "goals", "target", "targets", "budget", "estimate", "limit"}
+)
 _EACH = re.compile(r"\beach\b|\bapiece\b|\ba head\b|\bper (?:person|ticket|head)\b", re.IGNORECASE)
 # an amount of money as people write it: "$1,340", "£14,280", "€2.400", "£17k", "R37,000", "48k"
 _AMOUNT = re.compile(r"(?P<cur>[$€£₹])\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?P<k>k\b)?", re.I)
@@ -66,6 +79,11 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
     plus = _PLUS.search(question)
     if plus and re.search(r"\bhow much\b|\bcome to\b|\bcost\b|\btotal\b", question, re.IGNORECASE):
         return _combined(f"how much was {plus['left']}?", f"how much was {plus['right']}?", notes, minus=False)
+    past = _PAST_GOAL.search(question)
+    if past:
+        thing = " ".join(w for w in words(past["goal"]) if w not in _GOAL_WORDS)
+        if thing:  # "how far over budget" alone names nothing whose amount the goal is measured against
+            return _past_goal(past["goal"], thing, notes)
     if _BOTH.search(question):
         one = _amount(re.sub(r"\b(?:both|together|in total|altogether|combined)\b", "", question), notes)
         if one and _EACH.search(one[2].text[one[3] :][:40]):
@@ -76,7 +94,7 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
 
 def _combined(first: str, second: str, notes: Sequence[Note], minus: bool) -> Worked | None:
     a, b = _amount(first, notes), _amount(second, notes)
-    if not a or not b or a[1] != b[1] or (a[2] is b[2] and a[3] == b[3]):
+    if not a or not b or a[1] != b[1] or (a[2].text == b[2].text and a[3] == b[3]):
         return None
     cur = a[1]
     if minus:
@@ -85,6 +103,32 @@ def _combined(first: str, second: str, notes: Sequence[Note], minus: bool) -> Wo
     else:
         said = f"That's {_money(cur, a[0] + b[0])}: {_money(cur, a[0])} plus {_money(cur, b[0])}."
     return Worked(said, tuple(dict.fromkeys((a[2], b[2]))))
+
+
+def _past_goal(goal: str, thing: str, notes: Sequence[Note]) -> Worked | None:
+    """The goal's amount (said right beside the goal word: "goal is $45k", "£500 target"; the newest,
+    or the first said for "original") against the newest amount of the thing."""
+    word = [w for w in words(goal) if w in _GOAL_WORDS][-1]
+    beside = re.compile(rf"\b{word}s?\b\W+(?:\w+\W+)?(?:is|was|of|at)?\W*$|^\W*{word}s?\b", re.IGNORECASE)
+    said = sorted(
+        ((n.created_at or datetime.min, n, m) for n in notes for m in _AMOUNT.finditer(n.text)
+         if beside.search(n.text[max(0, m.start() - 24) : m.start()]) or beside.search(n.text[m.end() : m.end() + 12])),
+        key=lambda s: s[0],
+    )  # fmt: skip
+    if not said:
+        return None
+    _, note, m = said[0] if re.search(r"\b(?:original|first)\b", goal, re.IGNORECASE) else said[-1]
+    target = (_value(m), m["cur"])
+    now = _amount(f"how much is my {thing} now?", notes)
+    if not now or now[1] != target[1] or (now[2].text == note.text and now[3] == m.end()):
+        return None
+    cur = target[1]
+    sentence = f"That's {_money(cur, abs(now[0] - target[0]))}: {_money(cur, now[0])} against {_money(cur, target[0])}."
+    return Worked(sentence, tuple(dict.fromkeys((note, now[2]))))
+
+
+def _value(m: re.Match[str]) -> float:
+    return float(m["num"].replace(",", "")) * (1000 if m["k"] else 1)
 
 
 def _amount(question: str, notes: Sequence[Note]) -> tuple[float, str, Note, int] | None:
@@ -99,7 +143,7 @@ def _amount(question: str, notes: Sequence[Note]) -> tuple[float, str, Note, int
         tokens = [(m.start(), stem(m.group())) for m in re.finditer(r"[\w'’-]+", note.text)]
         spots = [at for at, s in tokens if s in asked]
         for m in _AMOUNT.finditer(note.text):
-            value = float(m["num"].replace(",", "")) * (1000 if m["k"] else 1)
+            value = _value(m)
             distance = min((abs(m.start() - at) for at in spots), default=10_000)
             best.append((distance, value, m["cur"], note, m.end()))
     if not best:

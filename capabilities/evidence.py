@@ -693,6 +693,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
             return 2 if _CLOCK.search(said) or _DATE.search(said) or _YEAR.search(said) else 1
         return 1
+    if re.search(r"\bhow long\b", q):  # "how long have I been dating…": "together 3 yrs", not "oct 30"
+        return 2 if _DURATION.search(text) else 1
     noun = _named_noun(q)
     role = _WHO_ROLE.match(q)  # "who is the surgeon doing mamma's knee?": a name said as the surgeon
     if kind == "person" and role and not noun and role[1] not in STOP:
@@ -707,6 +709,13 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     return 1
 
 
+# A length of time: "3 yrs", "two and a half years", "for six weeks", "since 2019", "20 minutes"
+_DURATION = re.compile(
+    r"\b(?:\d+(?:[.,]\d+)?|an?|" + "|".join(sorted(_NUMBER_WORDS)) + r"|half an?|couple of|few)"
+    r"(?:\s+and\s+a\s+half)?[\s-]*(?:years?|yrs?|months?|mths?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?|decades?)\b"
+    r"|\bsince\s+(?:(?:19|20)\d\d|" + _DAY_MONTH + r")\b",
+    re.IGNORECASE,
+)
 _CLAUSE_END = re.compile(rf"[,;!?]|\.(?!\d){DAY_DOT}")  # not the dot of "5.30" or of "30. June"
 _PREPOSITION_LED = re.compile(r"\s*(?:on|in|at|from|until|till|by|around|about)\b", re.IGNORECASE)
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))

@@ -36,3 +36,15 @@ def test_nothing_is_worked_out_without_an_amount_for_each_side_or_when_not_asked
     assert worked_out("how much dearer was the other builder's quote than the first one?", notes) is None
     assert worked_out("how much was the quote?", notes) is None
     assert worked_out("how much did both tickets cost together?", _notes("tickets were $40")) is None
+
+
+def test_how_far_past_a_goal_is_the_newest_amount_against_the_goal_said_beside_its_word() -> None:
+    notes = _notes("the fundraiser target is €3,000, fingers crossed", "update: fundraiser is at €2,100",
+                   "we closed the fundraiser at €3,420, way past the target!!")  # fmt: skip
+    worked = worked_out("how far over the fundraiser target did we get?", notes)
+    assert worked and worked.sentence == "That's €420: €3,420 against €3,000."
+    one = _notes("savings at $47,150 now. we passed the $45k goal!!")  # both amounts in one message
+    worked = worked_out("how far over my savings goal did i end up?", one)
+    assert worked and worked.sentence.startswith("That's $2,150")
+    assert worked_out("how far over budget are we?", notes) is None  # names nothing the budget is for
+    assert worked_out("how far over the savings goal am I?", _notes("savings at $4,000 now")) is None  # no goal said

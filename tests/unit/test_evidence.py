@@ -1431,3 +1431,11 @@ def test_what_time_is_answered_by_a_time_of_day_said_anywhere_in_the_message() -
     assert _answers("What time did I have to be at the hospital for my knee op?", op) == [op[0].text]
     choir = [_note("m1", "I sing alto in the parish choir, we practise every Wednesday at half seven in St Mary's.")]
     assert _answers("What time does choir practice start?", choir) == [choir[0].text]
+
+
+def test_how_long_is_answered_by_a_length_of_time_not_by_any_number() -> None:
+    # the one named is found by what he does; how long is said in another note of him
+    told = ("my partner is Tomas, we've been together 4 yrs",
+            "we rent a 2bed near the river. Tomas works nights at the depot so it's quiet",
+            "Tomas's bday is march 12, no idea what to get him")  # fmt: skip
+    assert "m1" in _answer("how long have i been with the guy who works nights at the depot?", *told)
