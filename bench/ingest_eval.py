@@ -12,11 +12,12 @@
    default 1,024): none, flat (top chunks, no graph), graph as before issue 14 (bare relation lines,
    every co-occurrence, nothing when no entity matches), graph as shipped (each document relation
    with the sentence joining its ends, no bare co-occurrence, chunks fill the budget when no entity
-   matches), the same with the evidence ranking term, and a bare list of every entity name of the
-   novel (a control). For each: answer-name coverage and the share of questions with every required
-   name, on the whole block, on the loaded items only (no "Related but not loaded" pointers), and
-   with the bare co-occurrence (RELATED_TO) lines or every one removed (the control of issue 14), tokens packed and
-   tokens of the block, and time.
+   matches, and the sentences of further chunks holding the question's words beside a name it does
+   not say), the same without those excerpts, the same with the evidence ranking term, and a bare
+   list of every entity name of the novel (a control). For each: answer-name coverage and the share
+   of questions with every required name, on the whole block, on the loaded items only (no "Related
+   but not loaded" pointers), and with the bare co-occurrence (RELATED_TO) lines or every one
+   removed (the control of issue 14), tokens packed and tokens of the block, and time.
 
 --namesakes stores a person's own life beside the novel (`NAMESAKES`, kept in the data dir): the
 domain term of node scoring is measured where a question's expansion reaches two domains.
