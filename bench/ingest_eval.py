@@ -12,11 +12,12 @@
    default 1,024): none, flat (top chunks, no graph), graph as before issue 14 (bare relation lines,
    every co-occurrence, nothing when no entity matches), graph as shipped (each document relation
    with the sentence joining its ends, no bare co-occurrence, chunks fill the budget when no entity
-   matches), the same with the evidence ranking term, and a bare list of every entity name of the
-   novel (a control). For each: answer-name coverage and the share of questions with every required
-   name, on the whole block, on the loaded items only (no "Related but not loaded" pointers), and
-   with the bare co-occurrence (RELATED_TO) lines or every one removed (the control of issue 14), tokens packed and
-   tokens of the block, and time.
+   matches, and the sentences of further chunks holding the question's words beside a name it does
+   not say), the same without those excerpts, the same with the evidence ranking term, and a bare
+   list of every entity name of the novel (a control). For each: answer-name coverage and the share
+   of questions with every required name, on the whole block, on the loaded items only (no "Related
+   but not loaded" pointers), and with the bare co-occurrence (RELATED_TO) lines or every one
+   removed (the control of issue 14), tokens packed and tokens of the block, and time.
 
 --namesakes stores a person's own life beside the novel (`NAMESAKES`, kept in the data dir): the
 domain term of node scoring is measured where a question's expansion reaches two domains.
@@ -83,18 +84,20 @@ NAMESAKES = (
 are, so that a question's expansion crosses CROSS_DOMAIN edges into another domain."""
 
 
-def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool]]:
-    """Each configuration: the request (None: no context), the graph weights, issue 14's evidence."""
+def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool]]:
+    """Each configuration: the request (None: no context), the graph weights, issue 14's evidence,
+    and the further chunks' excerpts (thirteenth session)."""
     graph = ContextRequest(0, 2, 0.5, 2, budget)
     return {
-        "none": (None, GRAPH_WEIGHTS, True),
-        "flat (top chunks to the budget)": (ContextRequest(0, 15, 0.5, 0, budget), GRAPH_WEIGHTS, True),
-        "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False),
-        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True),
-        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True),
-        "graph, shipped without the domain term (`NO_DOMAIN`)": (graph, NO_DOMAIN, True),
-        "graph, the domain term at 0.25 (`DOMAIN`)": (graph, DOMAIN, True),
-        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True),
+        "none": (None, GRAPH_WEIGHTS, True, True),
+        "flat (top chunks to the budget)": (ContextRequest(0, 15, 0.5, 0, budget), GRAPH_WEIGHTS, True, True),
+        "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False, False),
+        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True),
+        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False),
+        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True),
+        "graph, shipped without the domain term (`NO_DOMAIN`)": (graph, NO_DOMAIN, True, True),
+        "graph, the domain term at 0.25 (`DOMAIN`)": (graph, DOMAIN, True, True),
+        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True),
     }
 
 
@@ -240,8 +243,8 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
     misses: dict[str, list[str]] = {}
-    for name, (req, weights, evidence) in configs(budget).items():
-        store.assembler.weights, store.assembler.evidence = weights, evidence
+    for name, (req, weights, evidence, excerpts) in configs(budget).items():
+        store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = weights, evidence, excerpts
         rows = []
         for q in questions:
             if req is None:
@@ -256,7 +259,7 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     names = _names_block(store, user)
     listed = [_row(q, names, estimate_tokens(names), 0.0) for q in questions]
     table["control: every entity name, a bare list"] = _summary(listed)
-    store.assembler.weights, store.assembler.evidence = GRAPH_WEIGHTS, True
+    store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = GRAPH_WEIGHTS, True, True
     table["misses (shipped, loaded items)"] = misses  # type: ignore[assignment]
     return table
 

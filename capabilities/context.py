@@ -10,9 +10,10 @@ colleague) are kept side by side as an ambiguity group for the model to choose f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from memory.assembly import AssembledContext, Skip, escape_delimiters, unloaded_line
+from memory.assembly import RELATED_HEAD, RELATED_SHOWN, AssembledContext, Skip, escape_delimiters, unloaded_line
+from memory.attention import shown_summary
 from memory.graph.entities import EntityStore
 from memory.graph.names import name_key
 from memory.models import EntityRow
@@ -22,8 +23,6 @@ from memory.tokens import estimate_tokens
 SUMMARY_CHARS = 120
 MAX_DETAIL_RELATIONS = 12
 MAX_DETAIL_MEMORIES = 3
-RELATED_SHOWN = 8
-"""Unloaded items named on the "Related but not loaded" line of the block."""
 # An entity left out for these reasons can still be expanded; one outside the focus cannot (the
 # person chose the focus) and a superseded relation is no longer true.
 _LOADABLE = (Skip.BUDGET, Skip.RELEVANCE, Skip.DEPTH)
@@ -173,15 +172,18 @@ class TwoLevelContext:
             if item.ref.startswith("m"):
                 delta.memories.append(MemoryNote(number, text))
             elif item.ref.startswith("e") and number in ctx.entities:
-                delta.summaries.append(summarize(ctx.entities[number]))
+                row = ctx.entities[number]  # shown as packed: the budget counted it so
+                brief = summarize(row)
+                shown = item.level == "full" and bool(shown_summary(row))
+                delta.summaries.append(brief if shown else replace(brief, summary=""))
             elif item.ref.startswith("r") and include_relationships and number in edges:
                 e = edges[number]
-                delta.relations.append(RelationFact(number, e.subject_id, e.predicate, e.object_id, item.full))
+                delta.relations.append(RelationFact(number, e.subject_id, e.predicate, e.object_id, text))
         out.merge(delta)
-        unloaded = ctx.best_unloaded(RELATED_SHOWN)
-        out.related = [unloaded_line(i) for i in unloaded]
+        out.related = [unloaded_line(i) for i in ctx.best_unloaded(ctx.related_shown)]
+        unloaded = ctx.best_unloaded(RELATED_SHOWN)  # expandable whether or not the line names them
         out.loadable = {int(i.ref[1:]) for i in unloaded if i.kind == "entity" and i.skip in _LOADABLE}
-        out.recommendations = ctx.recommendations()
+        out.recommendations = ctx.recommendations() if ctx.related_shown else []
         return out
 
     @property
@@ -275,7 +277,7 @@ class TwoLevelContext:
             lines.append("Other findings:")
             lines += [f"- {n}" for n in self.notes]
         if related := [r for r in self.related if not self._in_context(r)]:
-            lines.append("Related but not loaded (EXPAND_ENTITY can load an entity): " + "; ".join(related))
+            lines.append(RELATED_HEAD + "; ".join(related))
         lines += [f"Recommendation: {r}" for r in self.recommendations]
         if not lines:
             return "<recalled_context>\n(nothing recalled)\n</recalled_context>"

@@ -16,7 +16,7 @@ import logging
 import re
 import time
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -34,7 +34,7 @@ from memory.attention import (
     recency,
 )
 from memory.db.engine import in_clause
-from memory.documents.joins import STEM, Join, joining_sentence, stems
+from memory.documents.joins import STEM, Join, evidence_sentences, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
@@ -42,7 +42,7 @@ from memory.graph.kuzu_graph import GraphLockedError
 from memory.models import EntityRow, TurnRow, utcnow
 from memory.recall.hybrid import CANDIDATES, MemoryHit
 from memory.recall.vectors import MemoryIndex
-from memory.tokens import query_terms
+from memory.tokens import estimate_tokens, query_terms
 from memory.turns import TurnStore
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,18 @@ JOIN_SOURCES = 3
 FILL = 8
 """When the question names no entity, graph mode fills its budget from up to this many more
 document chunks (the granted memories come first; issue 14: half the budget went unused)."""
+RELATED_SHOWN = 8
+"""Unloaded items named on the block's "Related but not loaded" pointer line."""
+RELATED_HEAD = "Related but not loaded (EXPAND_ENTITY can load an entity): "
+FRAME_TOKENS = 40
+"""The rendered block's delimiters and section headers (capabilities/context.py: about 30 tokens
+with every section; the rest is the line ends): counted in the budget, with the pointer line."""
+EXCERPTS = 10
+"""Graph mode reads this many document chunks past the granted memories for sentences holding the
+question's words beside a name it does not say (issue 14: the names no core entity holds)."""
+FRAME_SHARE = 8
+"""The frame (headers, pointer line, recommendations) takes at most 1/FRAME_SHARE of the budget:
+fewer pointers, not less evidence (a quarter lost two of the Dracula questions' names)."""
 BEST_UNLOADED = 5
 """Unloaded items the telemetry names as the best (with why) for the agent and the Context step."""
 # Skipped items the telemetry names (best first); the count is always whole. Naming every one
@@ -102,6 +114,9 @@ class AssembledContext:
     depth: int = 0
     depth_reached: int = 0
     vector_limit: int = 0
+    related_shown: int = RELATED_SHOWN
+    """Unloaded items the rendered block names (fewer when the budget is short; 0: no pointer line
+    and no recommendations), counted in the budget with the block's headers (`frame_tokens`)."""
 
     @property
     def retrieval_ms(self) -> float:
@@ -119,21 +134,7 @@ class AssembledContext:
 
     def recommendations(self) -> list[str]:
         """One or two plain next steps for what was left out, most useful first."""
-        by_kind: dict[Skip, list[ContextItem]] = {}
-        for item in self.skipped:
-            by_kind.setdefault(item.skip or Skip.BUDGET, []).append(item)
-        out: list[str] = []
-        if deeper := _entities(by_kind.get(Skip.DEPTH, [])):
-            out.append(f"ask TRIPLE_DEPTH {self.depth + 1} for {_names(deeper)}")
-        if more := by_kind.get(Skip.LIMIT, []):
-            like = _label(more[0], 40)
-            out.append(f"ask VECTOR_SEARCH_LIMIT above {self.vector_limit} for more memories like “{like}”")
-        if crowded := _entities(by_kind.get(Skip.BUDGET, [])):
-            refs = ", ".join(f"{_label(i, 40)} [{i.ref}]" for i in crowded[:3])
-            out.append(f"ask EXPAND_ENTITY for {refs} (left out for the token budget)")
-        if outside := by_kind.get(Skip.FOCUS, []):
-            out.append(f"set /focus all to include {_names(outside)} (outside this chat's focus)")
-        return out[:2]
+        return recommend(self.skipped, self.depth, self.vector_limit)
 
     def telemetry(self) -> dict[str, Any]:
         """What was loaded at which level and why, what was skipped and why, the depth reached,
@@ -165,6 +166,36 @@ class AssembledContext:
             "context_tokens": self.tokens,
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
         }
+
+
+def recommend(skipped: Sequence[ContextItem], depth: int, vector_limit: int) -> list[str]:
+    """One or two plain next steps for what was left out (`skipped`, best first), most useful first."""
+    by_kind: dict[Skip, list[ContextItem]] = {}
+    for item in skipped:
+        by_kind.setdefault(item.skip or Skip.BUDGET, []).append(item)
+    out: list[str] = []
+    if deeper := _entities(by_kind.get(Skip.DEPTH, [])):
+        out.append(f"ask TRIPLE_DEPTH {depth + 1} for {_names(deeper)}")
+    if more := by_kind.get(Skip.LIMIT, []):
+        like = _label(more[0], 40)
+        out.append(f"ask VECTOR_SEARCH_LIMIT above {vector_limit} for more memories like “{like}”")
+    if crowded := _entities(by_kind.get(Skip.BUDGET, [])):
+        refs = ", ".join(f"{_label(i, 40)} [{i.ref}]" for i in crowded[:3])
+        out.append(f"ask EXPAND_ENTITY for {refs} (left out for the token budget)")
+    if outside := by_kind.get(Skip.FOCUS, []):
+        out.append(f"set /focus all to include {_names(outside)} (outside this chat's focus)")
+    return out[:2]
+
+
+def frame_tokens(skipped: Sequence[ContextItem], depth: int, vector_limit: int, shown: int = RELATED_SHOWN) -> int:
+    """What the rendered block spends beyond its items: the delimiters and section headers, the
+    pointer line naming the best `shown` unloaded items, and the recommendations (none without it)."""
+    named = [i for i in skipped if i.skip is not Skip.SUPERSEDED][:shown]
+    if not named:
+        return FRAME_TOKENS
+    pointers = estimate_tokens(RELATED_HEAD + "; ".join(unloaded_line(i) for i in named)) + 1
+    advice = sum(estimate_tokens(f"Recommendation: {r}") + 1 for r in recommend(skipped, depth, vector_limit))
+    return FRAME_TOKENS + pointers + advice
 
 
 def _skip_entry(item: ContextItem) -> dict[str, Any]:
@@ -215,6 +246,27 @@ def pack(items: list[ContextItem], budget_tokens: int) -> tuple[list[ContextItem
     return loaded, skipped
 
 
+def _fit(
+    items: list[ContextItem], others: list[ContextItem], req: ContextRequest
+) -> tuple[list[ContextItem], list[ContextItem], int]:
+    """`pack` within what the rendered block leaves for items: the budget less its frame, whose
+    pointer line depends on what the packing left out, so packed again (on fresh copies) until
+    the frame fits (a longer frame leaves more out, rarely a longer line: three rounds). The frame
+    takes at most 1/FRAME_SHARE of the budget (evidence first): fewer pointers when it would take
+    more. Returns what loaded, what did not, and how many pointers the block names."""
+    reserve, loaded, skipped, shown = FRAME_TOKENS, [], list(others), RELATED_SHOWN
+    for _ in range(3):
+        loaded, left_out = pack([replace(i) for i in items], req.budget_tokens - reserve)
+        skipped = sorted(left_out + others, key=lambda i: -i.score)
+        frames = {n: frame_tokens(skipped, req.triple_depth, req.vector_limit, n) for n in range(RELATED_SHOWN + 1)}
+        shown = max((n for n, t in frames.items() if t <= req.budget_tokens // FRAME_SHARE), default=0)
+        need = frames[shown]
+        if need <= reserve:
+            break
+        reserve = need
+    return loaded, skipped, shown
+
+
 @dataclass(frozen=True)
 class _Graph:
     """The graph step's findings: the scoring facts, and what it found but may not load."""
@@ -224,6 +276,7 @@ class _Graph:
     superseded: tuple[tuple[int, str], ...] = ()  # (relation id, line) of the seeds' former relations
     outside: tuple[GraphNode, ...] = ()  # dropped by the focus filter
     fill: tuple[MemoryHit, ...] = ()  # document chunks beyond the granted memories, when no entity matched
+    excerpts: tuple[tuple[MemoryHit, list[Join]], ...] = ()  # further chunks' sentences holding the asked words
 
 
 _NO_GRAPH = _Graph(GraphFacts({}, Subgraph(), frozenset(), frozenset(), {}))
@@ -237,6 +290,8 @@ class ContextAssembler:
     `evidence` (issue 14) shows each document relation with the sentence joining its ends, drops a
     co-occurrence whose sentence says nothing the question asks, and fills graph mode's budget with
     document chunks when no entity matches; a benchmark turns it off to compare with the context before.
+    `excerpts` (with `evidence`) adds the sentences of further document chunks that hold the
+    question's words beside a name it does not say (`EXCERPTS`); a benchmark turns it off alone.
     """
 
     def __init__(
@@ -248,6 +303,7 @@ class ContextAssembler:
         vectors: EntityVectors,
         weights: Weights = GRAPH_WEIGHTS,
         evidence: bool = True,
+        excerpts: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -256,6 +312,7 @@ class ContextAssembler:
         self.vectors = vectors
         self.weights = weights
         self.evidence = evidence
+        self.excerpts = excerpts
 
     def assemble(
         self,
@@ -297,20 +354,19 @@ class ContextAssembler:
         t0 = time.perf_counter()
         items = [_memory_item(h, now) for h in hits] + graph_items(graph.facts, now, self.weights)
         items += [_filling(h, now) for h in graph.fill]
-        cut = [i for i in items if i.skip is not None]
-        loaded, skipped = pack([i for i in items if i.skip is None], req.budget_tokens)
-        skipped += cut
-        skipped += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
-        skipped += [_memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
-                    for h in past if h.memory.source_turn_id not in in_history
-                    and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
-        skipped += _unreachable(graph, req.triple_depth)
-        skipped.sort(key=lambda i: -i.score)
+        items += [_excerpt(h, found, now) for h, found in graph.excerpts]
+        others = [i for i in items if i.skip is not None]
+        others += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
+        others += [_memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
+                   for h in past if h.memory.source_turn_id not in in_history
+                   and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
+        others += _unreachable(graph, req.triple_depth)
+        loaded, skipped, shown = _fit([i for i in items if i.skip is None], others, req)
         timings["pack"] = _ms(t0)
         facts = graph.facts
         reached = max(hops(facts.subgraph, set(facts.seeds)).values(), default=0)
         return AssembledContext(history, loaded, skipped, hits, dict(facts.entities), facts.subgraph, timings,
-                                req.triple_depth, reached, req.vector_limit)  # fmt: skip
+                                req.triple_depth, reached, req.vector_limit, shown)  # fmt: skip
 
     def _graph(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> _Graph:
         depth, domains = req.triple_depth, req.domains
@@ -343,7 +399,21 @@ class ContextAssembler:
                               [_domain(h.memory.document_id) for h in hits])  # fmt: skip
         facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance,
                            joins, asked)  # fmt: skip
-        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside))
+        excerpts = self._excerpts(user_id, message, hits, req) if self.evidence and self.excerpts else []
+        return _Graph(facts, tuple(beyond), tuple(old), tuple(outside), excerpts=tuple(excerpts))
+
+    def _excerpts(
+        self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest
+    ) -> list[tuple[MemoryHit, list[Join]]]:
+        """The sentences of the next `EXCERPTS` document chunks past the granted memories that hold
+        the question's words beside a name it does not say (`evidence_sentences`): where the answer
+        is a name no core entity holds, only a chunk can bring it, and a sentence costs a tenth of one."""
+        have, terms = {h.memory.id for h in hits}, query_terms(message)
+        more = self._memories.search(user_id, message, req.vector_limit + EXCERPTS, req.similarity_threshold,
+                                     kinds=["chunk"], document_ids=req.document_ids)  # fmt: skip
+        found = [(h, evidence_sentences(h.memory.content, terms)) for h in more
+                 if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
+        return [(h, js) for h, js in found if js]
 
     def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:
         """Document chunks past the granted memories, at the granted threshold, for graph mode's
@@ -474,6 +544,17 @@ def _forms(row: EntityRow) -> list[str]:
 def _filling(hit: MemoryHit, now: datetime) -> ContextItem:
     item = _memory_item(hit, now)
     item.reason = "no entity matched: a further document chunk"
+    return item
+
+
+def _excerpt(hit: MemoryHit, found: list[Join], now: datetime) -> ContextItem:
+    """A further chunk as the sentences of it that hold the question's words, ranked as the chunk
+    would be (ranked lower by the share of the question's words they hold, 0.5-1.0, it lost two
+    of the Dracula questions' names: docs/benchmarks.md, "Thirteenth session")."""
+    item = _memory_item(hit, now)
+    best = max(j.fit for j in found)
+    item.full = item.summary = f"({item.full[1:].split(')', 1)[0]}, excerpt) " + " ".join(j.sentence for j in found)
+    item.reason = f"a further chunk's sentences holding {best:.0%} of the question's words"
     return item
 
 

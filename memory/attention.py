@@ -132,8 +132,10 @@ class ContextItem:
     skip: Skip | None = None
 
     def cost(self, level: Level) -> int:
-        """Token cost of this item at a level."""
-        return estimate_tokens(self.full if level == "full" else self.summary) + 2
+        """Token cost of this item at a level, as the block renders it: the text, its bullet and
+        ref, and an entity's type ("- [e12] Lucy (Person)")."""
+        typed = estimate_tokens(self.group) + 1 if self.kind == "entity" else 0
+        return estimate_tokens(self.full if level == "full" else self.summary) + 2 + typed
 
     def skipped(self, skip: Skip, reason: str) -> ContextItem:
         """This item, marked as not loaded for `reason`."""
@@ -221,9 +223,16 @@ def graph_items(facts: GraphFacts, now: datetime, weights: Weights = GRAPH_WEIGH
     return items
 
 
+def shown_summary(row: EntityRow) -> str:
+    """The summary an entity is loaded with: none for a document's entity, whose "summary" is the
+    first sentence its name was seen in (memory/documents/core_entities.py), seldom about it
+    ("'Yes,' I said, 'Jonathan Harker.'"): 30-50 tokens of the budget for no fact."""
+    return "" if row.domain.startswith("doc:") else (row.summary or "")
+
+
 def entity_item(row: EntityRow, score: float) -> ContextItem:
     """An entity as a candidate: name, aliases and summary in full; the name alone as summary."""
-    about = f" — {row.summary}" if row.summary else ""
+    about = f" — {shown_summary(row)}" if shown_summary(row) else ""
     aliases = f" (also: {', '.join(row.aliases[:3])})" if row.aliases else ""
     return ContextItem(f"e{row.id}", "entity", f"{row.name}{aliases}{about}", row.name, score, row.updated_at, row.type)
 

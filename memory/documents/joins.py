@@ -20,6 +20,8 @@ MAX_CHARS = 240
 """A joining sentence is cut to this window around its names (novels have 100-word sentences)."""
 _WORDS = re.compile(r"[0-9a-z\u00c0-\uffff]+")
 STEM = 5
+_NAME = re.compile(r"(?<=[a-z,;] )([A-Z][\w'’-]+)")
+"""A capitalised word after a lower-case word or a comma: a name, not a sentence's first word."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,25 @@ def joining_sentence(text: str, a: Sequence[str], b: Sequence[str], terms: Seque
         if best is None or fit > best.fit:
             best = Join(_window(flat, min(ma.start(), mb.start()), max(ma.end(), mb.end())), fit)
     return best
+
+
+def evidence_sentences(text: str, terms: Sequence[str], n: int = 2) -> list[Join]:
+    """The `n` sentences of `text` that hold most of the question's `terms` (at least two, or
+    the one there is) and a name the question does not say (a capitalised word after another
+    word), best first: where a further chunk answers, its answer sits beside the asked words."""
+    need = min(2, len(terms))
+    asked = stems(terms)
+    found: list[Join] = []
+    for raw in sentences(text):
+        flat = " ".join(plain(raw).split())
+        held = [t for t in terms if _holds(stems(_WORDS.findall(flat.casefold())), t)]
+        name = next((m for m in _NAME.finditer(flat) if m.group(1)[:STEM].casefold() not in asked), None)
+        if not need or len(held) < need or name is None:
+            continue
+        word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", flat)
+        at = [name.start(1), name.end(1)] + ([word.start(), word.end()] if word else [])
+        found.append(Join(_window(flat, min(at), max(at)), len(held) / len(terms)))
+    return sorted(found, key=lambda j: -j.fit)[:n]
 
 
 def stems(words: Sequence[str]) -> set[str]:

@@ -17,11 +17,13 @@ from sqlalchemy import text
 
 from app.runtime import open_storage
 from app.settings import Settings
-from memory.assembly import ContextRequest
+from capabilities.context import TwoLevelContext
+from memory.assembly import ContextRequest, frame_tokens
 from memory.documents.chunking import chunk_stream
 from memory.documents.ingest import IngestConfig, Ingestor
 from memory.documents.store import CROSS_DOMAIN, DocumentStore
 from memory.store import MemoryStore
+from memory.tokens import estimate_tokens
 
 DATA = Path(__file__).parent.parent / "data"
 BOOK = """# The Demeter at Whitby
@@ -107,6 +109,49 @@ def test_document_context_shows_evidence_not_bare_cooccurrence(storage: MemorySt
     before = storage.assembler.assemble(user, "t1", question, req)
     bare = sorted(i.full for i in before.loaded if i.kind == "relation" and " RELATED_TO " in i.full)
     assert "Count Dracula RELATED_TO Demeter" in bare and "Lucy Westenra RELATED_TO Whitby" in bare
+
+
+@pytest.mark.parametrize("budget", [100, 160, 240])
+def test_document_context_block_stays_within_its_budget(
+    storage: MemoryStore, user: int, book: Path, budget: int
+) -> None:
+    """Issue 14: the block the model is sent (entities packed as a name shown as a name, the pointer
+    line and the headers counted) is no longer than the budget, though the graph holds more."""
+    _ingestor(storage).ingest(user, book)
+    req = ContextRequest(context_turns=0, vector_limit=1, similarity_threshold=0.5, triple_depth=2,
+                         budget_tokens=budget)  # fmt: skip
+    ctx = storage.assembler.assemble(user, "t1", "Who travelled on the Demeter from Varna to Whitby?", req)
+    block = TwoLevelContext.from_assembled(ctx).block()
+    assert ctx.skipped and ("Related but not loaded" in block) == (ctx.related_shown > 0)  # more than fits
+    assert estimate_tokens(block) <= budget
+    assert ctx.tokens + frame_tokens(ctx.skipped, req.triple_depth, req.vector_limit, ctx.related_shown) <= budget
+
+
+def test_document_context_brings_a_further_chunks_sentence_with_the_answer(
+    storage: MemoryStore, user: int, tmp_path: Path
+) -> None:
+    """Issue 14: an answer said once (no core entity) in a chunk past the granted memories reaches
+    the context as the sentence holding the question's words beside it, not as the whole chunk."""
+    notes = tmp_path / "zoo.md"
+    notes.write_text("\n\n".join([
+        "Mina Harker asked Lucy Westenra who looks after the wolf at the Zoological Gardens, and Lucy Westenra "
+        "said she did not know who looks after the wolf.",
+        "Mina Harker and Lucy Westenra read in the paper about the wolf at the Zoological Gardens.",
+        "It was a grey day. The keeper, an old man called Bilder, looks after the wolf at the Zoological Gardens "
+        "and feeds it every evening. The rain went on all afternoon and the paths were empty.",
+    ]))
+    _ingestor(storage, chunk_chars=240, overlap_chars=0).ingest(user, notes)
+    req = ContextRequest(context_turns=0, vector_limit=1, similarity_threshold=0.5, triple_depth=2, budget_tokens=1024)
+    question = "Who looks after the wolf at the Zoological Gardens?"
+    ctx = storage.assembler.assemble(user, "t1", question, req)
+    assert "Bilder" not in ctx.hits[0].memory.content  # the granted memory does not answer
+    excerpts = [i for i in ctx.loaded if "excerpt" in i.full]
+    assert [i.full.split(") ", 1)[1] for i in excerpts if "Bilder" in i.full] == [
+        "The keeper, an old man called Bilder, looks after the wolf at the Zoological Gardens and feeds it "
+        "every evening."
+    ]
+    storage.assembler.evidence = False
+    assert "Bilder" not in TwoLevelContext.from_assembled(storage.assembler.assemble(user, "t1", question, req)).block()
 
 
 def test_document_context_fills_the_budget_when_no_entity_matches(

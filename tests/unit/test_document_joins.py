@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.documents.joins import joining_sentence
+from memory.documents.joins import evidence_sentences, joining_sentence
 
 TEXT = (
     "It turns out that the schooner is a Russian from Varna, and is called the _Demeter_. "
@@ -27,3 +27,18 @@ def test_joining_sentence_reads_emphasis_as_plain_words_and_cuts_long_sentences(
     join = joining_sentence(long, ["Lucy"], ["Mina"], [])
     assert join is not None and len(join.sentence) <= 241 and join.sentence.endswith("…")
     assert "Lucy" in join.sentence and "Mina" in join.sentence
+
+
+def test_evidence_sentences_hold_the_asked_words_beside_a_name_not_asked() -> None:
+    """Issue 14: the sentence of a further chunk that answers with a name no core entity holds."""
+    text = (
+        "The keeper said the wolf had been restless all day. "
+        "Mr. Bilder looked after the wolf they called Bersicker at the Zoological Gardens. "
+        "Nobody at the Zoological Gardens looked after the wolf that night."
+    )
+    asked = ["looks", "after", "wolf", "zoological", "gardens"]
+    found = evidence_sentences(text, asked)
+    assert found[0].sentence.startswith("Mr. Bilder looked after the wolf they called Bersicker")
+    assert all("Nobody" not in j.sentence for j in found)  # no name beyond the question's own words
+    assert evidence_sentences(text, ["spiders", "flies"]) == []  # the asked words are not there
+    assert evidence_sentences("So Bersicker ran.", ["wolf"]) == []  # one word, not the one asked
