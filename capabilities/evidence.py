@@ -1339,44 +1339,6 @@ class _Scored:
                 when)  # fmt: skip
 
 
-# The rule order above is lexicographic: one early field (the person's own words, a hard term) outranks
-# everything after it. A linear score over the same fields, and the rule rank itself, weighs them
-# together instead; the weights are fitted by `bench/evidence_fit.py` (a softmax over each recorded
-# question's candidates, the notes holding its expected answer the target) and measured there
-# leave-one-persona-out, so what they gain is what a persona they were not fitted on gains.
-# Empty: the rule order alone.
-RANK_WEIGHTS: tuple[float, ...] = ()
-
-
-def rank_features(ranked: Sequence[_Scored], ask: Ask) -> list[list[float]]:
-    """Each scored note as the numbers `RANK_WEIGHTS` weigh, relative to the other candidates
-    (`ranked` in the rule order)."""
-    whens = sorted({_when(s.note) for s in ranked})
-    rels = sorted({s.note.relevance for s in ranked})
-    heaviest = max(s.weight for s in ranked) or 1.0
-    rows = []
-    for i, s in enumerate(ranked):
-        when = _when(s.note)
-        fields = (
-            len(s.hard) / max(1, len(ask.hard)), bool(s.hard), s.does, s.mine, s.owned, s.earlier,
-            len(s.attributes) / max(1, len(ask.attributes)), s.person and s.i_asked, s.typed == 2 and s.complete,
-            s.chained, s.typed == 1, s.typed == 2, s.person, s.subject, s.complete, s.weight / heaviest,
-            len(s.terms) / max(1, len(ask.terms)), whens.index(when) / max(1, len(whens) - 1), when == whens[-1],
-            s.note.relevance, rels.index(s.note.relevance) / max(1, len(rels) - 1), s.note.source == "chunk",
-            corrects(s.note.text), 1 / (1 + i), i == 0,
-        )  # fmt: skip
-        rows.append([float(f) for f in fields])
-    return rows
-
-
-def _reranked(ranked: list[_Scored], ask: Ask) -> list[_Scored]:
-    """The rule order re-weighed by `RANK_WEIGHTS` (ties keep the rule order)."""
-    if not RANK_WEIGHTS or len(ranked) < 2:
-        return ranked
-    scores = [sum(w * x for w, x in zip(RANK_WEIGHTS, row, strict=True)) for row in rank_features(ranked, ask)]
-    return [ranked[i] for i in sorted(range(len(ranked)), key=lambda i: -scores[i])]
-
-
 def _idf(ask: Ask, notes: Sequence[Note]) -> dict[str, float]:
     """How telling each key word is among these notes: "fee" (in one) over "club" (in ten)."""
     stems = [n.stems for n in notes]
@@ -1731,18 +1693,13 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
 
 
-def weighed(sit: Situation, candidates: Sequence[Note]) -> tuple[Situation, Ask, list[_Scored]]:
-    """The question as the notes spell it, what it asks, and each told note weighed against it."""
+def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
+    """Pick the notes that answer the question read as `sit`, or decide that none does."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = by_age(cased_question(sit, told), told)
     ask = read_ask(sit)
     notes = cased(glossed(told), sit.text)
-    return sit, ask, _scored(sit, ask, notes, aliases(notes))
-
-
-def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
-    """Pick the notes that answer the question read as `sit`, or decide that none does."""
-    sit, ask, scored = weighed(sit, candidates)
+    scored = _scored(sit, ask, notes, aliases(notes))
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
     if not ask.terms and not ask.attributes:
@@ -1757,11 +1714,8 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
-    weighed_order = _reranked(ranked, ask)
-    starts += [weighed_order[0]] if weighed_order[0] not in starts else []
     verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
-    answers = [v for v, start in sorted(zip(verdicts, starts, strict=True), key=lambda vs: weighed_order.index(vs[1]))
-               if v.verdict == "answer"]  # fmt: skip
+    answers = [v for v in verdicts if v.verdict == "answer"]
     if not answers:
         return verdicts[0]
     # of the person's own life ("the venue where we played our first gig"), an answer in their words
