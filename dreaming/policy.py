@@ -233,10 +233,11 @@ def is_policy(row: ProposalRow) -> bool:
 
 
 def headline(row: ProposalRow) -> str:
-    """One line: `#4 request policy, questions about you: ask for more (+4 recent messages, …) (pending)`."""
+    """One line: `#4 request policy, questions about you: ask for more (+4 recent messages, …) (risk LOW, pending)`."""
     kind = kind_of(row.dimension)
     what = adjustment_words(kind, more_of(row.proposed_value)) if kind is not None else row.dimension
-    return f"#{row.id} {what} ({row.status})"
+    risk = f"risk {row.risk}, " if row.risk != "unmeasured" else ""
+    return f"#{row.id} {what} ({risk}{row.status})"
 
 
 def markdown(row: ProposalRow) -> str:

@@ -124,6 +124,7 @@ async def test_a_policy_proposal_is_measured_like_a_limit_by_the_nightly_job(
     assert sim["candidate_tokens"] > sim["baseline_tokens"], "four more recent messages of the thread"
     assert sim["projected_peak_mb"] >= sim["log_peak_rss_mb"] == 420.0
     assert sim["model_replays"] == 3 and sim["model_candidate_rss_mb"] > 0
+    assert proposals.headline(p).endswith("match threshold 0.1 lower) (risk LOW, pending)")
     md = proposals.proposal_markdown(p)
     assert "**Risk assessment** (measured by replaying 12 of these turns' queries" in md
     assert "crash risk **LOW**" in md and "**On the model** (3 recorded prompts" in md
