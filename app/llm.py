@@ -47,7 +47,7 @@ from pydantic_ai.providers.openai_compatible import OpenAICompatibleProvider
 from pydantic_ai.settings import ModelSettings
 
 from app import ollama_backend
-from app.embedded_llm import DEFAULT_CTX, EmbeddedServer, embedded_server
+from app.embedded_llm import DEFAULT_CACHE_MB, DEFAULT_CTX, EmbeddedServer, embedded_server
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,7 @@ class LLMConfig:
         embedded_model_path: GGUF for the embedded server; ``None`` = the packaged SmolLM2.
         embedded_threads: llama.cpp threads (1 is fastest on a busy 2-core box).
         embedded_ctx: Embedded context window in tokens.
+        embedded_cache_mb: Host memory llama.cpp keeps earlier prompts' states in.
         timeout_s: Per-request timeout for chat calls.
         probe_timeout_s: How long ``auto`` waits for Ollama before choosing the embedded model.
         startup_timeout_s: How long to wait for the embedded server to come up.
@@ -86,6 +87,7 @@ class LLMConfig:
     embedded_model_path: Path | None = None
     embedded_threads: int = 1
     embedded_ctx: int = DEFAULT_CTX
+    embedded_cache_mb: int = DEFAULT_CACHE_MB
     timeout_s: float = 120.0
     probe_timeout_s: float = 1.0
     startup_timeout_s: float = 60.0
@@ -220,6 +222,7 @@ async def _open_embedded(cfg: LLMConfig, stack: AsyncExitStack) -> Backend:
             cfg.embedded_model_path,
             n_threads=cfg.embedded_threads,
             n_ctx=cfg.embedded_ctx,
+            cache_mb=cfg.embedded_cache_mb,
             startup_timeout_s=cfg.startup_timeout_s,
         )
     )

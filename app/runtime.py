@@ -148,6 +148,7 @@ def llm_config(settings: Settings) -> LLMConfig:
         embedded_model_path=settings.embedded_model_path,
         embedded_threads=settings.embedded_threads,
         embedded_ctx=settings.embedded_ctx,
+        embedded_cache_mb=settings.embedded_cache_mb,
         timeout_s=settings.llm_timeout_s,
     )
 

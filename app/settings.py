@@ -88,6 +88,9 @@ class Settings(create_model("_ResourceRanges", __base__=BaseSettings, **limit_fi
     """llama.cpp threads; on a busy 2-core box two threads collapsed to 2-12 tokens/s."""
     embedded_ctx: int = 4096
     """Context window of the embedded model, in tokens."""
+    embedded_cache_mb: int = Field(default=128, ge=0)
+    """Host memory llama.cpp keeps the states of earlier prompts in, to reuse one a new prompt starts
+    with (0: none). Each state of a 1,400-token prompt holds ~32 MB; llama.cpp's own default is 8 GB."""
     llm_timeout_s: float = 120.0
     """Longest wait for one model call before the turn fails with a clear message."""
 

@@ -185,6 +185,16 @@ def plan_request(
     return ResourceRequest.model_validate({**fitted, "reason": reason[:200]})
 
 
+def adjusted_grant(granted: Mapping[Dimension, Number], limits: Limits, more: bool) -> dict[Dimension, Number]:
+    """A turn's granted request as its kind would ask with the adjustment in force (`MORE` or `LESS`),
+    fitted into `limits`: what the dream replays a policy proposal's turns at. Equal to `plan_request`'s
+    adjusted request for that turn, since a grant is the kind's need already fitted."""
+    step: dict[Dimension, Number] = {Dimension.VECTOR_LIMIT: -LESS}
+    if more:
+        step = dict(zip(DECIDES[:3], MORE, strict=True))
+    return {dim: _fit(limits, dim, value + step[dim]) if dim in step else value for dim, value in granted.items()}
+
+
 MORE_MEMORIES = 5
 """How many more memories the second look asks for when the limit left some out."""
 

@@ -17,7 +17,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,7 +26,7 @@ from capabilities.resources import Dimension, Limits, Number
 from dreaming import consolidation, policy, proposals, trials, unused
 from dreaming.analysis import ClampedTurn, UsageAnalysis, analyze
 from dreaming.consolidation import STALE_DAYS, aware
-from dreaming.simulation import ModelMeter, SimulationResult, simulate
+from dreaming.simulation import ModelMeter, SimulationResult, simulate, simulate_change
 from memory.dreams import DreamStore, loads
 from memory.models import DreamRunRow, LimitOverrideRow, ProposalRow, UsageRow, utcnow
 from memory.store import MemoryStore
@@ -102,6 +102,23 @@ def _simulator(
     def run(turns: list[ClampedTurn], dim: Dimension, value: Number) -> SimulationResult:
         return simulate(
             stores.assembler, turns, by_id, dim, value,
+            memory_limit_mb=config.memory_limit_mb, log_peak_rss_mb=analysis.peak_rss_mb,
+            budget_tokens=config.budget_tokens, meter=config.meter,
+        )  # fmt: skip
+
+    return run
+
+
+def _policy_simulator(
+    stores: MemoryStore, analysis: UsageAnalysis, rows: list[UsageRow], config: DreamConfig
+) -> policy.PolicySimulator:
+    """A policy proposal measured like a limit's: the kind's turns at their grants and adjusted."""
+    by_id = {r.id: r for r in rows if r.id is not None}
+
+    def run(kind_rows: Sequence[UsageRow], more: bool) -> SimulationResult:
+        change = policy.replay_change(config.limits, more)
+        return simulate_change(
+            stores.assembler, policy.replayed(kind_rows), by_id, change,
             memory_limit_mb=config.memory_limit_mb, log_peak_rss_mb=analysis.peak_rss_mb,
             budget_tokens=config.budget_tokens, meter=config.meter,
         )  # fmt: skip
@@ -206,7 +223,9 @@ def _phases(
     simulator = _simulator(stores, analysis, rows, config)
     new, found = proposals.build_proposals(dreams, analysis, config.limits, simulator)
     kinds, spare = policy.kind_stats(rows), unused.unused_stats(rows)
-    asks, found_asks = policy.build_policy_proposals(dreams, kinds, stores.overrides.active(), spare)
+    asks, found_asks = policy.build_policy_proposals(
+        dreams, kinds, stores.overrides.active(), spare, _policy_simulator(stores, analysis, rows, config)
+    )
     new = [p for p in new + asks if p.dimension not in reverted]  # not proposed again the night it was reverted
     found = [v.reason for _, v in verdicts] + found + found_asks
     checkpoint("consolidation")

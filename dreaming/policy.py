@@ -18,7 +18,7 @@ is looked at first: a kind that shows it is never proposed less.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,16 +27,22 @@ from capabilities.request_policy import (
     LESS_WORDS,
     MORE_WORDS,
     REASON_PREFIX,
+    adjusted_grant,
     adjustment_words,
     kind_of,
     more_of,
 )
+from capabilities.resources import Dimension, Limits, Number
 from capabilities.situation import Kind
-from dreaming.analysis import Harm, percentile
+from dreaming.analysis import ClampedTurn, Harm, percentile
+from dreaming.simulation import Change, SimulationResult, cost_lines
 from dreaming.unused import Unused
 from memory.dreams import DreamStore, loads
 from memory.models import LimitOverrideRow, ProposalRow, UsageRow, utcnow
 
+# Replays a kind's turns at their granted requests and as the adjustment would ask (True: more);
+# dream.py binds the assembler, the limits and the model meter (None: the rows were not measured).
+PolicySimulator = Callable[[Sequence[UsageRow], bool], SimulationResult]
 EXAMPLES = 3  # turns quoted in the rationale
 MAX_LINKS = 10
 NOT_MEASURED = (
@@ -83,10 +89,11 @@ def as_dict(stats: dict[Kind, KindStats]) -> dict[str, Any]:
 
 def build_policy_proposals(
     dreams: DreamStore, stats: dict[Kind, KindStats], in_force: Sequence[LimitOverrideRow],
-    unused: dict[Kind, Unused] | None = None,
+    unused: dict[Kind, Unused] | None = None, simulate: PolicySimulator | None = None,
 ) -> tuple[list[ProposalRow], list[str]]:  # fmt: skip
     """One unsaved proposal per kind the log shows asking too little (or else too much), and the
-    findings: why every other kind got none."""
+    findings: why every other kind got none. `simulate` measures each proposal's cost as a limit's is
+    (retrieval and, with the app's meter, the model at the adjusted request)."""
     if not stats:
         return [], []  # no turn was planned by the policy: nothing to say about it
     unused = unused or {}
@@ -98,9 +105,11 @@ def build_policy_proposals(
         if (change := adjusted.get(kind)) is not None:
             findings.append(f"{label}: already adjusted (change #{change.id}); no further step proposed.")
         elif s.harm.shown:
-            made += [] if _rejected_before(dreams, kind, True, s.harm.clamped_signals, findings) else [_proposal(s)]
+            if not _rejected_before(dreams, kind, True, s.harm.clamped_signals, findings):
+                made.append(_proposal(s, simulate))
         elif u is not None and u.shown:
-            made += [] if _rejected_before(dreams, kind, False, len(u.spare), findings) else [_fewer(s, u)]
+            if not _rejected_before(dreams, kind, False, len(u.spare), findings):
+                made.append(_fewer(s, u, simulate))
         else:
             findings.append(f"{label}: {s.sentence()}. No evidence that the policy asks too little, so no change.")
             if u is not None and u.uses:
@@ -120,7 +129,7 @@ def _rejected_before(dreams: DreamStore, kind: Kind, more: bool, count: int, fin
     return True
 
 
-def _proposal(s: KindStats) -> ProposalRow:
+def _proposal(s: KindStats, simulate: PolicySimulator | None) -> ProposalRow:
     label = LABEL[s.kind]
     followed = [r for r in s.turns if r.followed_by_signal]
     examples = "; ".join(f"“{r.message_excerpt[:60]}”" for r in followed[:EXAMPLES])
@@ -142,10 +151,11 @@ def _proposal(s: KindStats) -> ProposalRow:
         "peak memory against the budget, p95 turn time and missing-context signals; a breach or a clear "
         "regression reverts it."
     )
-    return _policy_row(s, 1.0, rationale, evidence, s.harm.clamped_signals, trial)
+    sim = simulate(s.turns, True) if simulate is not None else None
+    return _policy_row(s, 1.0, rationale, evidence, s.harm.clamped_signals, trial, sim)
 
 
-def _fewer(s: KindStats, u: Unused) -> ProposalRow:
+def _fewer(s: KindStats, u: Unused, simulate: PolicySimulator | None) -> ProposalRow:
     label = LABEL[s.kind]
     spare = [x.row for x in u.spare]
     examples = "; ".join(f"“{r.message_excerpt[:60]}”" for r in spare[:EXAMPLES])
@@ -167,7 +177,8 @@ def _fewer(s: KindStats, u: Unused) -> ProposalRow:
         "peak memory against the budget, p95 turn time, missing-context signals and replies I was unsure of; "
         "a clear regression reverts it."
     )
-    return _policy_row(s, -1.0, rationale, evidence, len(u.spare), trial)
+    sim = simulate(s.turns, False) if simulate is not None else None
+    return _policy_row(s, -1.0, rationale, evidence, len(u.spare), trial, sim)
 
 
 def _costs(s: KindStats) -> dict[str, float | None]:
@@ -181,16 +192,39 @@ def _costs(s: KindStats) -> dict[str, float | None]:
 
 
 def _policy_row(
-    s: KindStats, proposed: float, rationale: str, evidence: dict[str, object], count: int, trial: str
-) -> ProposalRow:
+    s: KindStats, proposed: float, rationale: str, evidence: dict[str, object], count: int, trial: str,
+    sim: SimulationResult | None,
+) -> ProposalRow:  # fmt: skip
     """A proposal to adjust the request policy for a kind (`proposed`: 1 asks for more, -1 for less)."""
     return ProposalRow.model_validate(
         {
             "created_at": utcnow(), "dimension": f"{REASON_PREFIX}{s.kind}", "bound": "default",
             "current_value": 0.0, "proposed_value": proposed, "rationale": rationale, "evidence": json.dumps(evidence),
-            "evidence_count": count, "risk": "unmeasured", "trial": trial,
+            "evidence_count": count, "risk": sim.risk if sim is not None else "unmeasured", "trial": trial,
+            "simulation": json.dumps(sim.as_dict() if sim is not None else {}),
         }
     )  # fmt: skip
+
+
+def replay_change(limits: Limits, more: bool) -> Change:
+    """A kind's adjustment as the simulation replays it: each turn's grant, then as the kind would ask."""
+
+    def given(_: ClampedTurn, base: dict[str, Number]) -> dict[str, Number]:
+        return base
+
+    def asked(_: ClampedTurn, base: dict[str, Number]) -> dict[str, Number]:
+        dims = {d: base[d.value.field] for d in Dimension if d.value.field in base}
+        return base | {d.value.field: v for d, v in adjusted_grant(dims, limits, more).items()}
+
+    return Change("policy", 1.0 if more else -1.0, "more" if more else "less", given, asked, "policy")
+
+
+def replayed(rows: Sequence[UsageRow]) -> list[ClampedTurn]:
+    """A kind's turns in the form the simulation replays (none was clamped: the policy fits its requests)."""
+    return [
+        ClampedTurn(r.id, r.user_id, r.thread_id, r.turn_id, 0, 0, r.followed_by_signal, r.message_excerpt)
+        for r in rows if r.id is not None
+    ]  # fmt: skip
 
 
 def is_policy(row: ProposalRow) -> bool:
@@ -199,10 +233,11 @@ def is_policy(row: ProposalRow) -> bool:
 
 
 def headline(row: ProposalRow) -> str:
-    """One line: `#4 request policy, questions about you: ask for more (+4 recent messages, …) (pending)`."""
+    """One line: `#4 request policy, questions about you: ask for more (+4 recent messages, …) (risk LOW, pending)`."""
     kind = kind_of(row.dimension)
     what = adjustment_words(kind, more_of(row.proposed_value)) if kind is not None else row.dimension
-    return f"#{row.id} {what} ({row.status})"
+    risk = f"risk {row.risk}, " if row.risk != "unmeasured" else ""
+    return f"#{row.id} {what} ({risk}{row.status})"
 
 
 def markdown(row: ProposalRow) -> str:
@@ -213,12 +248,13 @@ def markdown(row: ProposalRow) -> str:
     cost = (
         f"**Cost now**: these turns' p95 retrieval {f'{p95:.0f}' if p95 is not None else '?'} ms, "
         f"{f'{tokens:.0f}' if tokens is not None else '?'} context tokens on average"
-        + (f", {unused:.0f} of them memories the answer did not use" if unused is not None else "") + ". "
-        + ("Not simulated at the new request: the trial watches memory and time and reverts on a breach."
-           if more else "Not simulated at the new request: the trial watches missing context and unsure replies "
-           "and reverts on a regression.")
+        + (f", {unused:.0f} of them memories the answer did not use" if unused is not None else "") + "."
     )  # fmt: skip
-    lines = [f"### {headline(row)}", f"**Rationale**: {row.rationale}", cost, f"**Proposed trial**: {row.trial}"]
+    sim = loads(row.simulation)
+    replays = f"replaying {sim.get('replays', '?')} of these turns' queries as granted and as the adjustment asks"
+    measured = cost_lines(sim, replays) if sim else ["**Risk assessment**: not measured (an older proposal)."]
+    lines = [f"### {headline(row)}", f"**Rationale**: {row.rationale}", cost, *measured]
+    lines.append(f"**Proposed trial**: {row.trial}")
     links = [
         f"[thread {str(link.get('thread_id'))[:8]} turn {link.get('turn_id')}](/thread/{link.get('thread_id')})"
         + (" ↩ follow-up" if more else " (used little)")

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from capabilities.resources import Dimension, Limits, LimitsError, Number, format_number
 from dreaming import policy
 from dreaming.analysis import MIN_CLAMPED, ClampedTurn, DimensionStats, UsageAnalysis, percentile
-from dreaming.simulation import SimulationResult
+from dreaming.simulation import SimulationResult, cost_lines
 from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import LimitOverrideRow, ProposalRow, utcnow
 
@@ -279,20 +279,8 @@ def proposal_markdown(row: ProposalRow) -> str:
     lines = [
         f"### {headline(row)}",
         f"**Rationale**: {row.rationale}",
-        "**Risk assessment** (measured by replaying {replays} recorded queries): memory impact "
-        "+{extra_memory_mb} MB (heap peak {heap_peak_candidate_mb} MB vs {heap_peak_baseline_mb} MB); "
-        "performance impact p95 retrieval {baseline_p95_ms} → {candidate_p95_ms} ms; projected peak "
-        "{projected_peak_mb} MB of {memory_limit_mb} MB; crash risk **{risk}**.".format_map(_Missing(sim)),
+        *cost_lines(sim, f"replaying {sim.get('replays', '?')} recorded queries"),
     ]
-    if sim.get("model_replays"):
-        lines.append(
-            "**On the model** ({model_replays} recorded prompts rebuilt at each value and run through it): prompt "
-            "{model_baseline_prompt_tokens:.0f} → {model_candidate_prompt_tokens:.0f} tokens; first token "
-            "{model_baseline_first_token_s:.1f} → {model_candidate_first_token_s:.1f} s; app and model RSS "
-            "{model_baseline_rss_mb:.0f} → {model_candidate_rss_mb:.0f} MB.".format_map(sim)
-        )
-    else:
-        lines.append("**On the model**: not measured (no model was running when this dream ran).")
     if alt:
         lines.append(
             f"**Alternative considered**: {alt.get('value')} — would grant {alt.get('covers')} of "
@@ -308,8 +296,3 @@ def proposal_markdown(row: ProposalRow) -> str:
     if links:
         lines.append("**Evidence**: " + "; ".join(links))
     return "\n\n".join(lines)  # (the browser shows the requested values as a chart: dreaming.charts)
-
-
-class _Missing(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        return "?"

@@ -5,7 +5,7 @@ For a candidate value of one dimension, every replayed query is assembled twice 
 real stores — with the value the turn got and with the candidate — and the difference in
 retrieval time (p50/p95), Python heap peak (tracemalloc) and process RSS is measured. Where the
 cost really grows is the model: so, when the dream has one (the app's nightly job: the box is
-idle), the first MODEL_REPLAYS assemblies are handed to its meter, which rebuilds each turn's prompt
+idle), the newest MODEL_REPLAYS assemblies are handed to its meter, which rebuilds each turn's prompt
 as the answer path builds it and runs it through the model (a few tokens each, each replay fresh
 so llama.cpp's cache cannot hide the prompt's cost), measuring the prompt's tokens, the time to
 the first token and the RSS of the app and its model child after it. The projected peak adds the
@@ -44,6 +44,7 @@ class ModelCost:
     prompt_tokens: int
     first_token_s: float
     rss_mb: float  # the app and its model child right after it (the KV cache grown to fit the prompt)
+    process_rss_mb: float = 0.0  # the model's own process (0: not the app's child, e.g. Ollama)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class ReplayedTurn:
     question: str
     context: AssembledContext
     label: str  # the value it was assembled at ("granted", "30"): each replay's prompt starts fresh
+    path: str = "model"  # "policy": the turn was answered by the grounded voice, not the answer loop
 
 
 # Runs one replayed turn's prompt through the model (the app binds its backend and its prompt
@@ -107,6 +109,8 @@ class SimulationResult:
     model_candidate_first_token_s: float = 0.0
     model_baseline_rss_mb: float = 0.0
     model_candidate_rss_mb: float = 0.0
+    model_baseline_process_rss_mb: float = 0.0  # the model's own process, peak over its replays
+    model_candidate_process_rss_mb: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers, rounded for display."""
@@ -134,33 +138,37 @@ def _provided(row: UsageRow | None) -> dict[str, Number]:
     return out
 
 
-def _request(base: dict[str, Number], dim: Dimension, value: Number, budget_tokens: int) -> ContextRequest:
+def _request(values: dict[str, Number], budget_tokens: int) -> ContextRequest:
     # A usage row older than a dimension lacks it: the seed's default stands in.
-    values = {d.value.field: d.value.seed.default for d in Dimension} | base | {dim.value.field: value}
+    values = {d.value.field: d.value.seed.default for d in Dimension} | values
     fields: dict[str, Any] = {d.value.field: d.value.kind(values[d.value.field]) for d in Dimension}
     return ContextRequest(**fields, budget_tokens=budget_tokens)
 
 
+# The values one replay of a turn asks for, from the turn and the values it was granted (by field).
+Retarget = Callable[[ClampedTurn, dict[str, Number]], dict[str, Number]]
+
+
 def _replay(
     assembler: Assembler, turns: Sequence[ClampedTurn], bases: dict[int, dict[str, Number]],
-    dim: Dimension, value: Number | None, budget_tokens: int, meter: ModelMeter | None = None,
+    retarget: Retarget, label: str, budget_tokens: int, meter: ModelMeter | None = None, path: str = "model",
 ) -> _Pass:  # fmt: skip
-    """Assemble each turn's query once; `value` None replays what the turn was given."""
+    """Assemble each turn's query once, at the values `retarget` makes of what it was given."""
     times: list[float] = []
     tokens: list[int] = []
     replayed: list[ReplayedTurn] = []
-    label = "granted" if value is None else format_number(value)
     gc.collect()
     tracemalloc.start()
     try:
-        for t in turns:
-            req = _request(bases.get(t.usage_id, {}), dim, t.provided if value is None else value, budget_tokens)
+        for i, t in enumerate(turns):
+            req = _request(retarget(t, bases.get(t.usage_id, {})), budget_tokens)
             start = time.perf_counter()
             ctx = assembler.assemble(t.user_id, t.thread_id, t.excerpt, req, before_turn_id=t.turn_id)
             times.append((time.perf_counter() - start) * 1000)
             tokens.append(ctx.tokens + sum(h.tokens for h in ctx.history))
-            if meter is not None and len(replayed) < MODEL_REPLAYS:
-                replayed.append(ReplayedTurn(t.user_id, t.thread_id, t.usage_id, t.excerpt, ctx, label))
+            # the newest turns: their threads' history is the nearest to the turns to come
+            if meter is not None and i >= len(turns) - MODEL_REPLAYS:
+                replayed.append(ReplayedTurn(t.user_id, t.thread_id, t.usage_id, t.excerpt, ctx, label, path))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -190,19 +198,50 @@ def simulate(
         log_peak_rss_mb: the highest RSS the usage log recorded (None: the current RSS).
         meter: runs a rebuilt prompt through the configured model (None: retrieval only).
     """
+    field_ = dim.value.field
+
+    def given(t: ClampedTurn, base: dict[str, Number]) -> dict[str, Number]:
+        return base | {field_: t.provided}
+
+    def proposed(_: ClampedTurn, base: dict[str, Number]) -> dict[str, Number]:
+        return base | {field_: candidate}
+
+    change = Change(dim.name, float(candidate), format_number(candidate), given, proposed)
+    return simulate_change(assembler, turns, rows_by_id, change, memory_limit_mb=memory_limit_mb,
+                           log_peak_rss_mb=log_peak_rss_mb, budget_tokens=budget_tokens, meter=meter)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a simulation replays: a name and value for the result, and each turn's values before and after."""
+
+    name: str  # a dimension's name, or a policy adjustment's (`policy:personal`)
+    value: float
+    label: str  # marks the candidate's replays ("30", "more")
+    before: Retarget
+    after: Retarget
+    path: str = "model"  # which path answered the turns: what prompt the meter rebuilds
+
+
+def simulate_change(
+    assembler: Assembler, turns: Sequence[ClampedTurn], rows_by_id: dict[int, UsageRow], change: Change, *,
+    memory_limit_mb: float, log_peak_rss_mb: float | None, budget_tokens: int = 1200, meter: ModelMeter | None = None,
+) -> SimulationResult:  # fmt: skip
+    """`simulate` for any change of the turns' requests (a limit's value, a policy adjustment):
+    up to MAX_REPLAYS turns at `change.before` and at `change.after`, the same measures."""
     sample = [t for t in turns if t.excerpt.strip()][-MAX_REPLAYS:]
     bases = {t.usage_id: _provided(rows_by_id.get(t.usage_id)) for t in sample}
     proc = psutil.Process()
-    baseline = _replay(assembler, sample, bases, dim, None, budget_tokens, meter)
+    baseline = _replay(assembler, sample, bases, change.before, "granted", budget_tokens, meter, change.path)
     rss_before = proc.memory_info().rss / _MB
-    trial = _replay(assembler, sample, bases, dim, candidate, budget_tokens, meter)
+    trial = _replay(assembler, sample, bases, change.after, change.label, budget_tokens, meter, change.path)
     rss_delta = max(0.0, proc.memory_info().rss / _MB - rss_before)
     peak_now = log_peak_rss_mb if log_peak_rss_mb is not None else rss_before
-    return _result(dim, float(candidate), len(sample), baseline, trial, rss_delta, peak_now, memory_limit_mb)
+    return _result(change.name, change.value, len(sample), baseline, trial, rss_delta, peak_now, memory_limit_mb)
 
 
 def _result(
-    dim: Dimension, candidate: float, replays: int, baseline: _Pass, trial: _Pass, rss_delta: float,
+    name: str, candidate: float, replays: int, baseline: _Pass, trial: _Pass, rss_delta: float,
     peak_now: float, memory_limit_mb: float,
 ) -> SimulationResult:  # fmt: skip
     # Python-heap growth misses native buffers and RSS misses reuse of freed pages: take the larger;
@@ -212,7 +251,7 @@ def _result(
     projected = max(peak_now + extra, model_rss[1])  # never below what the candidate was measured at
     p = {name: percentile(ps.times_ms, q) or 0.0 for name, ps, q in _quantiles(baseline, trial)}
     return SimulationResult(
-        dimension=dim.name,
+        dimension=name,
         candidate=candidate,
         replays=replays,
         baseline_p50_ms=p["b50"], baseline_p95_ms=p["b95"],
@@ -235,6 +274,8 @@ def _result(
         model_candidate_first_token_s=_mean([c.first_token_s for c in trial.model]),
         model_baseline_rss_mb=model_rss[0],
         model_candidate_rss_mb=model_rss[1],
+        model_baseline_process_rss_mb=max((c.process_rss_mb for c in baseline.model), default=0.0),
+        model_candidate_process_rss_mb=max((c.process_rss_mb for c in trial.model), default=0.0),
     )  # fmt: skip
 
 
@@ -244,3 +285,37 @@ def _quantiles(baseline: _Pass, trial: _Pass) -> list[tuple[str, _Pass, float]]:
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+class _Missing(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def cost_lines(sim: dict[str, Any], replayed: str) -> list[str]:
+    """A simulation's figures as a proposal shows them (the seed's format): memory impact, performance
+    impact, projected peak against the budget, crash risk; then the model's own, where it was measured.
+
+    Args:
+        sim: a SimulationResult's `as_dict()` as stored with the proposal.
+        replayed: what was replayed, in words ("replaying 12 recorded queries").
+    """
+    lines = [
+        f"**Risk assessment** (measured by {replayed}): memory impact "
+        "+{extra_memory_mb} MB (heap peak {heap_peak_candidate_mb} MB vs {heap_peak_baseline_mb} MB); "
+        "performance impact p95 retrieval {baseline_p95_ms} → {candidate_p95_ms} ms; projected peak "
+        "{projected_peak_mb} MB of {memory_limit_mb} MB; crash risk **{risk}**.".format_map(_Missing(sim))
+    ]
+    if sim.get("model_replays"):
+        lines.append(
+            "**On the model** ({model_replays} recorded prompts rebuilt at each value and run through it): prompt "
+            "{model_baseline_prompt_tokens:.0f} → {model_candidate_prompt_tokens:.0f} tokens; first token "
+            "{model_baseline_first_token_s:.1f} → {model_candidate_first_token_s:.1f} s; app and model RSS "
+            "{model_baseline_rss_mb:.0f} → {model_candidate_rss_mb:.0f} MB".format_map(sim)
+            + (" (the model's own process {:.0f} → {:.0f} MB).".format(
+                sim["model_baseline_process_rss_mb"], sim["model_candidate_process_rss_mb"])
+               if sim.get("model_candidate_process_rss_mb") else ".")
+        )  # fmt: skip
+    else:
+        lines.append("**On the model**: not measured (no model was running when this dream ran).")
+    return lines

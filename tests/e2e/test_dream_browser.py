@@ -106,7 +106,10 @@ def _seed_policy_proposal(data_dir: Path) -> int:
     return _seed_proposal(
         data_dir,
         {"dimension": "policy:personal", "bound": "default", "current_value": 0.0,
-         "proposed_value": 1.0, "evidence_count": 11, "risk": "unmeasured", "trial": "Apply for 7 days.",
+         "proposed_value": 1.0, "evidence_count": 11, "risk": "LOW", "trial": "Apply for 7 days.",
+         "simulation": '{"replays": 12, "extra_memory_mb": 0.4, "heap_peak_baseline_mb": 1.1, '
+         '"heap_peak_candidate_mb": 1.5, "baseline_p95_ms": 31.0, "candidate_p95_ms": 38.0, '
+         '"projected_peak_mb": 612, "memory_limit_mb": 2048, "risk": "LOW"}',
          "rationale": f"Questions about you got too little context: 11 of 12 such turns were followed by a sign "
          f"of missing context, against 1 of 36 turns of other kinds. Proposed: ask for more ({MORE_WORDS}).",
          "evidence": '{"kind": "personal", "label": "questions about you", "turns": 12, "signals": 11, '
@@ -128,6 +131,7 @@ def test_dream_browser_approves_a_request_policy_adjustment(tmp_path: Path) -> N
         expect(page.get_by_text(f"#{pid} request policy, questions about you: ask for more").first).to_be_visible(
             timeout=60_000
         )
+        expect(page.get_by_text("crash risk").first).to_be_visible()  # measured like a limit's (issue 15)
         page.screenshot(path=str(tmp_path / "policy.png"), full_page=True)
         page.get_by_role("button", name="Approve").first.click()
         expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)

@@ -27,6 +27,7 @@ from memory.dreams import DreamStore, ProposalError, loads
 from memory.models import ProposalRow
 from memory.store import MemoryStore
 from memory.usage import UsageRecord
+from tests.scheduled_dream import scheduled
 
 pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 PERSONAL = "Where does my sister live now ({i})?"
@@ -107,6 +108,26 @@ def test_dream_proposes_asking_more_for_a_kind_that_under_asks(settings: Setting
     assert any(f.startswith("General chat: 2 of 36 such turns") for f in report.findings)
     assert report.findings[-1].startswith("Asking for too much is not measured")
     assert report.analysis["policy"]["personal"]["signals"] == 9
+
+
+async def test_a_policy_proposal_is_measured_like_a_limit_by_the_nightly_job(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """Through the real scheduler and the app's job: the kind's turns replayed at their grants and as
+    the adjustment asks (+4 recent messages in threads of twelve), on the stores and on the model."""
+    log_turns(settings, storage, under_asking())
+    report = await scheduled(settings, storage, policy_runtime(settings, storage).backend)
+    assert [p.dimension for p in report.proposals] == ["policy:personal"]
+    p = report.proposals[0]
+    sim = loads(p.simulation)
+    assert p.risk == "LOW" and sim["replays"] == 12 and sim["memory_limit_mb"] == 2048
+    assert sim["candidate_tokens"] > sim["baseline_tokens"], "four more recent messages of the thread"
+    assert sim["projected_peak_mb"] >= sim["log_peak_rss_mb"] == 420.0
+    assert sim["model_replays"] == 3 and sim["model_candidate_rss_mb"] > 0
+    assert proposals.headline(p).endswith("match threshold 0.1 lower) (risk LOW, pending)")
+    md = proposals.proposal_markdown(p)
+    assert "**Risk assessment** (measured by replaying 12 of these turns' queries" in md
+    assert "crash risk **LOW**" in md and "**On the model** (3 recorded prompts" in md
 
 
 def test_dream_proposes_no_policy_change_without_evidence(settings: Settings, storage: MemoryStore) -> None:

@@ -14,7 +14,6 @@ import io
 import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from functools import partial
 
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
@@ -25,15 +24,15 @@ from app.chat import ContextPlanned, Finished, TurnEvent, chat_turn
 from app.cli import build_parser
 from app.llm import Backend, LLMConfig, open_backend
 from app.meter import model_meter
-from app.runtime import Runtime, dream_job, effective_limits
-from app.scheduler import request_dream_now, start_scheduler, stop_scheduler
+from app.runtime import Runtime, effective_limits
 from app.settings import Settings
 from capabilities.resources import Dimension, GrantStatus
 from dreaming import proposals
-from dreaming.dream import DreamConfig, DreamReport, findings, last_night, morning_text, run_dream
+from dreaming.dream import DreamConfig, DreamReport, last_night, morning_text, run_dream
 from memory.dreams import DreamStore, MemoryChange, ProposalError, loads
 from memory.models import UsageRow, utcnow
 from memory.store import MemoryStore
+from tests.scheduled_dream import scheduled as scheduled_dream
 from tests.scripted import answer_chunks
 
 pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
@@ -66,30 +65,8 @@ def dream(settings: Settings, storage: MemoryStore) -> DreamReport:
 
 
 async def scheduled(settings: Settings, storage: MemoryStore) -> DreamReport:
-    """One dream as the running app dreams: `reverie dream --now`'s request, picked up by the real
-    scheduler's tick, runs the app's own job (app.runtime.dream_job: the limits in force, the model
-    meter on the scripted model); what it did is read back from the stores."""
-
-    async def no_reminders() -> None:
-        return None
-
-    dreams = DreamStore(storage.engine)
-    last = next(iter(dreams.runs(limit=1)), None)
-    backend = Scripted(MODEST).runtime(settings, storage).backend
-    sched = start_scheduler(data_dir=settings.data_dir, dream_time="03:00", send_due_reminders=no_reminders,
-                            run_dream=partial(dream_job, settings, storage, backend), tick_seconds=1)  # fmt: skip
-    try:
-        request_dream_now(settings.data_dir)
-        for _ in range(600):
-            run = next(iter(dreams.runs(limit=1)), None)
-            if run is not None and run.id != (last.id if last else None) and run.status in ("completed", "failed"):
-                break
-            await asyncio.sleep(0.1)
-    finally:
-        stop_scheduler(sched)
-    assert run is not None and run.id is not None and run.status == "completed", run
-    made = [p for p in dreams.proposals(None, 50) if p.run_id == run.id]
-    return DreamReport(run.id, run.usage_rows, made, loads(run.consolidation), findings=findings(run))
+    """One dream as the running app dreams (tests/scheduled_dream.py), the meter on the scripted model."""
+    return await scheduled_dream(settings, storage, Scripted(MODEST).runtime(settings, storage).backend)
 
 
 GREEDY = '{"context_turns": 30, "vector_limit": 5, "similarity_threshold": 0.6, "triple_depth": 1, "reason": "deep"}'

@@ -12,12 +12,13 @@ from collections.abc import AsyncIterator
 from typing import Literal
 
 import httpx
+import psutil
 import pytest
 from pydantic import BaseModel, Field
 from pydantic_ai import Agent
 from pydantic_ai.exceptions import ModelAPIError
 
-from app.embedded_llm import DEFAULT_ALIAS, start_embedded_server
+from app.embedded_llm import DEFAULT_ALIAS, embedded_server, start_embedded_server
 from app.llm import Backend, LLMConfig, open_backend, output_spec
 
 STRUCTURED_RUNS = 5
@@ -147,3 +148,27 @@ def test_embedded_server_dies_with_its_parent() -> None:
     while _pid_alive(child_pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _pid_alive(child_pid)
+
+
+async def _model_rss_growth(cache_mb: int, prompts: int) -> float:
+    """MB the model process grew by over `prompts` distinct ~450-token prompts (each moves the one
+    slot away from the last, whose state llama.cpp then keeps in host memory, up to `cache_mb`)."""
+    async with embedded_server(cache_mb=cache_mb) as server, httpx.AsyncClient(timeout=300) as client:
+        url, rss = f"{server.base_url}/v1/chat/completions", psutil.Process(server.pid).memory_info
+        await client.post(url, json={"model": server.model_name, "max_tokens": 1, "messages": [
+            {"role": "user", "content": "Hello."}]})  # fmt: skip
+        start = rss().rss
+        for i in range(prompts):
+            text = f"Note {i}: " + " ".join(f"bed {j} of plot {i} has plant {j * i}" for j in range(60))
+            reply = await client.post(url, json={"model": server.model_name, "max_tokens": 1,
+                                                 "messages": [{"role": "user", "content": text}]})  # fmt: skip
+            assert reply.status_code == 200
+        return (rss().rss - start) / 2**20
+
+
+@pytest.mark.anyio
+async def test_embedded_model_memory_stays_bounded_however_many_prompts_it_saw() -> None:
+    """The prompt states llama.cpp keeps are bounded by REVERIE_EMBEDDED_CACHE_MB: with its own 8 GB
+    default the model's RSS grew ~32 MB with every new 1,400-token prompt (docs/benchmarks.md, issue 15)."""
+    bounded = await _model_rss_growth(cache_mb=8, prompts=10)
+    assert bounded < 40, f"grew {bounded:.0f} MB: more than the working KV cache and an 8 MB prompt cache"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from capabilities.limits import apply_overrides
-from capabilities.request_policy import Adjustment, adjustments, kind_of, plan_request
+from capabilities.request_policy import DECIDES, Adjustment, adjusted_grant, adjustments, kind_of, plan_request
 from capabilities.resources import Dimension, Limits, clamp
 from capabilities.situation import read
 from memory.models import LimitOverrideRow
@@ -76,3 +76,19 @@ def test_situation_reads_kinds() -> None:
     assert read("How do I boil an egg?").kind == "general"
     assert read("summarise our conversation so far", ["a", "b"]).kind == "summary"
     assert read("What is my sister's dog called?").heads == ("sister", "dog")
+
+
+def test_an_adjusted_grant_is_what_plan_request_asks_with_the_adjustment_in_force() -> None:
+    """What the dream replays a policy proposal's turns at (`adjusted_grant`) is the request the kind
+    makes once the adjustment is approved, for either direction."""
+    long_thread = ["step 1 failed", "try restarting", "still failing", "check the logs"] * 3
+    cases = [("What did I say about my sister?", []), ("thanks!", []), ("How is Ana connected to Porto?", []),
+             ("and what about step 3?", long_thread)]  # fmt: skip
+    for message, history in cases:
+        kind = read(message, history).kind
+        for more in (True, False):
+            plain = plan_request(message, history, LIMITS)
+            granted = {d: getattr(plain, d.value.field) for d in DECIDES}
+            adjusted = plan_request(message, history, LIMITS, {kind: Adjustment(more, "#1")})
+            expected = {d: getattr(adjusted, d.value.field) for d in DECIDES}
+            assert adjusted_grant(granted, LIMITS, more) == expected, (message, more)
