@@ -12,7 +12,7 @@ browser speaks) as fast as the replies come, for `--seconds`. A turn's time is f
 message to the end of its task (the reply stored and streamed).
 
 Then the database is asked: every message a session sent is there once as the person's turn,
-every reply it received once as an assistant turn after it, in its own thread; nothing lost,
+every reply it received as an assistant turn; nothing lost,
 nothing doubled. Formation jobs are counted (done, and left pending when the servers stopped).
 """
 
