@@ -38,6 +38,17 @@ K1, B = 1.2, 0.75  # FTS5's bm25() constants
 CREATE_HNSW = "CREATE INDEX IF NOT EXISTS ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"
 TEXT_CONFIG = "reverie"
 
+# N and the total length for BM25, kept by the statement triggers of m002 (and of m019, which adds
+# each lexeme's count to the same function).
+_TEXT_STATS = """        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            UPDATE memory_text_stats SET documents = documents + (SELECT count(*) FROM added),
+                tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM added);
+        END IF;
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE memory_text_stats SET documents = documents - (SELECT count(*) FROM removed),
+                tokens = tokens - (SELECT coalesce(sum(tokens), 0) FROM removed);
+        END IF;
+"""
 _DDL = [
     "CREATE EXTENSION IF NOT EXISTS vector",
     # The original Porter stemmer (Snowball's `english` is Porter2: "weekly" -> "week", where FTS5's
@@ -68,16 +79,8 @@ _DDL = [
         RETURN NEW; END $$""",
     """CREATE TRIGGER memories_lexemes BEFORE INSERT OR UPDATE OF content ON memories
         FOR EACH ROW EXECUTE FUNCTION memories_lexemes()""",
-    """CREATE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            UPDATE memory_text_stats SET documents = documents + (SELECT count(*) FROM added),
-                tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM added);
-        END IF;
-        IF TG_OP IN ('DELETE', 'UPDATE') THEN
-            UPDATE memory_text_stats SET documents = documents - (SELECT count(*) FROM removed),
-                tokens = tokens - (SELECT coalesce(sum(tokens), 0) FROM removed);
-        END IF;
-        RETURN NULL; END $$""",
+    f"""CREATE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+{_TEXT_STATS}        RETURN NULL; END $$""",
     """CREATE TRIGGER memories_stats_ai AFTER INSERT ON memories REFERENCING NEW TABLE AS added
         FOR EACH STATEMENT EXECUTE FUNCTION memories_text_stats()""",
     """CREATE TRIGGER memories_stats_ad AFTER DELETE ON memories REFERENCING OLD TABLE AS removed
@@ -105,15 +108,7 @@ _LEXEME_DDL = [
     """INSERT INTO memory_lexemes SELECT l, count(*) FROM memories CROSS JOIN LATERAL
         unnest(tsvector_to_array(lexemes)) AS l GROUP BY l""",
     f"""CREATE OR REPLACE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            UPDATE memory_text_stats SET documents = documents + (SELECT count(*) FROM added),
-                tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM added);
-        END IF;
-        IF TG_OP IN ('DELETE', 'UPDATE') THEN
-            UPDATE memory_text_stats SET documents = documents - (SELECT count(*) FROM removed),
-                tokens = tokens - (SELECT coalesce(sum(tokens), 0) FROM removed);
-        END IF;
-        IF TG_OP = 'INSERT' THEN {_LEXEME_DELTA.format(rows=_ADDED)};
+{_TEXT_STATS}        IF TG_OP = 'INSERT' THEN {_LEXEME_DELTA.format(rows=_ADDED)};
         ELSIF TG_OP = 'DELETE' THEN {_LEXEME_DELTA.format(rows=_REMOVED)};
         ELSE {_LEXEME_DELTA.format(rows=f"{_ADDED} UNION ALL {_REMOVED}")};
         END IF;
