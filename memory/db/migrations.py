@@ -141,6 +141,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m016_dream_merges", dreams.m016_dream_merges),
     ("m017_usage_used", usage.m017_usage_used),
     ("m018_leases", leases.m018_leases),
+    ("m019_lexeme_counts", vectors.m019_lexeme_counts),
 ]
 
 # On PostgreSQL these run instead (memory/db/postgres.py translates the others' DDL): SQLite's
@@ -148,4 +149,5 @@ MIGRATIONS: list[tuple[str, Migration]] = [
 PG_VARIANTS: dict[str, Migration] = {
     "m002_memories": pg_index.m002_memories,
     "m009_sketches": pg_index.m009_sketches,
+    "m019_lexeme_counts": pg_index.m019_lexeme_counts,
 }

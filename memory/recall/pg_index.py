@@ -38,6 +38,17 @@ K1, B = 1.2, 0.75  # FTS5's bm25() constants
 CREATE_HNSW = "CREATE INDEX IF NOT EXISTS ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"
 TEXT_CONFIG = "reverie"
 
+# N and the total length for BM25, kept by the statement triggers of m002 (and of m019, which adds
+# each lexeme's count to the same function).
+_TEXT_STATS = """        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            UPDATE memory_text_stats SET documents = documents + (SELECT count(*) FROM added),
+                tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM added);
+        END IF;
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE memory_text_stats SET documents = documents - (SELECT count(*) FROM removed),
+                tokens = tokens - (SELECT coalesce(sum(tokens), 0) FROM removed);
+        END IF;
+"""
 _DDL = [
     "CREATE EXTENSION IF NOT EXISTS vector",
     # The original Porter stemmer (Snowball's `english` is Porter2: "weekly" -> "week", where FTS5's
@@ -68,16 +79,8 @@ _DDL = [
         RETURN NEW; END $$""",
     """CREATE TRIGGER memories_lexemes BEFORE INSERT OR UPDATE OF content ON memories
         FOR EACH ROW EXECUTE FUNCTION memories_lexemes()""",
-    """CREATE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            UPDATE memory_text_stats SET documents = documents + (SELECT count(*) FROM added),
-                tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM added);
-        END IF;
-        IF TG_OP IN ('DELETE', 'UPDATE') THEN
-            UPDATE memory_text_stats SET documents = documents - (SELECT count(*) FROM removed),
-                tokens = tokens - (SELECT coalesce(sum(tokens), 0) FROM removed);
-        END IF;
-        RETURN NULL; END $$""",
+    f"""CREATE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+{_TEXT_STATS}        RETURN NULL; END $$""",
     """CREATE TRIGGER memories_stats_ai AFTER INSERT ON memories REFERENCING NEW TABLE AS added
         FOR EACH STATEMENT EXECUTE FUNCTION memories_text_stats()""",
     """CREATE TRIGGER memories_stats_ad AFTER DELETE ON memories REFERENCING OLD TABLE AS removed
@@ -85,6 +88,31 @@ _DDL = [
     """CREATE TRIGGER memories_stats_au AFTER UPDATE ON memories
         REFERENCING OLD TABLE AS removed NEW TABLE AS added
         FOR EACH STATEMENT EXECUTE FUNCTION memories_text_stats()""",
+]
+
+
+# How many memories (of every user, any status: FTS5's index holds them all) hold each lexeme: the
+# postings count that picks the affordable terms and gives their IDF. Counting it from the GIN index
+# read up to 5,001 heap rows per common word (~300 ms a question at 100k memories, 1 KB+ rows with
+# their vectors); FTS5 reads the same number from its doclist. Kept by the statement triggers that
+# keep N (m002's `memories_text_stats`, replaced here); an update that changes no words (a status,
+# a vector) nets to nothing and writes nothing. Rows are upserted in lexeme order, so two writers
+# lock shared lexemes in the same order and never deadlock.
+_LEXEME_DELTA = """INSERT INTO memory_lexemes AS k (lexeme, documents)
+    SELECT lexeme, sum(d) FROM ({rows}) x GROUP BY lexeme HAVING sum(d) <> 0 ORDER BY lexeme
+    ON CONFLICT (lexeme) DO UPDATE SET documents = k.documents + excluded.documents"""
+_ADDED = "SELECT unnest(tsvector_to_array(lexemes)) AS lexeme, 1 AS d FROM added"
+_REMOVED = "SELECT unnest(tsvector_to_array(lexemes)) AS lexeme, -1 AS d FROM removed"
+_LEXEME_DDL = [
+    "CREATE TABLE memory_lexemes (lexeme TEXT PRIMARY KEY, documents BIGINT NOT NULL)",
+    """INSERT INTO memory_lexemes SELECT l, count(*) FROM memories CROSS JOIN LATERAL
+        unnest(tsvector_to_array(lexemes)) AS l GROUP BY l""",
+    f"""CREATE OR REPLACE FUNCTION memories_text_stats() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+{_TEXT_STATS}        IF TG_OP = 'INSERT' THEN {_LEXEME_DELTA.format(rows=_ADDED)};
+        ELSIF TG_OP = 'DELETE' THEN {_LEXEME_DELTA.format(rows=_REMOVED)};
+        ELSE {_LEXEME_DELTA.format(rows=f"{_ADDED} UNION ALL {_REMOVED}")};
+        END IF;
+        RETURN NULL; END $$""",
 ]
 
 
@@ -99,6 +127,13 @@ def m009_sketches(conn: Connection) -> None:
     """PostgreSQL's `m009_sketches`: only the column (`MemoryRow` writes it). The sketches are
     SQLite's in-process prefilter; here the HNSW index does that job, so no counters, no triggers."""
     conn.execute(text("ALTER TABLE memories ADD COLUMN sketch BYTEA"))
+
+
+def m019_lexeme_counts(conn: Connection) -> None:
+    """PostgreSQL's `m019_lexeme_counts`: each lexeme's number of memories, counted once for the
+    memories already there and kept by the text statistics' triggers from then on."""
+    for statement in _LEXEME_DDL:
+        conn.execute(text(statement))
 
 
 def literal(vector: np.ndarray) -> str:
@@ -192,14 +227,15 @@ class PgSearch(recall.HybridSearch):
 
 
 def _postings(conn: Connection, terms: list[str]) -> dict[str, int]:
-    """Each term's lexeme -> how many memories (of every user) hold it, counted up to
-    LEXICAL_POSTINGS + 1, in query order; a term that stems to no single lexeme is left out."""
+    """Each term's lexeme -> how many memories (of every user) hold it (`memory_lexemes`), capped at
+    LEXICAL_POSTINGS + 1 as FTS5's count is, in query order; a term that stems to no single lexeme is
+    left out."""
     sql = (
-        "SELECT t.term, l.lexeme, (SELECT count(*) FROM (SELECT 1 FROM memories m "
-        "  WHERE m.lexemes @@ CAST(quote_literal(l.lexeme) AS tsquery) LIMIT :cap) x) "
+        "SELECT t.term, l.lexeme, least(coalesce(k.documents, 0), :cap) "
         f"FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, i) "
         "CROSS JOIN LATERAL unnest(tsvector_to_array("
         f"  to_tsvector('{TEXT_CONFIG}', reverie_words(t.term)))) AS l(lexeme) "
+        "LEFT JOIN memory_lexemes k ON k.lexeme = l.lexeme "
         "ORDER BY t.i"
     )
     rows = conn.execute(text(sql), {"terms": terms, "cap": recall.LEXICAL_POSTINGS + 1}).all()

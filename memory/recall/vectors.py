@@ -85,6 +85,11 @@ def m015_memories_by_date(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_memories_user_created ON memories (user_id, created_at)"))
 
 
+def m019_lexeme_counts(conn: Connection) -> None:
+    """Each word's number of memories, for BM25's IDF: FTS5's index already holds it on SQLite, so
+    nothing to do here (PostgreSQL's variant makes a table of it: memory/recall/pg_index.py)."""
+
+
 class MemoryNotFound(LookupError):
     """No memory with that id belongs to that user."""
 

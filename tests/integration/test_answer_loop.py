@@ -28,6 +28,7 @@ from memory.recall.vectors import MemoryIndex
 from memory.store import MemoryStore
 from tests.integration.test_info_capabilities import World, initial_context, seed
 
+pytestmark = pytest.mark.both_backends
 QUESTION = "Where does Ana live?"
 SISTER = "Where does my sister Ana live?"  # says which Ana: the reply is the model's alone
 
@@ -276,6 +277,7 @@ async def test_answer_loop_model_failure_marks_query_failed_and_propagates(
     assert failed is not None and failed.status == "failed" and "connection refused" in (failed.error or "")
 
 
+@pytest.mark.one_backend
 @pytest.mark.anyio
 async def test_answer_loop_real_embedded_model_constrained_union_parses_and_terminates(
     storage: MemoryStore, world: World, stores: Stores

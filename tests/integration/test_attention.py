@@ -15,6 +15,7 @@ from memory.assembly import AssembledContext, ContextRequest, Skip
 from memory.attention import GRAPH_WEIGHTS, NO_DOMAIN, RELEVANCE, STRUCTURE, Weights, domain_shares
 from memory.store import MemoryStore
 
+pytestmark = pytest.mark.both_backends
 QUESTION = "What instrument does Ana play?"
 
 

@@ -17,11 +17,15 @@ from .formation_helpers import form, say, user
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
+pytestmark = pytest.mark.both_backends
+
+
 @pytest.fixture
-def settings_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    """One Ana as formation sees her (a friend may be a colleague), and bob, who told nothing of her."""
-    settings = Settings(_env_file=None, data_dir=tmp_path / "data")  # pyright: ignore[reportCallIssue]
+def settings_env(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """One Ana as formation sees her (a friend may be a colleague), and bob, who told nothing of her;
+    the CLI reads the same directory (and database) from the environment."""
     monkeypatch.setenv("REVERIE_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("REVERIE_DATABASE_URL", settings.database_url)
     monkeypatch.chdir(tmp_path)  # no stray .env
     store = open_storage(settings)
     ada = user(store, "ada")

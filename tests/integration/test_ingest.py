@@ -1,5 +1,6 @@
-"""Document ingestion on real SQLite + sqlite-vec + Kuzu files: idempotency, resume after
-`kill -9`, fusion with the personal graph, removal, retrieval, and the LLM extractor."""
+"""Document ingestion on real SQLite + sqlite-vec + Kuzu files and on PostgreSQL + pgvector (the
+module is `both_backends`): idempotency, resume after `kill -9`, fusion with the personal graph,
+removal, retrieval, and the LLM extractor."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from app.runtime import open_storage
 from app.settings import Settings
 from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest, frame_tokens
+from memory.db.postgres import is_postgres
 from memory.documents.chunking import chunk_stream
 from memory.documents.ingest import IngestConfig, Ingestor
 from memory.documents.store import CROSS_DOMAIN, DocumentStore
 from memory.store import MemoryStore
 from memory.tokens import estimate_tokens
 
+pytestmark = pytest.mark.both_backends
 DATA = Path(__file__).parent.parent / "data"
 BOOK = """# The Demeter at Whitby
 
@@ -182,7 +185,8 @@ def test_ingest_remove_takes_everything_it_added(storage: MemoryStore, user: int
     assert _count(storage, "SELECT count(*) FROM memories WHERE document_id = :d", d=doc.id) == 0
     assert _count(storage, "SELECT count(*) FROM entities WHERE domain = :d", d=f"doc:{doc.id}") == 0
     assert _count(storage, "SELECT count(*) FROM relations") == 0
-    assert _count(storage, "SELECT count(*) FROM memory_vec") == 0
+    if not is_postgres(storage.engine):  # (on PostgreSQL the vector is a column of the memory's row)
+        assert _count(storage, "SELECT count(*) FROM memory_vec") == 0
     assert docs.list(user) == [] and not docs.remove(user, doc.id)
     assert home.id is not None and storage.entities.get(user, home.id) is not None  # personal graph intact
     assert storage.graph.count(user) == (1, 0)
@@ -211,8 +215,9 @@ def test_ingest_resumes_after_kill_9(settings: Settings, tmp_path: Path) -> None
     store = open_storage(settings)
     user = store.accounts.create("ana", "password-123").id
     store.close()
+    env = {**os.environ, "REVERIE_DATABASE_URL": settings.database_url}  # the worker's Settings read it
     proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(settings.data_dir), str(excerpt), str(user)],
-                            stdout=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     for line in proc.stdout:
         if line.startswith("chunks 4"):
@@ -236,6 +241,7 @@ def test_ingest_resumes_after_kill_9(settings: Settings, tmp_path: Path) -> None
         store.close()
 
 
+@pytest.mark.one_backend
 @pytest.mark.anyio
 async def test_ingest_with_the_embedded_llm_extractor(storage: MemoryStore, user: int, tmp_path: Path) -> None:
     from app.doc_extractor import LLMExtractor

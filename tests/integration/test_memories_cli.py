@@ -17,13 +17,17 @@ from .formation_helpers import form, say, user
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
+pytestmark = pytest.mark.both_backends
+
+
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Two users with formed memories; the CLI reads the same directory from the environment."""
-    data = tmp_path / "data"
+def data_dir(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two users with formed memories; the CLI reads the same directory (and database) from the environment."""
+    data = settings.data_dir
     monkeypatch.setenv("REVERIE_DATA_DIR", str(data))
+    monkeypatch.setenv("REVERIE_DATABASE_URL", settings.database_url)
     monkeypatch.chdir(tmp_path)  # no stray .env
-    store = open_storage(Settings(_env_file=None, data_dir=data))  # pyright: ignore[reportCallIssue]
+    store = open_storage(settings)
     ada, bob = user(store, "ada"), user(store, "bob")
     say(store, ada, "t1", "my sister Ana moved to Porto last spring", T0)
     say(store, bob, "t2", "I work at Globex.", T0)

@@ -82,7 +82,7 @@ def test_pg_migrations_make_the_same_tables_as_sqlite(pg_engine: Engine, tmp_pat
     sqlite_tables.discard("memory_generations")
     pg_tables = set(inspect(pg_engine).get_table_names())
     assert sqlite_tables <= pg_tables
-    assert pg_tables - sqlite_tables == {"memory_text_stats"}
+    assert pg_tables - sqlite_tables == {"memory_text_stats", "memory_lexemes"}
     assert migrate_pg(pg_engine, MIGRATIONS, PG_VARIANTS) == []  # recorded: a second start applies nothing
 
 
@@ -142,6 +142,35 @@ def test_pg_index_supersede_delete_update(pg_index: PgMemoryIndex, pg_engine: En
     with pg_engine.connect() as conn:
         documents = conn.execute(text("SELECT documents FROM memory_text_stats")).scalar_one()
         assert documents == conn.execute(text("SELECT count(*) FROM memories")).scalar_one()
+
+
+RECOUNT = """SELECT l, count(*) FROM memories CROSS JOIN LATERAL unnest(tsvector_to_array(lexemes)) AS l
+             GROUP BY l"""
+
+
+def _lexeme_counts(engine: Engine) -> tuple[dict[str, int], dict[str, int]]:
+    """Each lexeme's documents as `memory_lexemes` keeps them (zeros left out), and as a recount finds them."""
+    with engine.connect() as conn:
+        kept = dict(conn.execute(text("SELECT lexeme, documents FROM memory_lexemes WHERE documents <> 0")).all())
+        return {str(k): int(v) for k, v in kept.items()}, {str(k): int(v) for k, v in conn.execute(text(RECOUNT))}
+
+
+def test_pg_lexeme_counts_follow_every_write(pg_index: PgMemoryIndex, pg_engine: Engine) -> None:
+    """BM25's postings come from `memory_lexemes`, kept by triggers: after adds, a content update, a
+    supersede, a vector rewrite and deletes it holds what a recount of the memories finds, and a
+    search still finds the rare word."""
+    kept, recount = _lexeme_counts(pg_engine)
+    assert kept == recount and recount["dentist"] == 1
+    extra = pg_index.add_many(2, [NewMemory("fact", "The dentist in Porto is closed on Mondays.")])
+    pg_index.update_content(1, pg_index.search(1, "Biscuit", limit=1, threshold=0.0)[0].memory.id or 0,
+                            "I adopted a tabby kitten called Pudding.")  # fmt: skip
+    old = pg_index.search(1, "dentist appointment", limit=1, threshold=0.0)[0].memory.id or 0
+    new = pg_index.add(1, "fact", "The dentist appointment is now on Friday at ten.").id or 0
+    pg_index.supersede(1, old, new)
+    pg_index.delete(2, extra[0].id or 0)
+    kept, recount = _lexeme_counts(pg_engine)
+    assert kept == recount and recount["dentist"] == 2 and "biscuit" not in kept and kept["pud"] == 1
+    assert pg_index.search(1, "Pudding", limit=1, threshold=0.0)[0].memory.content.startswith("I adopted a tabby")
 
 
 def test_pg_index_find_duplicate(pg_index: PgMemoryIndex) -> None:
