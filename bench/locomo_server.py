@@ -57,6 +57,7 @@ LIMITS = Limits.from_values()  # the seed's ranges and defaults
 # Ranking weights can be swept from the environment; 0 turns a step off.
 conv.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", conv.SESSION_WEIGHT))
 conv.SPEAKER_WEIGHT = float(os.environ.get("LOCOMO_SPEAKER_WEIGHT", conv.SPEAKER_WEIGHT))
+conv.SPEAKER_MARGIN = float(os.environ.get("LOCOMO_SPEAKER_MARGIN", conv.SPEAKER_MARGIN))  # "inf": no yielding
 hybrid.DATE_WEIGHT = float(os.environ.get("LOCOMO_DATE_WEIGHT", hybrid.DATE_WEIGHT))
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 

@@ -6,7 +6,8 @@ rounds, the LoCoMo server) takes the candidates of `memory/recall/hybrid.py` and
 1. session support: a turn in a thread that matches the question in several places rises;
 2. neighbours: each of the best hits brings its adjacent turns in just behind it;
 3. speaker prior: a memory said by someone the question is about rises (its lift also counts in
-   its thread's support in step 1).
+   its thread's support in step 1), unless the question's content points at someone else's turn
+   (`speaker_weight`).
 
 All three work on log-odds; hybrid.py then maps the result back to a calibrated relevance.
 
@@ -62,6 +63,12 @@ SESSION_WEIGHT = 0.6
 # 83.8 at 3.0). Lifting the turns before the neighbour step lost ground: the other speaker's
 # neighbours inherited the lift. 0 turns the speaker handling off, `without_names` included.
 SPEAKER_WEIGHT = 1.5
+# The prior yields to the question's content: it loses what the best candidate said by someone the
+# question does not name outscores the best said by a named speaker, beyond this margin in fused
+# log-odds (`speaker_weight`): "What did Melanie realize after her charity race?" when Caroline ran
+# it. LoCoMo dev through the chat's assembly: adversarial R@1 10.5 -> 32.1 (35.7 at margin 0, which cost
+# 0.6 at 1,024 tokens; 0.5 keeps 77.8), docs/benchmarks.md "Thirteenth session".
+SPEAKER_MARGIN = 0.5
 
 
 def _logit(p: float) -> float:
@@ -147,6 +154,21 @@ def speaker_lift(ids: Sequence[int], speakers: dict[int, str | None], named: set
     return weight * sum(speakers.get(m) in named for m in ids) / len(ids) if ids and named else 0.0
 
 
+def speaker_weight(
+    scored: Sequence[tuple[int, float]], speakers: dict[int, str | None], named: set[str], weight: float, margin: float
+) -> float:
+    """The prior's weight for this question: `weight`, less whatever the best of `scored` (fused,
+    before any prior) said by someone not in `named` outscores the best said by one in `named`
+    beyond `margin` log-odds (`SPEAKER_MARGIN`); never below 0. The further the question's content
+    points at someone else's turn, the less the name decides. None of the named speakers' turns
+    among the candidates: 0."""
+    best_named = max((_logit(s) for m, s in scored if speakers.get(m) in named), default=None)
+    if best_named is None:
+        return 0.0
+    best_other = max((_logit(s) for m, s in scored if speakers.get(m) not in named), default=best_named)
+    return max(0.0, weight - max(0.0, best_other - best_named - margin))
+
+
 def with_speaker_prior(
     ranked: Sequence[tuple[int, float]],
     speakers: dict[int, str | None],
@@ -171,8 +193,10 @@ def rerank(
     and the prior for the speakers the question is about (`named`, possibly empty)."""
     ids = [m for m, _ in scored]
     speakers = lookups.speakers(user_id, ids) if named else {}
-    centre = speaker_lift(ids, speakers, named, SPEAKER_WEIGHT)
-    lift = {m: SPEAKER_WEIGHT * (speakers.get(m) in named) - centre for m in ids} if centre else {}
+    weight = speaker_weight(scored, speakers, named, SPEAKER_WEIGHT, SPEAKER_MARGIN) if named else 0.0
+    named = named if weight else set()
+    centre = speaker_lift(ids, speakers, named, weight)
+    lift = {m: weight * (speakers.get(m) in named) - centre for m in ids} if centre else {}
     supported = with_session_support(scored, lookups.threads(user_id, ids), SESSION_WEIGHT, lift)
     anchors = supported[:NEIGHBOUR_ANCHORS]
     spread = with_neighbours(anchors, lookups.neighbours(user_id, [m for m, _ in anchors]), NEIGHBOUR_PENALTY)
@@ -181,7 +205,7 @@ def rerank(
     if not named:
         return ranked
     speakers |= lookups.speakers(user_id, [m for m in seen if m not in speakers])
-    return with_speaker_prior(ranked, speakers, named, SPEAKER_WEIGHT, centre)
+    return with_speaker_prior(ranked, speakers, named, weight, centre)
 
 
 class ConversationLookups:

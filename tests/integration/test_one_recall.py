@@ -84,6 +84,16 @@ def test_one_recall_chat_and_benchmark_server_rank_alike(server: Server, questio
     assert searched[0] == ranked[0]
 
 
+def test_one_recall_the_speaker_prior_yields_when_the_content_is_someone_elses(server: Server) -> None:
+    # Ann ran the half marathon and baked with her sister; a question that pins either on Bob (as
+    # LoCoMo's adversarial questions do) gets Ann's turn first, not Bob's own turns lifted above it.
+    assert server.query("What did Bob run yesterday?", None, 25)[0] == "D2:2"
+    assert server.query("Who did Bob bake bread with?", None, 25)[0] == "D1:3"
+    # When the named speaker's turns carry the content, the prior still decides.
+    assert server.query("What did Bob paint?", None, 25)[0] == "D2:1"
+    assert server.query("Did Bob go hiking with his dog?", None, 25)[0] == "D1:2"
+
+
 def test_one_recall_dated_question_finds_the_right_session(server: Server) -> None:
     # Both sessions hold painting; the question's date picks the first one's.
     assert server.query("What did Ann paint on 8 May 2023?", None, 25)[0] == "D1:1"

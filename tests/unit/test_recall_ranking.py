@@ -11,6 +11,7 @@ from memory.models import MemoryRow
 from memory.recall.conversation import (
     named_speakers,
     speaker_lift,
+    speaker_weight,
     with_neighbours,
     with_session_support,
     with_speaker_prior,
@@ -134,6 +135,23 @@ def test_speaker_prior_is_centred_so_it_moves_relevance_and_never_inflates_it() 
     centre = speaker_lift([1, 2, 3], mixed, {"Ann"}, 1.5)
     lifted = dict(with_speaker_prior(ranked, mixed, {"Ann"}, 1.5, centre))
     assert lifted[1] < 0.8 and lifted[2] > 0.6 and lifted[3] > 0.5  # what one gains, the other loses
+
+
+def test_speaker_weight_yields_as_far_as_someone_elses_turn_matches_better() -> None:
+    said: dict[int, str | None] = {1: "Bob", 2: "Ann", 3: "Ann", 4: None}
+
+    def rel(z: float) -> float:  # relevance from log-odds, to read the margins below
+        return 1 / (1 + math.exp(-z))
+
+    close = [(1, rel(1.5)), (2, rel(1.0)), (3, 0.2)]  # Bob's best is 0.5 log-odds ahead of Ann's
+    assert speaker_weight(close, said, {"Ann"}, 1.5, margin=1.0) == pytest.approx(1.5)
+    assert speaker_weight(close, said, {"Ann"}, 1.5, margin=0.0) == pytest.approx(1.0)
+    far = [(1, rel(1.0)), (2, rel(1.0)), (4, rel(2.5))]  # nobody's turn, 1.5 ahead, counts as not Ann's
+    assert speaker_weight(far, said, {"Ann"}, 1.5, margin=0.0) == 0.0
+    assert speaker_weight(far, said, {"Ann"}, 1.5, margin=1.0) == pytest.approx(1.0)
+    assert speaker_weight([(1, 0.9)], said, {"Ann"}, 1.5, margin=0.0) == 0.0  # none of Ann's among them
+    assert speaker_weight([(2, 0.1)], said, {"Ann"}, 1.5, margin=0.0) == 1.5  # only Ann's
+    assert speaker_weight([(1, 0.1), (2, 0.9)], said, {"Ann"}, 1.5, margin=0.0) == 1.5  # Ann's ahead
 
 
 def test_without_names_replaces_whole_names_in_any_case() -> None:
