@@ -129,7 +129,7 @@ def described(text: str) -> set[str]:
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(
-    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+)"
+    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+(?:-[a-z]+)*)"
     r"(?:\s+([a-z]+))?"
 )
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
@@ -309,7 +309,7 @@ _DESCRIBER = "(?:" + "|".join(sorted(DESCRIBERS)) + r")\s+"
 # (also "I have a younger sister Bing", "we've got a dog, Choco": having one is calling them so)
 _ALIAS = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s|(?:[Ii]|[Ww]e)\s+(?:have|['’]ve\s+got)\s+an?)\s+(?:" + _DESCRIBER
-    + r")?([a-z]+)(?:,|\s+(?:is|was)(?:\s+called)?|['’]s)?\s+"
+    + r")?([a-z]+(?:-[a-z]+)*)(?:,|\s+(?:is|was)(?:\s+called)?|['’]s)?\s+"
     + r"(?!(?:Dr|Mr|Mrs|Ms|Miss|Prof)\b|" + NATIONALITY + r"\b)([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )  # "my sister Ana", "my partner is Ruaridh", "my mum's Peggy", "my sister is called Ana"
 # "my wife's brother Liam", "my daughter's best friend's dad is Kwame": a chain of words in a reading.

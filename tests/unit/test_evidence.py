@@ -1439,3 +1439,13 @@ def test_how_long_is_answered_by_a_length_of_time_not_by_any_number() -> None:
             "we rent a 2bed near the river. Tomas works nights at the depot so it's quiet",
             "Tomas's bday is march 12, no idea what to get him")  # fmt: skip
     assert "m1" in _answer("how long have i been with the guy who works nights at the depot?", *told)
+
+
+def test_a_hyphenated_word_is_who_the_person_calls_so_not_its_first_part() -> None:
+    from capabilities.evidence import aliases
+
+    assert aliases([_note("m1", "Dai is my brother-in-law, he fixes boats")]) == {"brother-in-law": "dai"}
+    assert aliases([_note("m1", "my ex-wife Jo still has the dog")]) == {"ex-wife": "jo"}  # no "wife"
+    told = ("Rafa took over the grill tonight. Rafa's my sous-chef btw, we trained together",
+            "Rafa's son Teo turned 6 on sunday, he brought cake for the crew")  # fmt: skip
+    assert _answer("whats my sous-chef's son called again", *told) == ["m2"]
