@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from capabilities.evidence import Note, choose
 from capabilities.situation import key_terms, read, stem, words
@@ -98,8 +97,7 @@ def _combined(first: str, second: str, notes: Sequence[Note], minus: bool) -> Wo
         return None
     cur = a[1]
     if minus:
-        result = abs(a[0] - b[0])
-        said = f"That's {_money(cur, result)}: {_money(cur, a[0])} against {_money(cur, b[0])}."
+        said = _against(cur, a[0], b[0])
     else:
         said = f"That's {_money(cur, a[0] + b[0])}: {_money(cur, a[0])} plus {_money(cur, b[0])}."
     return Worked(said, tuple(dict.fromkeys((a[2], b[2]))))
@@ -110,21 +108,23 @@ def _past_goal(goal: str, thing: str, notes: Sequence[Note]) -> Worked | None:
     or the first said for "original") against the newest amount of the thing."""
     word = [w for w in words(goal) if w in _GOAL_WORDS][-1]
     beside = re.compile(rf"\b{word}s?\b\W+(?:\w+\W+)?(?:is|was|of|at)?\W*$|^\W*{word}s?\b", re.IGNORECASE)
-    said = sorted(
-        ((n.created_at or datetime.min, n, m) for n in notes for m in _AMOUNT.finditer(n.text)
+    said = sorted(  # (by when said: a note without a date counts as the oldest)
+        ((n.created_at.timestamp() if n.created_at else 0.0, n, m) for n in notes for m in _AMOUNT.finditer(n.text)
          if beside.search(n.text[max(0, m.start() - 24) : m.start()]) or beside.search(n.text[m.end() : m.end() + 12])),
         key=lambda s: s[0],
     )  # fmt: skip
     if not said:
         return None
     _, note, m = said[0] if re.search(r"\b(?:original|first)\b", goal, re.IGNORECASE) else said[-1]
-    target = (_value(m), m["cur"])
     now = _amount(f"how much is my {thing} now?", notes)
-    if not now or now[1] != target[1] or (now[2].text == note.text and now[3] == m.end()):
+    if not now or now[1] != m["cur"] or (now[2].text == note.text and now[3] == m.end()):
         return None
-    cur = target[1]
-    sentence = f"That's {_money(cur, abs(now[0] - target[0]))}: {_money(cur, now[0])} against {_money(cur, target[0])}."
-    return Worked(sentence, tuple(dict.fromkeys((note, now[2]))))
+    return Worked(_against(m["cur"], now[0], _value(m)), tuple(dict.fromkeys((note, now[2]))))
+
+
+def _against(cur: str, first: float, second: float) -> str:
+    """A difference said with both amounts: "That's $300: $1,100 against $1,400."."""
+    return f"That's {_money(cur, abs(first - second))}: {_money(cur, first)} against {_money(cur, second)}."
 
 
 def _value(m: re.Match[str]) -> float:

@@ -48,3 +48,12 @@ def test_how_far_past_a_goal_is_the_newest_amount_against_the_goal_said_beside_i
     assert worked and worked.sentence.startswith("That's $2,150")
     assert worked_out("how far over budget are we?", notes) is None  # names nothing the budget is for
     assert worked_out("how far over the savings goal am I?", _notes("savings at $4,000 now")) is None  # no goal said
+
+
+def test_a_goal_said_in_a_note_without_a_date_is_the_oldest_not_an_error() -> None:
+    from datetime import UTC
+
+    notes = [Note("m0", "goal is €3,000 for the fundraiser"),
+             Note("m1", "fundraiser closed at €3,420!!", datetime(2026, 3, 1, tzinfo=UTC))]  # fmt: skip
+    worked = worked_out("how far over the fundraiser goal did we get?", notes)
+    assert worked and worked.sentence == "That's €420: €3,420 against €3,000."
