@@ -1685,6 +1685,36 @@ def by_age(sit: Situation, notes: Sequence[Note]) -> Situation:
     return read_message(f"{sit.text[: asked.start()]}{pick}{sit.text[asked.end():]}")
 
 
+# Kinship asked in two steps that a person says in one, a generic English fact: "my niece's dad" is my
+# brother-in-law (or my brother), "my son's grandma" my mum (or my mother-in-law); the likelier first.
+_CHILD_OF = "son|daughter|kid|child|boy|girl"
+_IN_ONE_STEP = (
+    ("niece|nephew", "mum|mom|mother", ("sister", "sister-in-law")),
+    ("niece|nephew", "dad|father", ("brother-in-law", "brother")),
+    ("grandson|granddaughter|grandchild|grandkid", "mum|mom|mother", ("daughter", "daughter-in-law")),
+    ("grandson|granddaughter|grandchild|grandkid", "dad|father", ("son", "son-in-law")),
+    (_CHILD_OF, "mum|mom|mother", ("wife", "partner")), (_CHILD_OF, "dad|father", ("husband", "partner")),
+    (_CHILD_OF, "grandma|granny|gran|nan|nana|grandmother", ("mum", "mother-in-law")),
+    (_CHILD_OF, "grandpa|grandad|granddad|grandfather", ("dad", "father-in-law")),
+    (_CHILD_OF, "aunt|auntie", ("sister", "sister-in-law")), (_CHILD_OF, "uncle", ("brother", "brother-in-law")),
+    (_CHILD_OF, "cousin", ("niece", "nephew")),
+    ("husband|wife|partner", "mum|mom|mother", ("mother-in-law",)),
+    ("husband|wife|partner", "dad|father", ("father-in-law",)),
+    ("husband|wife|partner", "brother", ("brother-in-law",)), ("husband|wife|partner", "sister", ("sister-in-law",)),
+)  # fmt: skip
+_TWO_STEPS = tuple(
+    (re.compile(rf"\b([Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?(?:{first})['’]s\s+(?:{second})\b"), said)
+    for first, second, said in _IN_ONE_STEP
+)
+
+
+def in_one_step(question: str) -> list[str]:
+    """The question with kin it asks in two steps said in one ("what does my niece's dad do?" → "what
+    does my brother-in-law do?", then "… my brother do?"), for when no note says the two steps."""
+    return [pattern.sub(lambda m, kin=kin: f"{m[1]} {kin}", question, count=1)
+            for pattern, said in _TWO_STEPS if pattern.search(question) for kin in said]
+
+
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
     sit = cased_question(sit, notes)
@@ -1717,7 +1747,8 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
     answers = [v for v in verdicts if v.verdict == "answer"]
     if not answers:
-        return _who_unsaid(sit, ask, notes, verdicts[0])
+        said_once = (choose(read_message(plain), candidates) for plain in in_one_step(sit.text))
+        return next((e for e in said_once if e.verdict == "answer"), None) or _who_unsaid(sit, ask, notes, verdicts[0])
     # of the person's own life ("the venue where we played our first gig"), an answer in their words
     # that says as much before one made of a document's alone (the contract's "play another headline show")
     def said(v: Evidence) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, aliases, answer_type, choose, covers, superseded, who_assumed
+from capabilities.evidence import Note, aliases, answer_type, choose, covers, in_one_step, superseded, who_assumed
 from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
@@ -1466,3 +1466,15 @@ def test_a_person_asked_by_relation_is_answered_from_the_notes_that_name_them_an
     # the relation is what is asked: no note says who the fiance is, so no name is offered as theirs
     assert choose(read("What's my cousin's fiance called?"), notes).verdict == "unknown"
     assert choose(read("Where does my sister's fiance work?"), notes).verdict == "unknown"  # no sister told
+
+
+def test_kin_asked_in_two_steps_is_read_as_the_one_step_a_person_says() -> None:
+    notes = [
+        _note("k1", "my brother Piotr came round with his wife Magda, she's a dentist in Gdansk now", relevance=0.8),
+        _note("k2", "their little boy Kuba is four and obsessed with trains", 1, relevance=0.7),
+    ]
+    evidence = choose(read("What's my nephew's mum's job?"), notes)  # my sister-in-law's
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["k1"]
+    said = ["what does my brother-in-law do?", "what does my brother do?"]
+    assert in_one_step("what does my niece's dad do?") == said
+    assert choose(read("What's my grandson's mum's job?"), notes).verdict == "unknown"  # no daughter(-in-law) told
