@@ -1027,6 +1027,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
                for i, w in enumerate(plain))  # fmt: skip
 
 
+_THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
 
 
@@ -1043,6 +1044,12 @@ def _names_it(note: Note, ask: Ask) -> bool:
     said = [{stem(w) for w in words(p)} for p in parts_said]
     for i, part in enumerate(parts_said):
         if _NAMING_SHAPE.search(part) and (not thing or thing & said[i] or (i and thing & said[i - 1])):
+            return True
+        # "Ørjan put Tante Olga in the sea. That is our boat": the name of the sentence before
+        named = [w.strip(".,!?;:") for w in parts_said[i - 1].split()[1:]] if i else []
+        if i and _THAT_IS.match(part) and thing & said[i] and any(
+            w[:1].isupper() and w.casefold() not in STOP | WHO and not _calendar(w) for w in named
+        ):
             return True
     for part in sentences(note.text):  # "Surgeon's office rang, Mr Boyd is off…": a titled name beside it
         if _TITLED.search(part) and any(stem(w) in wanted for w in words(part)):

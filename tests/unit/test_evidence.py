@@ -1478,3 +1478,10 @@ def test_kin_asked_in_two_steps_is_read_as_the_one_step_a_person_says() -> None:
     said = ["what does my brother-in-law do?", "what does my brother do?"]
     assert in_one_step("what does my niece's dad do?") == said
     assert choose(read("What's my grandson's mum's job?"), notes).verdict == "unknown"  # no daughter(-in-law) told
+
+
+def test_a_name_is_given_by_the_sentence_before_that_is_our() -> None:
+    note = _note("b1", "Dad launched Sea Biscuit on Saturday. That is our boat, a little wooden dinghy he restored.")
+    assert choose(read("what is our boat called?"), [note]).verdict == "answer"
+    other = _note("b2", "We went out on Saturday with Dad. That is our boat, a little wooden dinghy he restored.")
+    assert choose(read("what is our boat called?"), [other]).verdict == "unknown"  # no name before it
