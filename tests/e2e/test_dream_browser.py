@@ -22,6 +22,7 @@ from tests.e2e.server import (
 
 pytestmark = [pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
+PNG_WIDTH, PNG_HEIGHT = 700, 320  # dreaming.plot's size (an SVG would decode at its own 560 x 220)
 
 
 def _seed_proposal(data_dir: Path, fields: dict[str, object]) -> int:
@@ -71,7 +72,10 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
         headline = f"#{pid} recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 25"
         expect(page.get_by_text(headline).first).to_be_visible(timeout=60_000)
         expect(page.get_by_text("Last dream").first).to_be_visible()
-        expect(page.locator("img").first).to_be_visible(timeout=30_000)  # the requested values, charted
+        chart = page.locator('img[src*="requested"], img[alt*="requested"]').first
+        expect(chart).to_be_visible(timeout=60_000)  # the requested values, charted as a PNG drawn by matplotlib
+        chart.evaluate("img => img.decode()")
+        assert chart.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [PNG_WIDTH, PNG_HEIGHT]
         page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
         page.get_by_role("button", name="Approve").first.click()
         expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)
