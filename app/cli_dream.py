@@ -15,7 +15,7 @@ import time
 from datetime import UTC, datetime
 
 from app.settings import Settings
-from capabilities.request_policy import adjustment_words, kind_of, more_of
+from capabilities.request_policy import adjustment_words, kind_of
 from capabilities.resources import Dimension, Limits
 from dreaming import policy, proposals
 from dreaming.consolidation import aware
@@ -187,7 +187,7 @@ def change_line(o: LimitOverrideRow) -> str:
     values = ", ".join(f"{b} {v:g}" for b, v in (("min", o.min_value), ("max", o.max_value),
                                                  ("default", o.default_value)) if v is not None)  # fmt: skip
     if (kind := kind_of(o.dimension)) is not None:  # an adjustment of the request policy
-        what = f"change #{o.id} {adjustment_words(kind, more_of(o.default_value))}"
+        what = f"change #{o.id} {adjustment_words(kind, o.default_value)}"
     else:
         what = f"override #{o.id} {Dimension[o.dimension].label} ({o.dimension} {values})"
     made = f"proposal #{o.proposal_id}" if o.proposal_id else "by hand"

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
 import chainlit as cl
 
 from app.runtime import Runtime, effective_limits
 from app.ui_common import account_id, ask_text, command, runtime
 from dreaming import policy, proposals
-from dreaming.charts import requested_chart, usage_chart
+from dreaming.charts import requested_spec, usage_spec
 from dreaming.dream import last_night, morning_text
+from dreaming.plot import render
 from memory.dreams import ProposalError
 from memory.models import LimitOverrideRow, ProposalRow, utcnow
 
@@ -48,12 +49,9 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
     rows = await asyncio.to_thread(dreams.proposals, None, 50)
     pending = [r for r in rows if r.status == "pending"]
     past = [r for r in rows if r.status != "pending"][:PAST_SHOWN]
-    since = utcnow() - timedelta(days=CHART_DAYS)
-    usage = await asyncio.to_thread(rt.store.usage.since, since)
-    chart = usage_chart(usage, rt.settings.memory_limit_mb)
-    images = [cl.Image(name="usage.svg", content=chart, mime="image/svg+xml", display="inline", size="large")] if (
-        chart) else []  # fmt: skip
-    await cl.Message(content=await asyncio.to_thread(last_night, dreams), elements=images).send()
+    usage = await asyncio.to_thread(rt.store.usage.since, utcnow() - timedelta(days=CHART_DAYS))
+    charts = await _charts(usage_spec(usage, rt.settings.memory_limit_mb), pending + past)
+    await cl.Message(content=await asyncio.to_thread(last_night, dreams), elements=charts.get(0, [])).send()
     if not rows:
         await cl.Message(content="The dream has not proposed anything yet.").send()
         return
@@ -70,10 +68,22 @@ async def show_dreams(rt: Runtime, user_id: int, thread_id: str, text: str) -> N
             content += f"\n- ended {o.revoked_at:%Y-%m-%d %H:%M} by {o.ended_by or '?'}: {o.end_reason}"
         elif (o := active.get(row.id or 0)) is not None and o.trial_until is not None and not o.trial_outcome:
             content += f"\n- on trial until {o.trial_until:%Y-%m-%d}: each night's dream compares it with before"
-        charts = [] if policy.is_policy(row) else [  # a policy adjustment has no requested values to chart
-            cl.Image(name=f"requested-{row.id}.svg", content=requested_chart(row), mime="image/svg+xml",
-                     display="inline", size="large")]  # fmt: skip
-        await cl.Message(content=content, actions=_actions(row, active), elements=charts).send()
+        await cl.Message(content=content, actions=_actions(row, active), elements=charts.get(row.id or 0, [])).send()
+
+
+async def _charts(usage: dict[str, Any] | None, rows: list[ProposalRow]) -> dict[int, list[cl.Image]]:
+    """The usage chart (key 0) and each limit proposal's requested values (key: its id), drawn as PNG
+    in one child process; none when it cannot draw (the words carry the same figures)."""
+    specs = {0: usage} if usage is not None else {}
+    # a policy adjustment has no requested values to chart
+    specs |= {row.id: requested_spec(row) for row in rows if row.id is not None and not policy.is_policy(row)}
+    try:
+        pngs = await asyncio.to_thread(render, list(specs.values()))
+    except OSError:
+        return {}
+    name = {0: "usage.png"}
+    return {key: [cl.Image(name=name.get(key, f"requested-{key}.png"), content=png, mime="image/png",
+                           display="inline", size="large")] for key, png in zip(specs, pngs, strict=True)}  # fmt: skip
 
 
 async def _decide(action: cl.Action, decision: Literal["approved", "rejected"]) -> None:

@@ -23,11 +23,15 @@ replaying the clamped turns through context assembly, the real proposal rules.
     g  over-asks   as e, but re-asks are rare everywhere; the questions about the person load ten
                    memories and every answer cites one of the best three     → propose asking for less
     h  uses it all as g, but half the answers cite the 8th-10th memory loaded         → nothing
+    i  too deep    a quarter of the turns ask how people and things are connected (two graph hops);
+                   each loads four entities two hops out (25 tokens each) and its answer cites a named
+                   entity or one a hop out, never the second hop          → propose one hop less
+    j  uses its hops as i, but half the answers cite an entity two hops out             → nothing
 
 Printed: per case, what was expected, what the dream proposed (or, for d and f, did), the p value of
 the comparison (for e, of that kind's turns against the other kinds'; for g and h, the sign test of
-its turns that would have lost nothing with fewer memories) and the first finding (the dream
-report's reason; for e the proposal's rationale), with the time the dream took; for d also the
+its turns that would have lost nothing with fewer memories; for i and j, with one hop less) and the
+first finding (the dream report's reason; for e the proposal's rationale), with the time the dream took; for d also the
 simulation's projected peak beside the peak actually logged during the trial. The baseline in the
 same run is the previous limit rule ("three clamped turns at a bound make a proposal"), computed on
 the same logs.
@@ -68,6 +72,7 @@ STUCK = ResourceRequest(context_turns=1, vector_limit=1, similarity_threshold=1.
 # What the request policy asks for each kind at the default ranges (its reason names the kind).
 ABOUT_YOU = plan_request("What did I say about my sister?", [], Limits.from_values())
 CHAT = plan_request("How do I boil an egg?", [], Limits.from_values())
+CONNECTED = plan_request("How is Ana connected to Porto?", [], Limits.from_values())  # two hops
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,8 @@ class Turn:
     unsure: bool = False  # the reply was said at low confidence (an "I don't know")
     loaded: int = 0  # memories loaded (m1 scored best), 18 tokens each
     cited: int | None = None  # rank of the memory the answer cited (0: none; None: not recorded, before m017)
+    deep: int = 0  # entities loaded at the deepest hop granted (e11…), 25 tokens each, beside e1 named, e2 a hop out
+    cited_hop: int | None = None  # the hop of the entity the answer cited (0: e1, 1: e2, 2: e11); None: none
 
 
 def hurts(rng: random.Random) -> list[Turn]:
@@ -105,6 +112,18 @@ def uses_it_all(rng: random.Random) -> list[Turn]:
             else Turn(CHAT, rng.random() < 0.05, loaded=2, cited=0) for i in range(48)]  # fmt: skip
 
 
+def too_deep(rng: random.Random) -> list[Turn]:
+    """Questions about connections load four entities two hops out; the answer cites e1 or e2, never those."""
+    return [Turn(CONNECTED, rng.random() < 0.05, deep=4, cited_hop=rng.randint(0, 1)) if i % 4 == 0
+            else Turn(CHAT, rng.random() < 0.05, loaded=2, cited=0) for i in range(48)]  # fmt: skip
+
+
+def uses_its_hops(rng: random.Random) -> list[Turn]:
+    """The same, but half the answers cite an entity two hops out: the second hop was used."""
+    return [Turn(CONNECTED, rng.random() < 0.05, deep=4, cited_hop=2 if i % 8 else 0) if i % 4 == 0
+            else Turn(CHAT, rng.random() < 0.05, loaded=2, cited=0) for i in range(48)]  # fmt: skip
+
+
 def under_asks(rng: random.Random) -> list[Turn]:
     return [Turn(ABOUT_YOU, rng.random() < 0.7) if i % 4 == 0 else Turn(CHAT, rng.random() < 0.05) for i in range(48)]
 
@@ -116,6 +135,8 @@ CASES: dict[str, tuple[Callable[[random.Random], list[Turn]], str]] = {
     "e under-asks": (under_asks, "policy:personal"),
     "g over-asks": (over_asks, "policy:personal less"),
     "h uses it all": (uses_it_all, ""),
+    "i too deep": (too_deep, "policy:relational shallower"),
+    "j uses its hops": (uses_its_hops, ""),
 }
 
 
@@ -138,8 +159,8 @@ def write_log(store: MemoryStore, turns: list[Turn], rss_mb: float = 420.0) -> N
             UsageRecord(
                 uid, thread, row.id, text[:80], provision.as_dict(), [g.dimension.name for g in provision.clamped], [],
                 turn.request.reason or "", {}, request_ms=1.0, retrieval_ms=2.0, generation_ms=900.0, rss_mb=rss_mb,
-                followup_signal="explicit_reference" if reask else None, telemetry=_loaded(turn.loaded),
-                used=None if turn.cited is None else [f"m{turn.cited}"] if turn.cited else [],
+                followup_signal="explicit_reference" if reask else None, telemetry=_loaded(turn),
+                used=_cited(turn),
             )
         )  # fmt: skip
         query = store.queries.create(uid, text, thread_id=thread, turn_id=row.id)  # its answer's confidence
@@ -149,9 +170,24 @@ def write_log(store: MemoryStore, turns: list[Turn], rss_mb: float = 420.0) -> N
         reask = turn.reasked
 
 
-def _loaded(n: int) -> dict[str, object]:
-    """A turn's telemetry of `n` loaded memories, m1 scored best."""
-    return {"loaded": [{"ref": f"m{k}", "score": round(1 - k / 50, 2), "tokens": 18} for k in range(1, n + 1)]}
+def _loaded(turn: Turn) -> dict[str, object]:
+    """A turn's telemetry: its loaded memories, m1 scored best; with `deep`, e1 named, e2 a hop out and
+    the deep ones at the depth granted (memory.attention's reasons)."""
+    memories = [{"ref": f"m{k}", "score": round(1 - k / 50, 2), "tokens": 18} for k in range(1, turn.loaded + 1)]
+    if not turn.deep:
+        return {"loaded": memories}
+    hop = turn.request.triple_depth
+    graph = [("e1", "named in the question"), ("e2", "1 hop out, relevance 0.50")]
+    graph += [(f"e{10 + k}", f"{hop} hops out, relevance 0.30") for k in range(1, turn.deep + 1)]
+    return {"loaded": memories + [{"ref": r, "score": 0.5, "tokens": 25, "reason": why} for r, why in graph]}
+
+
+def _cited(turn: Turn) -> list[str] | None:
+    """What the answer cited: the memory of rank `cited`, the entity at hop `cited_hop`."""
+    if turn.cited is None and turn.cited_hop is None:
+        return None  # not recorded (before m017)
+    memory = [f"m{turn.cited}"] if turn.cited else []
+    return memory + ([("e1", "e2", "e11")[turn.cited_hop]] if turn.cited_hop is not None else [])
 
 
 def old_rule(turns: list[Turn], store: MemoryStore) -> list[str]:
@@ -200,8 +236,8 @@ def main() -> None:
                 took = time.perf_counter() - started
             finally:
                 store.close()
-        made = [p.dimension + (" less" if p.proposed_value < 0 else "") for p in report.proposals]
-        unused = report.analysis["unused"].get("personal")
+        made = [p.dimension + {-1.0: " less", -2.0: " shallower"}.get(p.proposed_value, "") for p in report.proposals]
+        unused = report.analysis["unused"].get("personal") or report.analysis["unused_depth"].get("relational")
         p_value = report.analysis["dimensions"]["CONTEXT_TURNS"]["p_at_max"]
         if unused:  # g, h: the sign test of what the turns used
             p_value = unused["p"]
@@ -211,8 +247,9 @@ def main() -> None:
         reason = (report.findings or ["(proposal) " + (report.proposals[0].rationale if report.proposals else "")])[0]
         if expected.startswith("policy:") and report.proposals:  # its first finding is the limits' "nothing clamped"
             reason = "(proposal) " + report.proposals[0].rationale
-        elif unused:  # the personal kind's finding about what it used
-            reason = next((f for f in report.findings if "would have lost nothing" in f), reason)
+        elif unused:  # the personal kind's finding about what it used (i, j: the connections' about their hops)
+            said = "hop less" if report.analysis["unused_depth"].get("relational") else "would have lost nothing"
+            reason = next((f for f in report.findings if said in f), reason)
         rows.append((name, expected or "nothing", ",".join(made) or "nothing", ",".join(before) or "nothing",
                      p_value, "yes" if ok else "NO", took, reason))  # fmt: skip
     gap = 0.0

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from capabilities.report import LimitChange
-from capabilities.request_policy import LABEL, LESS_WORDS, MORE_WORDS, kind_of, more_of
+from capabilities.request_policy import LABEL, kind_of, step_words
 from capabilities.resources import Bound, Dimension, format_number
 from memory.models import LimitOverrideRow
 
@@ -74,7 +74,7 @@ def _ended(o: LimitOverrideRow, changes: Sequence[LimitChange]) -> str:
 
 def _step(o: LimitOverrideRow) -> str:
     """ "ask for more (+4 recent messages, …)" or "ask for less (4 fewer memories)"."""
-    return f"ask for more ({MORE_WORDS})" if more_of(o.default_value) else f"ask for less ({LESS_WORDS})"
+    return step_words(o.default_value)
 
 
 def _policy_started(o: LimitOverrideRow) -> str:

@@ -18,7 +18,8 @@ adjustment (`dreaming.policy`), the person approves or rejects it, and only whil
 adjustment is in force does that kind ask for `MORE` (stored as a change named `policy:<kind>`
 beside the limit overrides, on trial like them; the request's reason says which change). When the
 log shows a kind's turns leaving the last memories they loaded unused, time after time
-(`dreaming.unused`), the adjustment proposed is `LESS` instead (the change's value is -1).
+(`dreaming.unused`), the adjustment proposed is `LESS` instead (the change's value is -1); when they
+leave what their deepest graph hop loaded unused, it is `SHALLOWER`, one hop less (the value is -2).
 
 The second look (`second_look`): the telemetry of an assembled context recommends a deeper hop
 ("ask TRIPLE_DEPTH 2 for Globex": something lies one step past the granted depth) or more memories
@@ -48,6 +49,12 @@ MORE_WORDS = f"+{MORE[0]} recent messages, +{MORE[1]} memories, match threshold 
 # whose use the log can tell (the answer cites memories; it never cites a recent message).
 LESS = 4
 LESS_WORDS = f"{LESS} fewer memories"
+# What an adjustment to less depth takes from a kind's request: one graph hop, when the answers never
+# cite what the deepest hop granted loaded (`dreaming.unused`: the telemetry names each item's hop).
+SHALLOWER = 1
+SHALLOWER_WORDS = f"{SHALLOWER} hop less between related facts"
+# An adjustment's stored value (a proposal's `proposed_value`, a change's `default_value`) by direction.
+MORE_STEP, LESS_STEP, SHALLOWER_STEP = 1.0, -1.0, -2.0
 
 # What the policy decides, in the order of each kind's NEEDS; a dimension it does not decide is left
 # to its default.
@@ -95,6 +102,19 @@ class Adjustment:
 
     more: bool
     note: str
+    shallower: bool = False  # (when not `more`) one hop less instead of fewer memories
+
+
+def shallower_of(value: float | None) -> bool:
+    """Whether an adjustment's stored value asks for one hop less (-2) rather than fewer memories (-1)."""
+    return value is not None and value <= SHALLOWER_STEP
+
+
+def step_words(value: float | None) -> str:
+    """An adjustment's direction as the person reads it: "ask for less (4 fewer memories)"."""
+    if more_of(value):
+        return f"ask for more ({MORE_WORDS})"
+    return f"ask for less depth ({SHALLOWER_WORDS})" if shallower_of(value) else f"ask for less ({LESS_WORDS})"
 
 
 def more_of(value: float | None) -> bool:
@@ -108,10 +128,10 @@ def asking(kind: Kind, more: bool = True) -> str:
     return f"asking for {'more' if more else 'less'} on {LABEL[kind]}"
 
 
-def adjustment_words(kind: Kind, more: bool = True) -> str:
-    """An adjustment as the person reads it: "request policy, questions about you: ask for more (+4 …)"."""
-    step = f"ask for more ({MORE_WORDS})" if more else f"ask for less ({LESS_WORDS})"
-    return f"request policy, {LABEL[kind]}: {step}"
+def adjustment_words(kind: Kind, value: float | None = MORE_STEP) -> str:
+    """An adjustment (its stored value) as the person reads it: "request policy, questions about you:
+    ask for more (+4 …)"."""
+    return f"request policy, {LABEL[kind]}: {step_words(value)}"
 
 
 def adjustments(changes: Iterable[LimitOverrideRow]) -> dict[Kind, Adjustment]:
@@ -126,7 +146,7 @@ def adjustments(changes: Iterable[LimitOverrideRow]) -> dict[Kind, Adjustment]:
         if (kind := kind_of(row.dimension)) is not None:
             trial = f", on trial until {row.trial_until:%Y-%m-%d}" if row.trial_until and not row.trial_outcome else ""
             note = f"change #{row.id} approved {row.created_at:%Y-%m-%d}{trial}"
-            found[kind] = Adjustment(more_of(row.default_value), note)
+            found[kind] = Adjustment(more_of(row.default_value), note, shallower_of(row.default_value))
     return found
 
 
@@ -177,6 +197,9 @@ def plan_request(
         memories = None if memories is None else memories + more_memories
         threshold = threshold + lower
         reason += f"; asking for more ({adjustment.note})"
+    elif adjustment is not None and adjustment.shallower:  # (after the chain: the kind's hops went unused)
+        depth = (limits[Dimension.TRIPLE_DEPTH].max if depth is None else depth) - SHALLOWER
+        reason += f"; asking for less depth ({adjustment.note})"
     elif adjustment is not None:
         memories = (limits[Dimension.VECTOR_LIMIT].max if memories is None else memories) - LESS
         reason += f"; asking for less ({adjustment.note})"
@@ -185,13 +208,15 @@ def plan_request(
     return ResourceRequest.model_validate({**fitted, "reason": reason[:200]})
 
 
-def adjusted_grant(granted: Mapping[Dimension, Number], limits: Limits, more: bool) -> dict[Dimension, Number]:
-    """A turn's granted request as its kind would ask with the adjustment in force (`MORE` or `LESS`),
-    fitted into `limits`: what the dream replays a policy proposal's turns at. Equal to `plan_request`'s
-    adjusted request for that turn, since a grant is the kind's need already fitted."""
+def adjusted_grant(granted: Mapping[Dimension, Number], limits: Limits, value: float) -> dict[Dimension, Number]:
+    """A turn's granted request as its kind would ask with the adjustment in force (its stored value:
+    `MORE`, `LESS` or `SHALLOWER`), fitted into `limits`: what the dream replays a policy proposal's turns
+    at. Equal to `plan_request`'s adjusted request for that turn, since a grant is the kind's need already fitted."""
     step: dict[Dimension, Number] = {Dimension.VECTOR_LIMIT: -LESS}
-    if more:
+    if more_of(value):
         step = dict(zip(DECIDES[:3], MORE, strict=True))
+    elif shallower_of(value):
+        step = {Dimension.TRIPLE_DEPTH: -SHALLOWER}
     return {dim: _fit(limits, dim, value + step[dim]) if dim in step else value for dim, value in granted.items()}
 
 

@@ -115,8 +115,8 @@ def _policy_simulator(
     """A policy proposal measured like a limit's: the kind's turns at their grants and adjusted."""
     by_id = {r.id: r for r in rows if r.id is not None}
 
-    def run(kind_rows: Sequence[UsageRow], more: bool) -> SimulationResult:
-        change = policy.replay_change(config.limits, more)
+    def run(kind_rows: Sequence[UsageRow], step: float) -> SimulationResult:
+        change = policy.replay_change(config.limits, step)
         return simulate_change(
             stores.assembler, policy.replayed(kind_rows), by_id, change,
             memory_limit_mb=config.memory_limit_mb, log_peak_rss_mb=analysis.peak_rss_mb,
@@ -222,9 +222,9 @@ def _phases(
     checkpoint("simulation")
     simulator = _simulator(stores, analysis, rows, config)
     new, found = proposals.build_proposals(dreams, analysis, config.limits, simulator)
-    kinds, spare = policy.kind_stats(rows), unused.unused_stats(rows)
+    kinds, spare, deep = policy.kind_stats(rows), unused.unused_stats(rows), unused.unused_stats(rows, "depth")
     asks, found_asks = policy.build_policy_proposals(
-        dreams, kinds, stores.overrides.active(), spare, _policy_simulator(stores, analysis, rows, config)
+        dreams, kinds, stores.overrides.active(), spare, _policy_simulator(stores, analysis, rows, config), deep
     )
     new = [p for p in new + asks if p.dimension not in reverted]  # not proposed again the night it was reverted
     found = [v.reason for _, v in verdicts] + found + found_asks
@@ -239,7 +239,8 @@ def _phases(
     checkpoint("after_commit")
     counts = consolidation.apply_after_commit(planned, stores.memories, stores.entities, run_id, dreams)
     dreams.update_run(run_id, status="completed", finished_at=utcnow(), consolidation=json.dumps(counts))
-    figures = {**analysis.as_dict(), "policy": policy.as_dict(kinds), "unused": unused.as_dict(spare)}
+    figures = {**analysis.as_dict(), "policy": policy.as_dict(kinds), "unused": unused.as_dict(spare),
+               "unused_depth": unused.as_dict(deep)}  # fmt: skip
     return DreamReport(run_id, len(rows), saved, counts, figures, found)
 
 

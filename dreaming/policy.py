@@ -11,8 +11,10 @@ one is on trial like a limit change (`dreaming.trials`, judged on that kind's tu
 
 A kind over-asks when its turns, time after time, leave the last memories they loaded unused
 (`dreaming.unused`: the answer's cited sources are logged with each turn since m017); then the
-dream proposes that it ask for less (`request_policy.LESS`), on the same terms. Asking too little
-is looked at first: a kind that shows it is never proposed less.
+dream proposes that it ask for less (`request_policy.LESS`), on the same terms; when they leave
+everything their deepest graph hop loaded unused, one hop less (`request_policy.SHALLOWER`). Asking
+too little is looked at first: a kind that shows it is never proposed less; then fewer memories, then
+less depth (one change per kind at a time).
 """
 
 from __future__ import annotations
@@ -24,13 +26,18 @@ from typing import Any
 
 from capabilities.request_policy import (
     LABEL,
+    LESS_STEP,
     LESS_WORDS,
+    MORE_STEP,
     MORE_WORDS,
     REASON_PREFIX,
+    SHALLOWER_STEP,
+    SHALLOWER_WORDS,
     adjusted_grant,
     adjustment_words,
     kind_of,
     more_of,
+    step_words,
 )
 from capabilities.resources import Dimension, Limits, Number
 from capabilities.situation import Kind
@@ -40,9 +47,9 @@ from dreaming.unused import Unused
 from memory.dreams import DreamStore, loads
 from memory.models import LimitOverrideRow, ProposalRow, UsageRow, utcnow
 
-# Replays a kind's turns at their granted requests and as the adjustment would ask (True: more);
+# Replays a kind's turns at their granted requests and as the adjustment would ask (its stored value);
 # dream.py binds the assembler, the limits and the model meter (None: the rows were not measured).
-PolicySimulator = Callable[[Sequence[UsageRow], bool], SimulationResult]
+PolicySimulator = Callable[[Sequence[UsageRow], float], SimulationResult]
 EXAMPLES = 3  # turns quoted in the rationale
 MAX_LINKS = 10
 NOT_MEASURED = (
@@ -90,42 +97,50 @@ def as_dict(stats: dict[Kind, KindStats]) -> dict[str, Any]:
 def build_policy_proposals(
     dreams: DreamStore, stats: dict[Kind, KindStats], in_force: Sequence[LimitOverrideRow],
     unused: dict[Kind, Unused] | None = None, simulate: PolicySimulator | None = None,
+    deep: dict[Kind, Unused] | None = None,
 ) -> tuple[list[ProposalRow], list[str]]:  # fmt: skip
     """One unsaved proposal per kind the log shows asking too little (or else too much), and the
-    findings: why every other kind got none. `simulate` measures each proposal's cost as a limit's is
+    findings: why every other kind got none. `unused` and `deep`: each kind's use of its memories and of
+    its deepest hop (`dreaming.unused`). `simulate` measures each proposal's cost as a limit's is
     (retrieval and, with the app's meter, the model at the adjusted request)."""
     if not stats:
         return [], []  # no turn was planned by the policy: nothing to say about it
-    unused = unused or {}
+    unused, deep = unused or {}, deep or {}
     adjusted = {k: o for o in in_force if (k := kind_of(o.dimension)) is not None}
     made: list[ProposalRow] = []
     findings: list[str] = []
     for kind, s in stats.items():
-        label, u = LABEL[kind].capitalize(), unused.get(kind)
+        label = LABEL[kind].capitalize()
+        shown = [u for u in (unused.get(kind), deep.get(kind)) if u is not None and u.shown]
         if (change := adjusted.get(kind)) is not None:
             findings.append(f"{label}: already adjusted (change #{change.id}); no further step proposed.")
         elif s.harm.shown:
-            if not _rejected_before(dreams, kind, True, s.harm.clamped_signals, findings):
+            if not _rejected_before(dreams, kind, MORE_STEP, s.harm.clamped_signals, findings):
                 made.append(_proposal(s, simulate))
-        elif u is not None and u.shown:
-            if not _rejected_before(dreams, kind, False, len(u.spare), findings):
-                made.append(_fewer(s, u, simulate))
+        elif shown:  # fewer memories before less depth: one change per kind at a time
+            if not _rejected_before(dreams, kind, _step(shown[0]), len(shown[0].spare), findings):
+                made.append(_fewer(s, shown[0], simulate))
         else:
             findings.append(f"{label}: {s.sentence()}. No evidence that the policy asks too little, so no change.")
-            if u is not None and u.uses:
-                findings.append(f"{label}: {u.sentence()}. Not enough to ask for less, so no change.")
+            findings += [f"{label}: {u.sentence()}. Not enough to ask for less, so no change."
+                         for u in (unused.get(kind), deep.get(kind)) if u is not None and u.uses]  # fmt: skip
     if not unused:
         findings.append(NOT_MEASURED)
     return made, findings
 
 
-def _rejected_before(dreams: DreamStore, kind: Kind, more: bool, count: int, findings: list[str]) -> bool:
+def _step(u: Unused) -> float:
+    """The adjustment that asks for less of what `u` found unused."""
+    return SHALLOWER_STEP if u.part == "depth" else LESS_STEP
+
+
+def _rejected_before(dreams: DreamStore, kind: Kind, step: float, count: int, findings: list[str]) -> bool:
     """Whether the same step for this kind was rejected before on as much evidence (then a finding says so)."""
     old = dreams.latest(f"{REASON_PREFIX}{kind}", "default", "rejected")
-    if old is None or more_of(old.proposed_value) != more or count > old.evidence_count:
+    if old is None or old.proposed_value != step or count > old.evidence_count:
         return False
-    step = "more" if more else "less"
-    findings.append(f"{LABEL[kind].capitalize()}: asking for {step} was rejected before, and there is no new evidence.")
+    findings.append(f"{LABEL[kind].capitalize()}: to {step_words(step)} was rejected before, and there is no new "
+                    "evidence.")  # fmt: skip
     return True
 
 
@@ -151,20 +166,22 @@ def _proposal(s: KindStats, simulate: PolicySimulator | None) -> ProposalRow:
         "peak memory against the budget, p95 turn time and missing-context signals; a breach or a clear "
         "regression reverts it."
     )
-    sim = simulate(s.turns, True) if simulate is not None else None
-    return _policy_row(s, 1.0, rationale, evidence, s.harm.clamped_signals, trial, sim)
+    sim = simulate(s.turns, MORE_STEP) if simulate is not None else None
+    return _policy_row(s, MORE_STEP, rationale, evidence, s.harm.clamped_signals, trial, sim)
 
 
 def _fewer(s: KindStats, u: Unused, simulate: PolicySimulator | None) -> ProposalRow:
-    label = LABEL[s.kind]
+    label, step = LABEL[s.kind], _step(u)
     spare = [x.row for x in u.spare]
     examples = "; ".join(f"“{r.message_excerpt[:60]}”" for r in spare[:EXAMPLES])
+    less = f"less depth on {label} ({SHALLOWER_WORDS})" if u.part == "depth" else f"less on {label} ({LESS_WORDS})"
     rationale = (
         f"{label.capitalize()} asked for more context than they used: {u.sentence()}; "
-        f"{s.sentence()}. Turns that used little: {examples}. Proposed: ask for less on {label} ({LESS_WORDS})."
+        f"{s.sentence()}. Turns that used little: {examples}. Proposed: ask for {less}."
     )
     evidence = {
-        "kind": s.kind, "label": label, "direction": "less", "turns": len(u.uses), "spare": len(u.spare),
+        "kind": s.kind, "label": label, "direction": "shallower" if u.part == "depth" else "less",
+        "turns": len(u.uses), "spare": len(u.spare),
         "p": round(u.p, 4), "unused_tokens_mean": round(u.unused_tokens, 1),
         "signals": s.harm.clamped_signals, "other_turns": s.harm.others, "other_signals": s.harm.other_signals,
         **_costs(s),
@@ -177,8 +194,8 @@ def _fewer(s: KindStats, u: Unused, simulate: PolicySimulator | None) -> Proposa
         "peak memory against the budget, p95 turn time, missing-context signals and replies I was unsure of; "
         "a clear regression reverts it."
     )
-    sim = simulate(s.turns, False) if simulate is not None else None
-    return _policy_row(s, -1.0, rationale, evidence, len(u.spare), trial, sim)
+    sim = simulate(s.turns, step) if simulate is not None else None
+    return _policy_row(s, step, rationale, evidence, len(u.spare), trial, sim)
 
 
 def _costs(s: KindStats) -> dict[str, float | None]:
@@ -195,7 +212,8 @@ def _policy_row(
     s: KindStats, proposed: float, rationale: str, evidence: dict[str, object], count: int, trial: str,
     sim: SimulationResult | None,
 ) -> ProposalRow:  # fmt: skip
-    """A proposal to adjust the request policy for a kind (`proposed`: 1 asks for more, -1 for less)."""
+    """A proposal to adjust the request policy for a kind (`proposed`: 1 asks for more, -1 for fewer
+    memories, -2 for one hop less)."""
     return ProposalRow.model_validate(
         {
             "created_at": utcnow(), "dimension": f"{REASON_PREFIX}{s.kind}", "bound": "default",
@@ -206,7 +224,7 @@ def _policy_row(
     )  # fmt: skip
 
 
-def replay_change(limits: Limits, more: bool) -> Change:
+def replay_change(limits: Limits, step: float) -> Change:
     """A kind's adjustment as the simulation replays it: each turn's grant, then as the kind would ask."""
 
     def given(_: ClampedTurn, base: dict[str, Number]) -> dict[str, Number]:
@@ -214,9 +232,9 @@ def replay_change(limits: Limits, more: bool) -> Change:
 
     def asked(_: ClampedTurn, base: dict[str, Number]) -> dict[str, Number]:
         dims = {d: base[d.value.field] for d in Dimension if d.value.field in base}
-        return base | {d.value.field: v for d, v in adjusted_grant(dims, limits, more).items()}
+        return base | {d.value.field: v for d, v in adjusted_grant(dims, limits, step).items()}
 
-    return Change("policy", 1.0 if more else -1.0, "more" if more else "less", given, asked, "policy")
+    return Change("policy", step, "more" if more_of(step) else "less", given, asked, "policy")
 
 
 def replayed(rows: Sequence[UsageRow]) -> list[ClampedTurn]:
@@ -235,9 +253,13 @@ def is_policy(row: ProposalRow) -> bool:
 def headline(row: ProposalRow) -> str:
     """One line: `#4 request policy, questions about you: ask for more (+4 recent messages, …) (risk LOW, pending)`."""
     kind = kind_of(row.dimension)
-    what = adjustment_words(kind, more_of(row.proposed_value)) if kind is not None else row.dimension
+    what = adjustment_words(kind, row.proposed_value) if kind is not None else row.dimension
     risk = f"risk {row.risk}, " if row.risk != "unmeasured" else ""
     return f"#{row.id} {what} ({risk}{row.status})"
+
+
+def _unused_words(evidence: dict[str, Any]) -> str:
+    return "entities and links of the deepest hop" if evidence.get("direction") == "shallower" else "memories"
 
 
 def markdown(row: ProposalRow) -> str:
@@ -248,7 +270,8 @@ def markdown(row: ProposalRow) -> str:
     cost = (
         f"**Cost now**: these turns' p95 retrieval {f'{p95:.0f}' if p95 is not None else '?'} ms, "
         f"{f'{tokens:.0f}' if tokens is not None else '?'} context tokens on average"
-        + (f", {unused:.0f} of them memories the answer did not use" if unused is not None else "") + "."
+        + (f", {unused:.0f} of them {_unused_words(evidence)} the answer did not use" if unused is not None else "")
+        + "."
     )  # fmt: skip
     sim = loads(row.simulation)
     replays = f"replaying {sim.get('replays', '?')} of these turns' queries as granted and as the adjustment asks"

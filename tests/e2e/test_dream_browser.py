@@ -22,6 +22,7 @@ from tests.e2e.server import (
 
 pytestmark = [pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
+PNG_WIDTH, PNG_HEIGHT = 700, 320  # dreaming.plot's size (an SVG would decode at its own 560 x 220)
 
 
 def _seed_proposal(data_dir: Path, fields: dict[str, object]) -> int:
@@ -51,6 +52,23 @@ def _seed_pending_proposal(data_dir: Path) -> int:
     )  # fmt: skip
 
 
+def _seed_usage(data_dir: Path, days: int = 21) -> None:
+    """A turn a day for the last `days` days, so `/dreams` charts reply time and memory per day."""
+    from datetime import timedelta
+
+    from memory.models import utcnow
+    from memory.usage import UsageRecord
+
+    with stored(data_dir) as store:
+        for day in range(days):
+            store.usage.record(UsageRecord(1, "t", None, "hi", {}, [], [], "r", {}, request_ms=1.0, retrieval_ms=2.0,
+                                           generation_ms=2000.0 + 100 * day, rss_mb=600.0 + 5 * day))  # fmt: skip
+    with sqlite3.connect(data_dir / "reverie.db") as db:  # back-dated, one a day (SQLAlchemy's own format)
+        for n, (row_id,) in enumerate(db.execute("SELECT id FROM usage_log ORDER BY id").fetchall()):
+            when = (utcnow() - timedelta(days=days - n)).replace(tzinfo=None)
+            db.execute("UPDATE usage_log SET created_at = ? WHERE id = ?", (f"{when:%Y-%m-%d %H:%M:%S.%f}", row_id))
+
+
 def _run_dreams_command(page: Page) -> None:
     # Commands are picked from the composer's command menu; the message then carries the command id.
     page.locator("#command-button").click()
@@ -65,13 +83,19 @@ def test_dream_browser_approve_proposal_with_reason(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     assert reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n").returncode == 0
     pid = _seed_pending_proposal(data_dir)
+    _seed_usage(data_dir)
     with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
         login(page, url)
         _run_dreams_command(page)
         headline = f"#{pid} recent messages read: MAX_EPISODIC_CONTEXT_TURNS 20 → 25"
         expect(page.get_by_text(headline).first).to_be_visible(timeout=60_000)
         expect(page.get_by_text("Last dream").first).to_be_visible()
-        expect(page.locator("img").first).to_be_visible(timeout=30_000)  # the requested values, charted
+        # the requested values and the last weeks' reply time and memory, charted as PNGs drawn by matplotlib
+        for name in ("requested", "usage"):
+            chart = page.locator(f'img[src*="{name}"], img[alt*="{name}"]').first
+            expect(chart).to_be_visible(timeout=60_000)
+            chart.evaluate("img => img.decode()")
+            assert chart.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [PNG_WIDTH, PNG_HEIGHT]
         page.screenshot(path=str(tmp_path / "dreams.png"), full_page=True)
         page.get_by_role("button", name="Approve").first.click()
         expect(page.get_by_text(f"Why approve proposal #{pid}?").first).to_be_visible(timeout=30_000)

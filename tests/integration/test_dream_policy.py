@@ -271,3 +271,55 @@ async def test_dream_proposes_asking_less_for_a_kind_whose_answers_leave_its_con
     asked = await planned(rt, uid, "Where does my sister Ana live now?")
     assert asked.provision.value(Dimension.VECTOR_LIMIT) == 6, "ten less four"
     assert f"asking for less (change #{change.id} approved" in asked.provision.request.reason
+
+
+CONNECTED = "How is my sister Ana connected to Porto ({i})?"
+
+
+def log_graph_turns(settings: Settings, storage: MemoryStore) -> None:
+    """48 turns as the policy plans them: questions about connections (two hops) whose answers cite a
+    named entity or one a hop out, never the four loaded two hops out; questions about the person (one
+    hop) whose answers cite the entity a hop out; general chat. Telemetry as memory.assembly writes it."""
+    account = next(iter(storage.accounts.list()), None) or storage.accounts.create("ana", "correct-horse")
+    uid, limits = account.id or 0, effective_limits(settings, storage)
+    for i in range(48):
+        text = (CONNECTED, PERSONAL, GENERAL, GENERAL)[i % 4].format(i=i)
+        request = plan_request(text, [], limits, adjustments(storage.overrides.active()))
+        hop = request.triple_depth
+        loaded = [("e1", "named in the question"), ("e2", "1 hop out, relevance 0.50")]
+        loaded += [(f"e1{k}", f"{hop} hops out, relevance 0.30") for k in range(1, 5)] if hop > 1 else []
+        cited = {0: ["e1" if i % 8 else "e2"], 1: ["e2"]}.get(i % 4, [])
+        row = storage.turns.add(uid, f"t{i // 12}", "user", text)
+        storage.usage.record(
+            UsageRecord(uid, f"t{i // 12}", row.id, text, clamp(request, limits).as_dict(), [], [], request.reason, {},
+                        request_ms=1.0, retrieval_ms=3.0, generation_ms=800.0, rss_mb=420.0, used=cited,
+                        telemetry={"loaded": [{"ref": r, "score": 0.5, "tokens": 25, "reason": w} for r, w in loaded]})
+        )  # fmt: skip
+
+
+async def test_the_nightly_job_proposes_one_hop_less_for_a_kind_whose_deepest_hop_goes_unused(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """Through the real scheduler and the app's job: the questions about connections never cite what
+    their second hop loaded → one hop less, measured by replaying them; the questions about the person
+    cite their one hop → nothing. Approved, the next question about a connection asks one hop less."""
+    log_graph_turns(settings, storage)
+    report = await scheduled(settings, storage, policy_runtime(settings, storage).backend)
+    assert [(p.dimension, p.proposed_value) for p in report.proposals] == [("policy:relational", -2.0)]
+    p = report.proposals[0]
+    assert "12 of 12 such turns would have lost nothing their answer used with 1 hop less" in p.rationale
+    assert "fewer memories" not in p.rationale and "100 tokens a turn, loaded for nothing" in p.rationale
+    headline = proposals.headline(p)
+    assert headline.startswith(f"#{p.id} request policy, questions about how people and things are connected: "
+                               "ask for less depth (1 hop less between related facts)")  # fmt: skip
+    sim = loads(p.simulation)
+    assert sim["replays"] == 12 and p.risk == "LOW"
+    assert any(f.startswith("Questions about you: 0 of 12 such turns would have lost nothing their answer used "
+                            "with 1 hop less") for f in report.findings)  # fmt: skip
+    limits = effective_limits(settings, storage)
+    before = plan_request(CONNECTED.format(i=99), [], limits)
+    _, change = proposals.decide(storage.dreams, limits, p.id or 0, "approved", "it never uses them", "ana")
+    assert change is not None
+    after = plan_request(CONNECTED.format(i=99), [], limits, adjustments(storage.overrides.active()))
+    assert after.triple_depth == before.triple_depth - 1 == 1
+    assert f"asking for less depth (change #{change.id} approved" in (after.reason or "")

@@ -6,7 +6,19 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from capabilities.limits import apply_overrides
-from capabilities.request_policy import DECIDES, Adjustment, adjusted_grant, adjustments, kind_of, plan_request
+from capabilities.request_policy import (
+    DECIDES,
+    LESS_STEP,
+    MORE_STEP,
+    SHALLOWER_STEP,
+    Adjustment,
+    adjusted_grant,
+    adjustments,
+    kind_of,
+    more_of,
+    plan_request,
+    shallower_of,
+)
 from capabilities.resources import Dimension, Limits, clamp
 from capabilities.situation import read
 from memory.models import LimitOverrideRow
@@ -80,15 +92,16 @@ def test_situation_reads_kinds() -> None:
 
 def test_an_adjusted_grant_is_what_plan_request_asks_with_the_adjustment_in_force() -> None:
     """What the dream replays a policy proposal's turns at (`adjusted_grant`) is the request the kind
-    makes once the adjustment is approved, for either direction."""
+    makes once the adjustment is approved, for every direction (more, fewer memories, one hop less)."""
     long_thread = ["step 1 failed", "try restarting", "still failing", "check the logs"] * 3
     cases = [("What did I say about my sister?", []), ("thanks!", []), ("How is Ana connected to Porto?", []),
              ("and what about step 3?", long_thread)]  # fmt: skip
     for message, history in cases:
         kind = read(message, history).kind
-        for more in (True, False):
+        for value in (MORE_STEP, LESS_STEP, SHALLOWER_STEP):
             plain = plan_request(message, history, LIMITS)
             granted = {d: getattr(plain, d.value.field) for d in DECIDES}
-            adjusted = plan_request(message, history, LIMITS, {kind: Adjustment(more, "#1")})
+            step = Adjustment(more_of(value), "#1", shallower_of(value))
+            adjusted = plan_request(message, history, LIMITS, {kind: step})
             expected = {d: getattr(adjusted, d.value.field) for d in DECIDES}
-            assert adjusted_grant(granted, LIMITS, more) == expected, (message, more)
+            assert adjusted_grant(granted, LIMITS, value) == expected, (message, value)
