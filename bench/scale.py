@@ -232,6 +232,8 @@ def build(
         uids.append(store.accounts.create(f"bench{u}", "bench-password").id or 0)
         secs = load(store, uids[-1], n // users, topics, rng)
         load_s, graph_s = load_s + secs[0], graph_s + secs[1]
+        if (u + 1) % 10 == 0:  # a 1M tier builds for half an hour: say how far it is
+            print(f"  {u + 1}/{users} users built ({load_s + graph_s:.0f} s)", flush=True)
     return uids, load_s, graph_s
 
 
@@ -264,10 +266,12 @@ def run_tier(n: int, users: int, topics: np.ndarray, k: int, work: Path, server:
     store.close()
     asks = queries(k, n, uids, rng)
     tiers = [measured(tier, settings, asks)]
+    print(f"  embedded installation measured at {time.strftime('%H:%M:%S')}", flush=True)
     tier.db_mb, tier.graph_mb = sum(_dir_mb(p) for p in data.glob("reverie.db*")), _dir_mb(settings.graph_dir)
     if server:
         pg = Tier(n, "postgresql", users)
         url, pg.load_s = copy_to_postgres(settings.db_path, server, f"scale_{n}")
+        print(f"  copied into PostgreSQL in {pg.load_s:.0f} s", flush=True)
         tiers.append(measured(pg, settings.model_copy(update={"database_url": url}), asks))
     shutil.rmtree(data, ignore_errors=True)
     return tiers

@@ -188,10 +188,18 @@ def _finish(src: Engine, dst: Engine, table: str, source: str, last: int, later:
                 pairs = sconn.execute(text(f"SELECT id, {col} FROM {table} WHERE {col} IS NOT NULL")).all()
             if pairs:
                 conn.execute(text(f"UPDATE {table} SET {col} = :v WHERE id = :i"), [{"v": v, "i": i} for i, v in pairs])
-        if table == "memories":  # in memory: past the default 64 MB (~40k vectors) the build spills, slowly
-            conn.execute(text("SET LOCAL maintenance_work_mem = '512MB'"))
+        if table == "memories":
+            conn.execute(text(f"SET LOCAL maintenance_work_mem = '{hnsw_build_mb(last, vector_dim(conn))}MB'"))
             conn.execute(text(CREATE_HNSW))
         _note(conn, table, source, last, done=True)
+
+
+def hnsw_build_mb(rows: int, dim: int) -> int:
+    """Memory for building the HNSW index over `rows` vectors in one go: each node is its vector plus
+    its neighbour lists (~1 KB at pgvector's m = 16), with room to spare. A build that outgrows
+    maintenance_work_mem (default 64 MB, ~40k vectors) goes on on disk, far slower; the memory is held
+    only while the index is built. `rows` may be an upper bound (the source's last rowid)."""
+    return max(512, rows * (4 * dim + 1024) * 3 // 2 // 1024**2)
 
 
 def _note(conn: Connection, table: str, source: str, last: int, *, done: bool) -> None:

@@ -35,7 +35,8 @@ BACKENDS = ("sqlite", "postgresql")
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A module marked `both_backends` runs each of its tests that opens stores through `settings`
     (or `storage`) once on the SQLite file and once on a fresh PostgreSQL database; a test of it
-    marked `one_backend` (what it tests is the language model, minutes of it) runs once."""
+    marked `one_backend` (what it tests is the language model, minutes of it) runs once. A test that
+    never opens a database (the model, the embedder, schemas) says so with `no_backend`."""
     marked = metafunc.definition.get_closest_marker
     if "backend" in metafunc.fixturenames and marked("both_backends") and not marked("one_backend"):
         metafunc.parametrize("backend", BACKENDS, indirect=True)

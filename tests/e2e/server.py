@@ -53,11 +53,13 @@ def reverie_env(data_dir: Path, backend: str = "embedded", extra: dict[str, str]
     return env
 
 
-def reverie(data_dir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run a `reverie` CLI command to completion."""
+def reverie(
+    data_dir: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a `reverie` CLI command to completion (`env` adds variables, e.g. REVERIE_DATABASE_URL)."""
     return subprocess.run(
         [sys.executable, "-m", "app.cli", *args],
-        env=reverie_env(data_dir),
+        env=reverie_env(data_dir, extra=env),
         input=stdin,
         capture_output=True,
         text=True,
@@ -210,12 +212,13 @@ def send(page: Page, text: str) -> str:
 
 
 @contextmanager
-def stored(data_dir: Path) -> Iterator[MemoryStore]:
-    """The app's storage on `data_dir` (no server may be running on it), closed after the block."""
+def stored(data_dir: Path, database_url: str = "") -> Iterator[MemoryStore]:
+    """The app's storage on `data_dir` (or the PostgreSQL database at `database_url`; no server may be
+    running on it), closed after the block."""
     from app.runtime import open_storage
     from app.settings import Settings
 
-    store = open_storage(Settings(_env_file=None, data_dir=data_dir))  # pyright: ignore[reportCallIssue]
+    store = open_storage(Settings(_env_file=None, data_dir=data_dir, database_url=database_url))  # pyright: ignore[reportCallIssue]
     try:
         yield store
     finally:

@@ -1,4 +1,5 @@
-"""The walking skeleton end to end: real server, real embedded model, real headless Chromium."""
+"""The walking skeleton end to end: real server, real embedded model, real headless Chromium; on the
+SQLite file and on PostgreSQL (the server, the CLI and Chainlit's threads all on one test database)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, WebSocket, expect
 
+from app.settings import Settings
 from tests.e2e.server import (
     OFF_MACHINE,
     PASSWORD,
@@ -21,12 +23,12 @@ from tests.e2e.server import (
     stored,
 )
 
-pytestmark = [pytest.mark.e2e]
+pytestmark = [pytest.mark.e2e, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 
 
-def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
-    data_dir = tmp_path / "data"
-    created = reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n")
+def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path, settings: Settings) -> None:
+    data_dir, database = settings.data_dir, {"REVERIE_DATABASE_URL": settings.database_url}
+    created = reverie(data_dir, "users", "add", "tester", "--password-stdin", stdin=PASSWORD + "\n", env=database)
     assert created.returncode == 0, created.stderr
     port = free_port()
     log = tmp_path / "server.log"
@@ -38,7 +40,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
     with loopback_page() as page:
         page.on("websocket", watch)
         OFF_MACHINE.clear()
-        with running_server(data_dir, port, log) as url:
+        with running_server(data_dir, port, log, env=database) as url:
             page.goto(url + "/login")
             expect(page.get_by_text("User name")).to_be_visible(timeout=60_000)
             page.screenshot(path=str(tmp_path / "login.png"), full_page=True)
@@ -52,7 +54,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             assert len(stream_frames) >= 2, "the reply was not streamed token by token"
             send(page, "What did I just tell you?")
             _open_context_step(page, tmp_path)
-        with running_server(data_dir, port, log) as url:
+        with running_server(data_dir, port, log, env=database) as url:
             page.goto(url)
             ready(page)
             thread_link = page.locator("#thread-history a, #thread-history [id^=thread-]").first
@@ -73,7 +75,7 @@ def test_chat_browser_login_stream_resume_after_restart(tmp_path: Path) -> None:
             expect(page.get_by_role("button", name="What else do you know about").last).to_be_visible(timeout=30_000)
             page.screenshot(path=str(tmp_path / "reloaded-thread.png"), full_page=True)
     assert OFF_MACHINE == [], "the page asked for something off this machine"
-    _assert_turns_stored(data_dir)
+    _assert_turns_stored(data_dir, settings.database_url)
 
 
 def _open_context_step(page: Page, tmp_path: Path) -> None:
@@ -86,8 +88,8 @@ def _open_context_step(page: Page, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / "context-step.png"), full_page=True)
 
 
-def _assert_turns_stored(data_dir: Path) -> None:
-    with stored(data_dir) as store:
+def _assert_turns_stored(data_dir: Path, database_url: str) -> None:
+    with stored(data_dir, database_url) as store:
         account = store.accounts.get("tester")
         assert account is not None and account.id is not None
         threads = store.turns.threads(account.id)

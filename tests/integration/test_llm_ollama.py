@@ -16,6 +16,8 @@ from app import ollama_backend as ob
 from app.llm import LLMConfig, open_backend, output_spec
 from tests.integration.ollama_fake import FakeOllamaState, fake_ollama, free_port_url
 
+pytestmark = pytest.mark.no_backend  # the model and its server, no store: nothing to run on PostgreSQL
+
 MODEL = ob.DEFAULT_OLLAMA_MODEL
 
 

@@ -31,7 +31,7 @@ from memory.recall.hybrid import MemoryHit
 from memory.store import MemoryStore
 from tests.scripted import answer_chunks
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_backends]  # (backends: tests/conftest.py)
 
 
 class Voice:
@@ -538,14 +538,15 @@ async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_anothe
 
 
 async def test_policy_path_takes_the_recommended_deeper_hop_itself_when_the_evidence_is_weak(
-    tmp_path: Path,
+    settings: Settings,
 ) -> None:
     """One memory granted and no info rounds: the note on Ana's husband is recalled, his work is not,
     and the telemetry recommends TRIPLE_DEPTH 2 for Globex; the policy takes that step once, and the
     note behind the relation the hop loaded answers. (The patterns read no marriage: the relation is
     added as a model extractor writes it, credited to the note that says it.)"""
-    narrow = Settings(_env_file=None, data_dir=tmp_path / "data", llm_backend="embedded",  # pyright: ignore[reportCallIssue]
-                      max_vector_search_limit=1, default_vector_search_limit=1, max_info_requests=0)  # fmt: skip
+    narrow = settings.model_copy(  # on the test's backend (its database URL kept)
+        update={"max_vector_search_limit": 1, "default_vector_search_limit": 1, "max_info_requests": 0}
+    )
     storage = open_storage(narrow)
     try:
         rt = _runtime(narrow, storage, Voice())

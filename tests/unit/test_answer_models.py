@@ -20,6 +20,8 @@ from capabilities.answer import (
     to_answer,
 )
 
+pytestmark = pytest.mark.no_backend  # schemas only, no store: nothing to run on PostgreSQL
+
 
 @pytest.mark.parametrize(("raw", "clamped"), [(1.7, 1.0), (-0.2, 0.0), (0.4, 0.4), (math.nan, 0.0)])
 def test_answer_relevance_is_clamped_not_rejected(raw: float, clamped: float) -> None:
