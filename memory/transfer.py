@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import psutil
 from sqlalchemy import Connection, Engine, bindparam, text
 
 from memory.db.engine import StorageError
@@ -194,12 +195,17 @@ def _finish(src: Engine, dst: Engine, table: str, source: str, last: int, later:
         _note(conn, table, source, last, done=True)
 
 
-def hnsw_build_mb(rows: int, dim: int) -> int:
+def hnsw_build_mb(rows: int, dim: int, ram_mb: int | None = None) -> int:
     """Memory for building the HNSW index over `rows` vectors in one go: each node is its vector plus
     its neighbour lists (~1 KB at pgvector's m = 16), with room to spare. A build that outgrows
     maintenance_work_mem (default 64 MB, ~40k vectors) goes on on disk, far slower; the memory is held
-    only while the index is built. `rows` may be an upper bound (the source's last rowid)."""
-    return max(512, rows * (4 * dim + 1024) * 3 // 2 // 1024**2)
+    only while the index is built. `rows` may be an upper bound (the source's last rowid).
+
+    At most a quarter of this machine's memory (`ram_mb`, read when not given): the server is on
+    loopback, beside the app, and a 2 GB box building a 1M index is better slow on disk than killed
+    for memory (1M MiniLM vectors want 3.6 GB)."""
+    ram_mb = ram_mb if ram_mb is not None else psutil.virtual_memory().total // 1024**2
+    return max(512, min(rows * (4 * dim + 1024) * 3 // 2 // 1024**2, ram_mb // 4))
 
 
 def _note(conn: Connection, table: str, source: str, last: int, *, done: bool) -> None:
