@@ -1709,8 +1709,9 @@ _IN_ONE_STEP = (
     ("husband|wife|partner", "dad|father", ("father-in-law",)),
     ("husband|wife|partner", "brother", ("brother-in-law",)), ("husband|wife|partner", "sister", ("sister-in-law",)),
 )  # fmt: skip
+# (any case: a question read with the names its notes know may say "my niece's Dad" after "Dad launched…")
 _TWO_STEPS = tuple(
-    (re.compile(rf"\b([Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?(?:{first})['’]s\s+(?:{second})\b"), said)
+    (re.compile(rf"\b(my|our)\s+(?:{_DESCRIBER})?(?:{first})['’]s\s+(?:{second})\b", re.IGNORECASE), said)
     for first, second, said in _IN_ONE_STEP
 )
 

@@ -1485,3 +1485,11 @@ def test_a_name_is_given_by_the_sentence_before_that_is_our() -> None:
     assert choose(read("what is our boat called?"), [note]).verdict == "answer"
     other = _note("b2", "We went out on Saturday with Dad. That is our boat, a little wooden dinghy he restored.")
     assert choose(read("what is our boat called?"), [other]).verdict == "unknown"  # no name before it
+
+
+def test_kin_in_two_steps_is_read_whatever_the_case_a_note_taught() -> None:
+    notes = [
+        _note("c1", "my sister Aoife is over from Glasgow w/ her husband Ross. shes a dental nurse, hes a joiner"),
+        _note("c2", "Dad launched Sea Biscuit on Saturday."),  # "Dad" is capitalised: the question is read so too
+    ]
+    assert choose(read("what does my niece's dad do for a living?"), notes).verdict == "answer"
