@@ -1737,7 +1737,8 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     sit = by_age(cased_question(sit, told), told)
     ask = read_ask(sit)
     notes = cased(glossed(told), sit.text)
-    scored = _scored(sit, ask, notes, aliases(notes))
+    known = aliases(notes)
+    scored = _scored(sit, ask, notes, known)
     if not scored:
         return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
     if not ask.terms and not ask.attributes:
@@ -1756,7 +1757,8 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     answers = [v for v in verdicts if v.verdict == "answer"]
     if not answers:
         said_once = (choose(read_message(plain), candidates) for plain in in_one_step(sit.text))
-        return next((e for e in said_once if e.verdict == "answer"), None) or _who_unsaid(sit, ask, notes, verdicts[0])
+        answered = next((e for e in said_once if e.verdict == "answer"), None)
+        return answered or _who_unsaid(sit, ask, notes, known, verdicts[0])
     # of the person's own life ("the venue where we played our first gig"), an answer in their words
     # that says as much before one made of a document's alone (the contract's "play another headline show")
     def said(v: Evidence) -> int:
@@ -2160,7 +2162,9 @@ _RELATIONS = frozenset(stem(w) for w in (*WHO, *word_set(
     "stepmother classmate adviser advisor fiance fiancee future ex former in-law in-laws")))
 
 
-def _who_unsaid(sit: Situation, ask: Ask, notes: Sequence[Note], refused: Evidence) -> Evidence:
+def _who_unsaid(
+    sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str, str], refused: Evidence
+) -> Evidence:
     """When the only words no note says are who the question is about ("where does Lili's fiance work?"
     where the notes say "she's seeing Marius, a customs officer at Bors"), the answer read without them,
     at low confidence, with those words as `missing` so the reply says who it took them to be.
@@ -2182,7 +2186,7 @@ def _who_unsaid(sit: Situation, ask: Ask, notes: Sequence[Note], refused: Eviden
     if set(ask.attributes) & NAMING_STEMS or ask.answer_type in ("person", "number"):
         return refused  # "what's Pavlos' wife called?": the wife is what is asked, not who it is asked of
     loose = replace(ask, hard=tuple(h for h in ask.hard if h not in missing))
-    scored = _scored(sit, loose, notes, aliases(notes))
+    scored = _scored(sit, loose, notes, known)
     if not scored:
         return refused
     ranked = sorted(scored, key=_Scored.key, reverse=True)
