@@ -237,6 +237,11 @@ _ROLE_VERB = re.compile(
     r"|(?:drive|fix|repair|build|design|sell|deliver|install)(?:es|s)\s+(?!it\b|them\b|me\b|us\b)\w+s\b"
     r"|works?\s+(?:at|for|in)\s+(?:the\s+)?\w+)",
 )
+# The person's own job said as what they do: "I teach chemistry at Lakeside High", "I now teach at…" (not
+# "I drive a blue Škoda", "I run a half marathon": the person's own driving and running are not a job).
+_MY_ROLE_VERB = re.compile(
+    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+)"
+)
 # A person's job said without the word "work" ("I'm now an instructor…"): it is about work.
 _WORKS_AS = re.compile(
     r"\b(?:i'm|i am|he's|he is|she's|she is|they're)\s+(?:now\s+|still\s+)?an?\s+"
@@ -416,14 +421,16 @@ class Note:
         sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
         title = frozenset(stem(w) for w in words(f"{self.title} {self.also}"))
         said = self.said | title | frozenset(root(s) for s in title) | kinship(self.text)
-        at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _AT_WORK.search(self.text)
+        at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _MY_ROLE_VERB.search(self.text)
+                   or _AT_WORK.search(self.text)
                    or _NAMED_ROLE.search(self.text))
         return said | _WORK if at_work else said
 
 
 def roles(text: str) -> set[str]:
     """The role words a text gives ("I'm now an instructor": instructor), lower-cased."""
-    found = [*_ROLE_SHAPE.finditer(text), *_ROLE_VERB.finditer(text), *_ROLE_BARE.finditer(text)]
+    found = [*_ROLE_SHAPE.finditer(text), *_ROLE_VERB.finditer(text), *_ROLE_BARE.finditer(text),
+             *_MY_ROLE_VERB.finditer(text)]
     return {w.casefold() for m in found for w in m.group(1).split() if w.casefold() not in STOP}
 
 
@@ -1017,7 +1024,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if covers(note.stems, attribute):
         return True
     if attribute in ROLE_STEMS:
-        return bool(_ROLE_SHAPE.search(note.text) or _ROLE_VERB.search(note.text) or _ROLE_BARE.search(note.text))
+        return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())

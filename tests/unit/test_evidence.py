@@ -1493,3 +1493,18 @@ def test_kin_in_two_steps_is_read_whatever_the_case_a_note_taught() -> None:
         _note("c2", "Dad launched Sea Biscuit on Saturday."),  # "Dad" is capitalised: the question is read so too
     ]
     assert choose(read("what does my niece's dad do for a living?"), notes).verdict == "answer"
+
+
+def test_the_persons_own_teaching_is_their_work_but_their_driving_is_not() -> None:
+    # "I teach chemistry…" is the person's job (the pattern was bound to a lower-case "i"), so "where do
+    # I work?" is answered from it, newest school first; "I drive a blue Škoda" is no job.
+    notes = [
+        _note("m1", "hi! I'm Maya, I teach chemistry at Lakeside High in Duluth."),
+        _note("m2", "My husband Tom is a paramedic, and our son Leo just turned 6.", 1),
+        _note("m3", "we adopted a beagle called Pepper last spring", 2),
+        _note("m4", "Actually I moved schools, I now teach at Hillcrest Academy since September.", 3),
+    ]
+    for question in ("where do I work?", "where do I work now?", "what's my job?"):
+        assert any("Hillcrest Academy" in t for t in _answers(question, notes)), question
+    driving = [_note("m1", "I sold the Golf, I drive a blue Škoda Fabia now."), _note("m2", "My cat is Miso.", 1)]
+    assert _answers("where do I work?", driving) == []
