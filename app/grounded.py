@@ -79,6 +79,7 @@ from capabilities.namesakes import Ambiguity, ambiguities
 from capabilities.namesakes import reply as namesake_reply
 from capabilities.situation import (
     DESCRIBERS,
+    SOCIAL,
     STOP,
     Situation,
     introduced,
@@ -841,8 +842,23 @@ _ACK_REPLIES = (
 )
 
 
+# What the person asks of Reverie itself, answered plainly and the same every time (see `situation.SOCIAL`).
+_ABOUT_ME = (
+    (re.compile(r"\b(?:who|what) are you|your name\b", re.IGNORECASE),
+     "I'm Reverie, a private assistant that runs on this machine and remembers what you tell me."),
+    (re.compile(r"\bwhat (?:can|do) you do|how do(?:es)? (?:you|this) work|^\W*help\W*$", re.IGNORECASE),
+     "Tell me about your life (people, plans, dates, changes) and ask me about it later: I answer from "
+     "what you told me and show where it came from. You can also upload documents, and each night I "
+     "suggest changes to how much I recall, for you to approve (/dreams in the browser)."),
+    (re.compile(r"\bwh?at['’]?s (?:up|new)\b", re.IGNORECASE), "Not much here. What's on your mind?"),
+    (SOCIAL, "I'm well, thanks for asking! What's on your mind?"),
+)
+
+
 def ack_reply(message: str) -> str:
-    """The fixed reply to an acknowledgement or a greeting: "You're welcome!", "Good morning! …"."""
+    """The fixed reply to an acknowledgement, a greeting or small talk: "You're welcome!", "Good morning! …"."""
+    if SOCIAL.match(message):
+        return next(reply for pattern, reply in _ABOUT_ME if pattern.search(message))
     for pattern, reply in _ACK_REPLIES:
         if m := pattern.match(message):
             return reply.format(m.group(m.lastindex or 0).capitalize())

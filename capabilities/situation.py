@@ -68,6 +68,17 @@ _ACK = re.compile(
     r"sounds good|that'?s (?:great|nice|cool|helpful|funny|interesting)|you'?re welcome|np|no worries)\b",
     re.IGNORECASE,
 )
+# Small talk addressed to the assistant itself ("how are you?", "who are you?", "what can you do?"), with or
+# without a greeting before it: nothing to recall, and nothing the 135M model answers well (asked, it said
+# "I'm just going to check my email." and "I'm so sorry to hear about the recent COVID-19 pandemic.").
+SOCIAL = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))(?:\s+there|\s+reverie)?\W+)?"
+    r"(?:how (?:are|r) (?:you|u)|how['’]?re you|how are things|how['’]?s it going|how is it going|how have you been"
+    r"|what['’]?s up|wh?at['’]?s new|who are you|what are you|what['’]?s your name|what is your name"
+    r"|what (?:can|do) you do|how do you work|how does this work|help)"
+    r"(?:\s+(?:doing|today|tonight|this morning|now|then|reverie))*\W*$",
+    re.IGNORECASE,
+)
 _SUMMARY = re.compile(
     r"\b(?:summari[sz]e|recap|sum up)\b.*\b(?:conversation|chat|discussion|thread|so far|this)\b", re.IGNORECASE
 )
@@ -464,7 +475,7 @@ def _kind(
     names = list(names)
     if _SUMMARY.search(text):
         return "summary"
-    if _ACK.match(text) and len(tokens) <= 6 and not question and not introduced(text):
+    if (_ACK.match(text) and len(tokens) <= 6 and not question and not introduced(text)) or SOCIAL.match(text):
         return "ack"
     # "what did I just say?" points back; "Actually I just sold the Skoda, I drive a Tesla now." is news
     back = _BACKREF.search(text) or (question and _JUST.search(text))

@@ -172,6 +172,20 @@ def test_an_acknowledgement_gets_a_reply_in_kind_without_a_model(message: str, r
     assert ack_reply(message) == reply
 
 
+def test_small_talk_to_reverie_is_answered_plainly_without_the_model_or_memory() -> None:
+    # asked, the 135M model said "I'm just going to check my email." to "what's up?" and "I'm so sorry to
+    # hear about the recent COVID-19 pandemic." to "how are you today?"
+    for message in ("how are you?", "Good morning Reverie, how are you today?", "hey, how's it going"):
+        assert read(message).kind == "ack"
+        assert ack_reply(message) == "I'm well, thanks for asking! What's on your mind?"
+    assert ack_reply("what's up?") == "Not much here. What's on your mind?"
+    assert ack_reply("who are you?").startswith("I'm Reverie, a private assistant")
+    assert "upload documents" in ack_reply("what can you do?") and read("help").kind == "ack"
+    # about someone else, or more than small talk: a question like any other
+    for message in ("what's up with my sister?", "how are you feeling about my plan?", "who are you seeing tonight?"):
+        assert read(message).kind != "ack"
+
+
 def test_a_reply_may_not_say_a_relation_the_notes_do_not() -> None:
     kids = [Note("m1", "We have two kids, Maisie who is 7 and Alfie who is 4.", datetime(2026, 11, 1))]
     text, problem = grounded_reply("Alfie is Maisie's son.", kids, "What are my kids called?")
