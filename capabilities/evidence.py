@@ -84,7 +84,8 @@ NAMING_STEMS = frozenset(stem(w) for w in NAMING)
 ROLE = word_set("profession occupation job work title")
 ROLE_STEMS = frozenset(stem(w) for w in ROLE)
 AGE = word_set("age old")
-_ATTRIBUTE_STEMS = NAMING_STEMS | ROLE_STEMS | frozenset(stem(w) for w in AGE)
+SURNAME = stem("surname")  # ("last name", "family name" are read as it: see `read_ask`)
+_ATTRIBUTE_STEMS = NAMING_STEMS | ROLE_STEMS | frozenset(stem(w) for w in AGE) | {SURNAME}
 # A pronoun that needs the turn before it ("His wife Nia…")
 _PRONOUN = re.compile(r"\b(?:he|she|him|his|her|it|its|they|them|their|there)\b", re.IGNORECASE)
 # Nouns after which/what that only say the answer's type ("which city", "what year").
@@ -597,6 +598,8 @@ def read_ask(sit: Situation) -> Ask:
     # a job asked as "for work"; elsewhere ("where do I work?") a word like "work" is a key word.
     attributes = [a for t in dict.fromkeys(hard) for a in t.split("|") if _attribute(a)]
     hard = [t for t in dict.fromkeys(hard) if not any(_attribute(a) for a in t.split("|"))]
+    if re.search(r"\bsurname\b", text, re.IGNORECASE) and SURNAME not in attributes:  # "what's fran's surname?"
+        attributes.append(SURNAME)  # (of a name typed in lower case: no possessive chain was read)
     # "my blood type": the type is what a note must say, not "blood pressure 160/95"
     described = {stem(w) for w in _DESCRIPTIVE}
     hard = [t.split("|")[-1] if "|" in t and t.split("|")[-1] in described else t for t in hard]
@@ -918,7 +921,8 @@ _DENIED = _NEGATED | word_set("not never scrap scrapped ditch ditched cancel can
 
 _MONEY = re.compile(
     r"\b(?:pay|paid|cost|costs|price|spend|spent|deposit|rent|fee|charge|owe|worth|salary|earn|tax|bill|sell|sold"
-    r"|(?:get|got) for|trad(?:e|ed|ing) in)\w*",
+    r"|(?:get|got) for|trad(?:e|ed|ing) in)\w*"
+    r"|\bhow much\b.*\b(?:make|makes|made|making)\b",  # "how much did I make per hour…" asks for pay
     re.IGNORECASE,
 )
 _UNITS = word_set(
@@ -930,7 +934,7 @@ _UNITS = word_set(
 _COVERED = word_set("did ran run runs walked walk cycled rode swam hiked done doing running")  # "did 14k"
 _PRICED = word_set(
     "month months week weekly monthly year yearly pcm pw quid bucks rand dollars euros pounds deposit rent fee "
-    "fees cost costs paid pay pays price salary each per total bill "
+    "fees cost costs paid pay pays price salary each per total bill wage wages net gross earn earns earned hourly "
     # the world's currencies said as words (not "won", "real", "dong": common English words)
     "peso pesos rupee rupees yen yuan franc francs lei leu lira naira shilling shillings baht ringgit zloty "
     "krona kronor krone kroner ruble rubles rouble roubles reais dirham dirhams riyal riyals cedi cedis "
@@ -1008,6 +1012,10 @@ def _calendar(word: str) -> bool:
 
 
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
+    if attribute == SURNAME:  # a name of two words, of the one asked if the question names one: "Ximena Araya"
+        full = [n.casefold().split() for n in names_in(note.text) if " " in n]
+        asked = ask.hard or tuple(t for t in ask.terms if t != SURNAME)  # ("fran": a name typed in lower case)
+        return any(not asked or any(covers(frozenset({stem(n[0])}), h) for h in asked) for n in full)
     if attribute in NAMING_STEMS:
         return _names_it(note, ask)
     if attribute == KIND:  # "Miso, a grey British shorthair"; "what kind of business": "a bakery"
@@ -2137,6 +2145,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         _of_it(c, chosen, asked, money) for c in typed
     ):
         return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of something else", ())
+    # "how much did I make per hour?": not "pays 120 lucas a month" (another rate, of another job)
+    rate = _RATE.search(sit.text)
+    if rate and typed and all(_other_rate(c.note.text, sit.text, rate[1]) for c in typed):
+        return Evidence("unknown", (), "low", f"the amount said is not per {rate[1]}", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
@@ -2152,6 +2164,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     saying = [c for c in chosen if role and not noun and covers(c.note.said, stem(role[1]))]
     if ask.answer_type == "person" and saying and not any(c.typed for c in saying):
         return Evidence("unknown", (), "low", f"no note names the {role[1] if role else ''}", ())
+    head = _ROLE_HEAD.match(sit.text.casefold())  # "who's Anto's violin teacher?": not "she studies violin"
+    if (ask.answer_type == "person" and head and head[1] not in STOP
+            and not any(covers(c.note.stems, stem(head[1])) for c in chosen)):
+        return Evidence("unknown", (), "low", f"no note says who the {head[1]} is", ())
     best = chosen[0]
     terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")
     if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:
@@ -2164,6 +2180,30 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     return Evidence("answer", notes, "high" if strong else "medium", why)
 
 
+_RATE = re.compile(
+    r"\b(?:per|an?|each|every|by the)\s+(hour|day|week|fortnight|month|year|night|shift|session|lesson)\b",
+    re.IGNORECASE,
+)
+
+
+def _other_rate(text: str, question: str, asked: str) -> bool:
+    """Whether every amount a note gives is said per something else than asked, or it gives none but dates
+    ("pays 120 lucas a month", "last shift was sunday 31 august" for "…per hour?"; not "from 4800 lei net to
+    5300 lei net, diurna stays 85 euro a day" for "…per month?")."""
+    plain = words(text.casefold())
+    dated = {w for i, w in enumerate(plain) if any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w)}
+    for amount in candidates(text, "number", question) - dated:  # (a day of a month is no amount: "31 august")
+        after = re.search(rf"{re.escape(amount)}\W*(?:\S+\s+){{0,2}}?(?:per|an?|each|every|by the)\s+(\w+)", text, re.I)
+        if not after or after[1].casefold() == asked.casefold() or not _RATE.search(f"a {after[1]}"):
+            return False
+    return True
+
+
+# The role a person is asked by, two words long, and its head: "who's Anto's violin teacher?" (teacher).
+_ROLE_HEAD = re.compile(
+    r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their|\w+['’]s)\s+[a-z]+\s+([a-z]{3,})"
+    r"(?:\s+(?:now|again|these days|currently|at the moment|nowadays))?\W*$"
+)
 _RELATIONS = frozenset(stem(w) for w in (*WHO, *word_set(
     "godson goddaughter godmother godfather godchild stepson stepdaughter stepmum stepmom stepdad stepfather "
     "stepmother classmate adviser advisor fiance fiancee future ex former in-law in-laws")))

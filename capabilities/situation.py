@@ -408,6 +408,7 @@ def key_terms(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(stem(w) for w in words(text) if w not in STOP and len(w) > 1 and stem(w) not in STOP))
 
 
+_MY_FAMILYS = re.compile(r"\bmy (?:family|household|home)['’]s\b", re.IGNORECASE)
 _S_APOSTROPHE = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]*s)['’](?=\s)")  # a name ending in s, possessive
 # A parent said with no one's before it: "when is dad's birthday?", "where does mum live?" (not "Hemi's
 # mum", "her dad", "the mum of…").
@@ -425,6 +426,9 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
     text = _S_APOSTROPHE.sub(r"\1's", text)  # "Kostas' daughter" is said as "Kostas's daughter"
     if question:  # "when is dad's birthday?" asks about the person's own dad, as "my dad" would
         text = _BARE_PARENT.sub(lambda m: f"{m.group(1)}my {m.group(2).casefold()}", text)
+        # "what's my family's dog called?" asks what "our dog Chispa" says, not what some "family" owns
+        text = _MY_FAMILYS.sub("our", text)
+        text = re.sub(r"\b(?:last|family) name\b", "surname", text, flags=re.IGNORECASE)  # one word asked
     tokens = words(text)
     # "me" after an imperative ("tell me a story") asks something of the assistant; elsewhere
     # ("the friend who got me into pottery") it is the person.

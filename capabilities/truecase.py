@@ -56,7 +56,7 @@ _SLOTS = (
     re.compile(r"\b(?:put (?:me|him|her|us|them) on|switched (?:me |him |her |us )?(?:over )?to)\s+([a-z][\w-]*)"),
 )
 # A place after at/in/from ("2 bed in coburg", "lives in perth"), not a common noun ("in bed", "at work").
-_PLACE = re.compile(r"\b(?:in|at|from|near)\s+([a-z][a-z-]{3,})\b")
+_PLACE = re.compile(r"\b(?:in|at|from|near)\s+([a-zß-ÿ][a-zß-ÿ-]{3,})\b")  # (viña)
 _COMMON_PLACES = word_set(
     "time love town work home hospital school church class general fact case mind trouble charge heaps person "
     "advance total touch front back side middle start beginning process line shape pain tears bits hand months "

@@ -1508,3 +1508,28 @@ def test_the_persons_own_teaching_is_their_work_but_their_driving_is_not() -> No
         assert any("Hillcrest Academy" in t for t in _answers(question, notes)), question
     driving = [_note("m1", "I sold the Golf, I drive a blue Škoda Fabia now."), _note("m2", "My cat is Miso.", 1)]
     assert _answers("where do I work?", driving) == []
+
+
+def test_what_was_never_told_about_a_named_person_is_not_answered_from_what_was() -> None:
+    notes = [
+        _note("m1", "I rent a room on cerro alegre with 2 roommates, fran and tomás. fran does architecture"),
+        _note("m2", "my girlfriend is Anto, antonia. she studies violin at the PUCV, she's from viña", 1),
+        _note("m3", "weekends I work at a café called La Gaviota, barista, sat and sun 9 to 5", 2),
+        _note("m4", "quit La Gaviota, last shift was sunday 31 august.", 3),
+        _note("m5", "now im a TA at the uni, lab sessions tues and thurs. pays 120 lucas a month", 3),
+        _note("m6", "My boss is Ximena Araya Pizarro, she runs the lab.", 4),
+    ]
+    assert _answers("what's fran's surname?", notes) == []  # a surname is a second name, never told
+    assert _answers("who's anto's violin teacher?", notes) == []  # she studies violin: no teacher named
+    assert _answers("how much did i make per hour at la gaviota?", notes) == []  # 120 a month is the TA pay
+    assert any("Araya" in t for t in _answers("what's Ximena's surname?", notes))
+    assert any("120" in t for t in _answers("how much do I make a month as a TA?", notes))
+    from capabilities.truecase import learned_names
+
+    assert "viña" in learned_names([], ["she's from viña"])  # a place typed in lower case, with its ñ
+
+
+def test_my_familys_dog_is_our_dog() -> None:
+    notes = [_note("m1", "our dog Chispa lives with my parents, she's a quiltro (mutt), 9 years old"),
+             _note("m2", "Anto has a cat called Luna.", 1)]
+    assert any("Chispa" in t for t in _answers("whats my family's dog called", notes))
