@@ -2081,6 +2081,9 @@ def _names_one(note: Note, question: str) -> bool:
     return bool(said) or (note.source == "chunk" and bool(note.title))
 
 
+_GIFT_ASKED = re.compile(r"\bwhat did (?:i|we) (?:get|give|buy)\s+(?!for\b)\w+(?:\s+\w+)?\s+for\b", re.IGNORECASE)
+_GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bought", "buy", "present", "gift",
+                                      "getting", "giving", "ordered", "made"))  # fmt: skip
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
@@ -2131,6 +2134,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     told_as = _SAID_AS.get(ask.verb or "", frozenset())  # "what did I pay for the Navara?": "bought it for…"
     if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) or c.note.stems & told_as for c in chosen):
         return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
+    # "what did I get Benja for his birthday?" asks for a present ("get" is too light a verb to require
+    # elsewhere): not "Benja turned 17 on 3 october"
+    if _GIFT_ASKED.search(sit.text) and not any(c.note.stems & _GIVING for c in chosen):
+        return Evidence("unknown", (), "low", "no note says what the person gave", ())
     if ask.earlier and not any(c.earlier for c in chosen):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):

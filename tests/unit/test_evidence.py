@@ -1533,3 +1533,11 @@ def test_my_familys_dog_is_our_dog() -> None:
     notes = [_note("m1", "our dog Chispa lives with my parents, she's a quiltro (mutt), 9 years old"),
              _note("m2", "Anto has a cat called Luna.", 1)]
     assert any("Chispa" in t for t in _answers("whats my family's dog called", notes))
+
+
+def test_a_present_asked_is_not_answered_by_the_birthday() -> None:
+    notes = [_note("m1", "Benja turned 17 on 3 october!! asado at home in Rancagua"),
+             _note("m2", "little brother Benja is 16 and plays in the O'Higgins youth team", 1)]
+    assert _answers("what did i get benja for his birthday?", notes) == []
+    notes.append(_note("m3", "got Benja a new pair of football boots for his birthday", 2))
+    assert any("boots" in t for t in _answers("what did i get benja for his birthday?", notes))
