@@ -1442,8 +1442,22 @@ def _score(
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
         does=(bool(ask.verb) and _does(note.text, ask.verb))
         or (bool(ask.named_does[0]) and not ask.now  # (what is so now: the newest, "Bamse is 22,8 kg now")
-            and _does(read or note.text, ask.named_does[1], ask.named_does[0])),
+            and _does(read or note.text, ask.named_does[1], ask.named_does[0]))
+        # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
+        or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+def _my_role(text: str) -> bool:
+    """Whether a note says the person's own job: "I teach chemistry", "I'm a nurse", "I work at Halden"."""
+    return bool(_MY_ROLE_VERB.search(text) or _MY_JOB.search(text))
+
+
+_MY_JOB_ASKED = re.compile(r"\bmy (?:\w+ )?(?:job|profession|occupation|work|title)\b|\bwhat do I do\b", re.IGNORECASE)
+_MY_JOB = re.compile(
+    r"\bI(?:['’]m|\s+am|\s+was)\s+(?:now\s+|still\s+)?(?:an?\s+)?(?:\w+\s+)?" + _JOB_WORD
+    + r"\b|\bI\s+(?:now\s+)?work(?:ed|s)?\s+(?:as|at|for|in)\b",
+)
 
 
 _THIRD_PERSON = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:she|he|they)(?:['’]s|['’]re)?\b", re.IGNORECASE)

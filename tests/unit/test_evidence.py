@@ -1541,3 +1541,12 @@ def test_a_present_asked_is_not_answered_by_the_birthday() -> None:
     assert _answers("what did i get benja for his birthday?", notes) == []
     notes.append(_note("m3", "got Benja a new pair of football boots for his birthday", 2))
     assert any("boots" in t for t in _answers("what did i get benja for his birthday?", notes))
+
+
+def test_my_job_is_mine_not_the_newer_note_of_my_husbands() -> None:
+    # a real `reverie chat` answered "what's my job?" with "Your husband Tom is a paramedic…": both notes give
+    # a job and the husband's was told later
+    notes = [_note("m1", "I'm Maya, I teach chemistry at Lakeside High in Duluth."),
+             _note("m2", "My husband Tom is a paramedic, and our son Leo just turned 6.", 1)]
+    assert _answers("what's my job?", notes) == [notes[0].text]
+    assert any("paramedic" in t for t in _answers("what's Tom's job?", notes))
