@@ -270,6 +270,11 @@ def _relation_item(
         + weights.recency * 1.0
         + (weights.evidence * join.fit if join else 0.0)
     )
+    if e.predicate == COOCCURS and join is not None:
+        # A co-occurrence is no fact but its sentence: it is worth the share of the question the
+        # sentence holds, so a line holding one asked word of four yields to a chunk that answers
+        # (two more Dracula questions with every name, none lost: docs/benchmarks.md, "Fifteenth session").
+        score *= join.fit
     line = f"{subj.name} {e.predicate} {obj.name}"
     full = f"{line}: “{join.sentence}”" if join else line
     # A co-occurrence is its sentence: without it the line is no fact, so it has no short form.

@@ -72,6 +72,22 @@ def evidence_sentences(text: str, terms: Sequence[str], n: int = 2) -> list[Join
     return sorted(found, key=lambda j: -j.fit)[:n]
 
 
+def asked_sentences(text: str, terms: Sequence[str], n: int = 2) -> list[str]:
+    """The `n` sentences of `text` holding most of the question's `terms` (at least one), in the
+    text's order, each cut to a window at its first asked word: what a chunk packed short shows
+    instead of its first characters, which seldom hold what was asked."""
+    scored: list[tuple[int, int, str]] = []
+    for at, raw in enumerate(sentences(text)):
+        flat = " ".join(plain(raw).split())
+        held = [t for t in terms if _holds(stems(_WORDS.findall(flat.casefold())), t)]
+        if held:
+            word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", flat)
+            start = word.start() if word else 0  # the window holds some of what comes before it too
+            scored.append((len(held), -at, _window(flat, start, start + MAX_CHARS // 2)))
+    best = sorted(scored, reverse=True)[:n]
+    return [s for _, _, s in sorted(best, key=lambda b: -b[1])]
+
+
 def stems(words: Sequence[str]) -> set[str]:
     """The crude stems (first five letters) of lower-case words."""
     return {w[:STEM] for w in words}
