@@ -292,6 +292,8 @@ class ContextAssembler:
     document chunks when no entity matches; a benchmark turns it off to compare with the context before.
     `excerpts` (with `evidence`) adds the sentences of further document chunks that hold the
     question's words beside a name it does not say (`EXCERPTS`); a benchmark turns it off alone.
+    `asked_summaries`: a document chunk packed short shows its sentences holding the question's
+    words (`_memory_item`); off, its first 120 characters, as before the fifteenth session.
     """
 
     def __init__(
@@ -304,6 +306,7 @@ class ContextAssembler:
         weights: Weights = GRAPH_WEIGHTS,
         evidence: bool = True,
         excerpts: bool = True,
+        asked_summaries: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -313,6 +316,7 @@ class ContextAssembler:
         self.weights = weights
         self.evidence = evidence
         self.excerpts = excerpts
+        self.asked_summaries = asked_summaries
 
     def assemble(
         self,
@@ -352,7 +356,7 @@ class ContextAssembler:
         graph = self._graph(user_id, message, hits, req)
         timings["graph"] = _ms(t0)
         t0 = time.perf_counter()
-        asked = query_terms(message)
+        asked = query_terms(message) if self.asked_summaries else []
         items = [_memory_item(h, now, asked) for h in hits] + graph_items(graph.facts, now, self.weights)
         items += [_filling(h, now, asked) for h in graph.fill]
         items += [_excerpt(h, found, now) for h, found in graph.excerpts]

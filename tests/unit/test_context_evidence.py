@@ -3,10 +3,11 @@ line by the share of the question its sentence holds, a chunk packed short by it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from memory.assembly import _memory_item
-from memory.attention import GraphFacts, graph_items
+from memory.attention import GRAPH_WEIGHTS, GraphFacts, graph_items
 from memory.documents.extraction import COOCCURS
 from memory.documents.joins import Join
 from memory.graph.cypher import GraphEdge, GraphNode, Subgraph
@@ -34,10 +35,13 @@ def _relations(facts: GraphFacts) -> dict[str, float]:
 def test_a_cooccurrence_is_worth_the_share_of_the_question_its_sentence_holds() -> None:
     """Two lines that touch the named entity alike: the one whose sentence holds a quarter of the
     asked words scores a quarter of the one holding them all, below a chunk that answers (~0.9)."""
-    scores = _relations(_facts({10: Join("Mina met Lucy at Whitby.", 1.0), 11: Join("Mina and Arthur.", 0.25)}))
+    joins: dict[int, Join | None] = {10: Join("Mina met Lucy at Whitby.", 1.0), 11: Join("Mina and Arthur.", 0.25)}
+    scores = _relations(_facts(joins))
     assert scores["r11"] == scores["r10"] / 4 and scores["r11"] < 0.3
     typed = _relations(_facts({10: Join("Mina married Lucy.", 1.0), 11: Join("Mina and Arthur.", 0.25)}, "KNOWS"))
     assert typed["r11"] == typed["r10"]  # a typed relation is a fact beside its sentence: not weighed by it
+    before = {i.ref: i.score for i in graph_items(_facts(joins), NOW, replace(GRAPH_WEIGHTS, fit=0.0))}
+    assert before["r11"] == before["r10"] == scores["r10"]  # fit 0: the ranking before the session
     bare = _relations(_facts({}))
     assert bare["r10"] == bare["r11"] == scores["r10"]  # no evidence looked up: as before
 
