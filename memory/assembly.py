@@ -292,7 +292,7 @@ class ContextAssembler:
     document chunks when no entity matches; a benchmark turns it off to compare with the context before.
     `excerpts` (with `evidence`) adds the sentences of further document chunks that hold the
     question's words beside a name it does not say (`EXCERPTS`); a benchmark turns it off alone.
-    `asked_summaries`: a document chunk packed short shows its sentences holding the question's
+    `asked_summaries`: a document chunk packed short shows its sentence holding the question's
     words (`_memory_item`); off, its first 120 characters, as before the fifteenth session.
     """
 
@@ -595,9 +595,9 @@ def _candidate_names(message: str) -> list[str]:
 
 
 def _memory_item(hit: MemoryHit, now: datetime, asked: Sequence[str] = ()) -> ContextItem:
-    """A memory as a candidate; a document chunk packed short (its summary) shows its sentences
-    holding the question's words `asked`, not its first 120 characters, which seldom hold them
-    (one more Dracula question with every name: docs/benchmarks.md, "Fifteenth session")."""
+    """A memory as a candidate; a document chunk packed short (its summary) shows its sentence
+    holding most of the question's words `asked`, not its first 120 characters, which seldom hold
+    them (one more Dracula question with every name: docs/benchmarks.md, "Fifteenth session")."""
     row = hit.memory
     date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
     full = f"({date}, {row.kind}) {row.content}"

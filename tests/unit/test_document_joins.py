@@ -45,19 +45,21 @@ def test_evidence_sentences_hold_the_asked_words_beside_a_name_not_asked() -> No
 
 
 def test_asked_sentences_are_what_a_chunk_packed_short_shows() -> None:
-    """Fifteenth session: the sentences holding most of the asked words, in the text's order, not
-    the chunk's first characters (there the answer "Bersicker" is in the fourth sentence)."""
+    """Fifteenth session: the sentence holding most of the asked words, not the chunk's first
+    characters (which hold none of them)."""
     text = (
         "It was a grey day and the rain went on. The keeper drank his tea. "
         "We had been up all night a-huntin' the Park for Bersicker, the wolf that got out. "
         "The wolf at the Zoological Gardens was a grey one from Norway. Nobody came."
     )
-    said = asked_sentences(text, ["wolf", "zoological", "gardens"])
-    assert said == [
+    assert asked_sentences(text, ["wolf", "zoological", "gardens"]) == [
+        "The wolf at the Zoological Gardens was a grey one from Norway."
+    ]
+    assert asked_sentences(text, ["wolf", "zoological", "gardens"], n=2) == [  # in the text's order
         "We had been up all night a-huntin' the Park for Bersicker, the wolf that got out.",
         "The wolf at the Zoological Gardens was a grey one from Norway.",
     ]
     assert asked_sentences(text, ["spiders"]) == []
     long = "And so " * 60 + "the wolf Bersicker ran into the Park " + "and on " * 40 + "."
     (cut,) = asked_sentences(long, ["wolf"])
-    assert "wolf Bersicker" in cut and len(cut) <= 242  # a window at the asked word
+    assert "wolf Bersicker" in cut and len(cut) <= 162  # a window at the asked word
