@@ -13,7 +13,9 @@
    every co-occurrence, nothing when no entity matches), graph as shipped (each document relation
    with the sentence joining its ends, no bare co-occurrence, chunks fill the budget when no entity
    matches, and the sentences of further chunks holding the question's words beside a name it does
-   not say), the same without those excerpts, the same with the evidence ranking term, and a bare
+   not say; fifteenth session: a co-occurrence line ranked by the share of the question its sentence
+   holds, a chunk packed short shown by its sentences holding the question's words), each step of
+   that session alone, the same without the excerpts, the same with the evidence ranking term, and a bare
    list of every entity name of the novel (a control). For each: answer-name coverage and the share
    of questions with every required name, on the whole block, on the loaded items only (no "Related
    but not loaded" pointers), and with the bare co-occurrence (RELATED_TO) lines or every one
@@ -43,7 +45,7 @@ from app.settings import Settings
 from bench.machine import print_machine
 from capabilities.context import TwoLevelContext
 from memory.assembly import ContextRequest
-from memory.attention import DOMAIN, GRAPH_WEIGHTS, NO_DOMAIN, SEED_ORDER, Weights
+from memory.attention import GRAPH_WEIGHTS, SEED_ORDER, Weights
 from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
 from memory.documents.extraction import COOCCURS, EntityExtractor, PatternExtractor
@@ -64,6 +66,7 @@ EXCERPT = ROOT / "tests" / "data" / "dracula_ch4_excerpt.txt"
 LABELS = ROOT / "tests" / "data" / "dracula_labeled.json"
 QUESTIONS = ROOT / "bench" / "dracula_questions.json"
 EVIDENCE_TERM = replace(GRAPH_WEIGHTS, evidence=0.3)
+UNWEIGHED = replace(GRAPH_WEIGHTS, fit=0.0)  # co-occurrence lines ranked as before the fifteenth session
 
 
 NAMESAKES = (
@@ -84,20 +87,24 @@ NAMESAKES = (
 are, so that a question's expansion crosses CROSS_DOMAIN edges into another domain."""
 
 
-def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool]]:
+def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool, bool]]:
     """Each configuration: the request (None: no context), the graph weights, issue 14's evidence,
-    and the further chunks' excerpts (thirteenth session)."""
+    the further chunks' excerpts (thirteenth session), and a chunk packed short shown by its asked
+    sentences (fifteenth session; the weights' `fit` weighs co-occurrence lines by their sentence)."""
     graph = ContextRequest(0, 2, 0.5, 2, budget)
+    flat = ContextRequest(0, 15, 0.5, 0, budget)
     return {
-        "none": (None, GRAPH_WEIGHTS, True, True),
-        "flat (top chunks to the budget)": (ContextRequest(0, 15, 0.5, 0, budget), GRAPH_WEIGHTS, True, True),
-        "graph, before issue 14 (bare relation lines)": (graph, GRAPH_WEIGHTS, False, False),
-        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True),
-        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False),
-        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True),
-        "graph, shipped without the domain term (`NO_DOMAIN`)": (graph, NO_DOMAIN, True, True),
-        "graph, the domain term at 0.25 (`DOMAIN`)": (graph, DOMAIN, True, True),
-        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True),
+        "none": (None, GRAPH_WEIGHTS, True, True, True),
+        "flat, before (a chunk packed short: its first characters)": (flat, GRAPH_WEIGHTS, True, True, False),
+        "flat (top chunks to the budget)": (flat, GRAPH_WEIGHTS, True, True, True),
+        "graph, before issue 14 (bare relation lines)": (graph, UNWEIGHED, False, False, False),
+        "graph, before (thirteenth session's)": (graph, UNWEIGHED, True, True, False),
+        "graph, before + co-occurrence × its sentence's fit": (graph, GRAPH_WEIGHTS, True, True, False),
+        "graph, before + asked sentences for a chunk packed short": (graph, UNWEIGHED, True, True, True),
+        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True, True),
+        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False, True),
+        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True, True),
+        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True, True),
     }
 
 
@@ -243,8 +250,9 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
     misses: dict[str, list[str]] = {}
-    for name, (req, weights, evidence, excerpts) in configs(budget).items():
+    for name, (req, weights, evidence, excerpts, asked) in configs(budget).items():
         store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = weights, evidence, excerpts
+        store.assembler.asked_summaries = asked
         rows = []
         for q in questions:
             if req is None:
@@ -254,12 +262,14 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
             block = TwoLevelContext.from_assembled(ctx).block()  # the block the model is sent
             rows.append(_row(q, block, ctx.tokens, ctx.retrieval_ms))
             if name == "graph, shipped (evidence)" and rows[-1]["loaded"] < 1.0:
-                misses.setdefault(name, []).append(q["q"])
+                gone = [e for e in q["expect"] if covered([e], _loaded_only(block)) < 1.0]
+                misses.setdefault(name, []).append(f"{q['q']} (missing: {', '.join(gone)})")
         table[name] = _summary(rows)
     names = _names_block(store, user)
     listed = [_row(q, names, estimate_tokens(names), 0.0) for q in questions]
     table["control: every entity name, a bare list"] = _summary(listed)
     store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = GRAPH_WEIGHTS, True, True
+    store.assembler.asked_summaries = True
     table["misses (shipped, loaded items)"] = misses  # type: ignore[assignment]
     return table
 

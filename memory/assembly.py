@@ -34,7 +34,7 @@ from memory.attention import (
     recency,
 )
 from memory.db.engine import in_clause
-from memory.documents.joins import STEM, Join, evidence_sentences, joining_sentence, stems
+from memory.documents.joins import STEM, Join, asked_sentences, evidence_sentences, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
@@ -292,6 +292,8 @@ class ContextAssembler:
     document chunks when no entity matches; a benchmark turns it off to compare with the context before.
     `excerpts` (with `evidence`) adds the sentences of further document chunks that hold the
     question's words beside a name it does not say (`EXCERPTS`); a benchmark turns it off alone.
+    `asked_summaries`: a document chunk packed short shows its sentence holding the question's
+    words (`_memory_item`); off, its first 120 characters, as before the fifteenth session.
     """
 
     def __init__(
@@ -304,6 +306,7 @@ class ContextAssembler:
         weights: Weights = GRAPH_WEIGHTS,
         evidence: bool = True,
         excerpts: bool = True,
+        asked_summaries: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -313,6 +316,7 @@ class ContextAssembler:
         self.weights = weights
         self.evidence = evidence
         self.excerpts = excerpts
+        self.asked_summaries = asked_summaries
 
     def assemble(
         self,
@@ -352,8 +356,9 @@ class ContextAssembler:
         graph = self._graph(user_id, message, hits, req)
         timings["graph"] = _ms(t0)
         t0 = time.perf_counter()
-        items = [_memory_item(h, now) for h in hits] + graph_items(graph.facts, now, self.weights)
-        items += [_filling(h, now) for h in graph.fill]
+        asked = query_terms(message) if self.asked_summaries else []
+        items = [_memory_item(h, now, asked) for h in hits] + graph_items(graph.facts, now, self.weights)
+        items += [_filling(h, now, asked) for h in graph.fill]
         items += [_excerpt(h, found, now) for h, found in graph.excerpts]
         others = [i for i in items if i.skip is not None]
         others += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
@@ -541,8 +546,8 @@ def _forms(row: EntityRow) -> list[str]:
     return [row.name, *row.aliases]
 
 
-def _filling(hit: MemoryHit, now: datetime) -> ContextItem:
-    item = _memory_item(hit, now)
+def _filling(hit: MemoryHit, now: datetime, asked: Sequence[str]) -> ContextItem:
+    item = _memory_item(hit, now, asked)
     item.reason = "no entity matched: a further document chunk"
     return item
 
@@ -589,11 +594,17 @@ def _candidate_names(message: str) -> list[str]:
     return list(dict.fromkeys(p.strip() for p in phrases))[:24]
 
 
-def _memory_item(hit: MemoryHit, now: datetime) -> ContextItem:
+def _memory_item(hit: MemoryHit, now: datetime, asked: Sequence[str] = ()) -> ContextItem:
+    """A memory as a candidate; a document chunk packed short (its summary) shows its sentence
+    holding most of the question's words `asked`, not its first 120 characters, which seldom hold
+    them (one more Dracula question with every name: docs/benchmarks.md, "Fifteenth session")."""
     row = hit.memory
     date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
     full = f"({date}, {row.kind}) {row.content}"
     summary = f"({date}, {row.kind}) {row.content[:120]}" + ("…" if len(row.content) > 120 else "")
+    said = asked_sentences(row.content, asked) if row.kind == "chunk" and asked else []
+    if said and len(" ".join(said)) < len(row.content):
+        summary = f"({date}, {row.kind}, excerpt) " + " ".join(said)
     score = 0.6 * hit.relevance + 0.2 * recency(row.created_at, now) + 0.2 * KIND_WEIGHT.get(row.kind, 0.5)
     return ContextItem(f"m{row.id}", row.kind, full, summary, score, row.created_at)
 

@@ -64,6 +64,9 @@ class Weights:
     cut: float = 0.0
     evidence: float = 0.0
     domain: float = 0.0
+    fit: float = 1.0
+    """How far a document co-occurrence's score is weighed by the share of the question its
+    sentence holds: × (1 - fit + fit × share); 1 ships, 0 ranks as before the fifteenth session."""
 
 
 EVIDENCE = 0.0
@@ -270,6 +273,11 @@ def _relation_item(
         + weights.recency * 1.0
         + (weights.evidence * join.fit if join else 0.0)
     )
+    if e.predicate == COOCCURS and join is not None:
+        # A co-occurrence is no fact but its sentence: it is worth the share of the question the
+        # sentence holds, so a line holding one asked word of four yields to a chunk that answers
+        # (two more Dracula questions with every name, none lost: docs/benchmarks.md, "Fifteenth session").
+        score *= 1.0 - weights.fit + weights.fit * join.fit
     line = f"{subj.name} {e.predicate} {obj.name}"
     full = f"{line}: “{join.sentence}”" if join else line
     # A co-occurrence is its sentence: without it the line is no fact, so it has no short form.

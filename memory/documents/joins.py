@@ -18,6 +18,10 @@ from memory.documents.mentions import plain
 
 MAX_CHARS = 240
 """A joining sentence is cut to this window around its names (novels have 100-word sentences)."""
+SHORT_CHARS = 160
+"""A chunk packed short shows one sentence cut to this window, about the cost of the 120 characters
+it replaces: two sentences, or 240 characters, crowded other chunks out of flat context (one to two
+Dracula questions fewer; docs/benchmarks.md, "Fifteenth session")."""
 _WORDS = re.compile(r"[0-9a-z\u00c0-\uffff]+")
 STEM = 5
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][\w'’-]+)")
@@ -72,6 +76,22 @@ def evidence_sentences(text: str, terms: Sequence[str], n: int = 2) -> list[Join
     return sorted(found, key=lambda j: -j.fit)[:n]
 
 
+def asked_sentences(text: str, terms: Sequence[str], n: int = 1, chars: int = SHORT_CHARS) -> list[str]:
+    """The `n` sentences of `text` holding most of the question's `terms` (at least one), in the
+    text's order, each cut to a `chars` window at its first asked word: what a chunk packed short
+    shows instead of its first characters, which seldom hold what was asked."""
+    scored: list[tuple[int, int, str]] = []
+    for at, raw in enumerate(sentences(text)):
+        flat = " ".join(plain(raw).split())
+        held = [t for t in terms if _holds(stems(_WORDS.findall(flat.casefold())), t)]
+        if held:
+            word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", flat)
+            start = word.start() if word else 0  # the window holds some of what comes before it too
+            scored.append((len(held), -at, _window(flat, start, start + chars // 2, chars)))
+    best = sorted(scored, reverse=True)[:n]
+    return [s for _, _, s in sorted(best, key=lambda b: -b[1])]
+
+
 def stems(words: Sequence[str]) -> set[str]:
     """The crude stems (first five letters) of lower-case words."""
     return {w[:STEM] for w in words}
@@ -91,10 +111,10 @@ def _holds(said: set[str], term: str) -> bool:
     return stem in said or (len(stem) < STEM and any(s.startswith(stem) for s in said))
 
 
-def _window(flat: str, start: int, end: int) -> str:
-    """The sentence, or a MAX_CHARS window of it that holds both names, marked where cut."""
-    if len(flat) <= MAX_CHARS:
+def _window(flat: str, start: int, end: int, chars: int = MAX_CHARS) -> str:
+    """The sentence, or a `chars` window of it that holds both names, marked where cut."""
+    if len(flat) <= chars:
         return flat
-    left = max(0, min(start - 40, end - MAX_CHARS + 40))
-    right = min(len(flat), left + MAX_CHARS)
+    left = max(0, min(start - 40, end - chars + 40))
+    right = min(len(flat), left + chars)
     return ("…" if left else "") + flat[left:right].strip() + ("…" if right < len(flat) else "")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.documents.joins import evidence_sentences, joining_sentence
+from memory.documents.joins import asked_sentences, evidence_sentences, joining_sentence
 
 TEXT = (
     "It turns out that the schooner is a Russian from Varna, and is called the _Demeter_. "
@@ -42,3 +42,24 @@ def test_evidence_sentences_hold_the_asked_words_beside_a_name_not_asked() -> No
     assert all("Nobody" not in j.sentence for j in found)  # no name beyond the question's own words
     assert evidence_sentences(text, ["spiders", "flies"]) == []  # the asked words are not there
     assert evidence_sentences("So Bersicker ran.", ["wolf"]) == []  # one word, not the one asked
+
+
+def test_asked_sentences_are_what_a_chunk_packed_short_shows() -> None:
+    """Fifteenth session: the sentence holding most of the asked words, not the chunk's first
+    characters (which hold none of them)."""
+    text = (
+        "It was a grey day and the rain went on. The keeper drank his tea. "
+        "We had been up all night a-huntin' the Park for Bersicker, the wolf that got out. "
+        "The wolf at the Zoological Gardens was a grey one from Norway. Nobody came."
+    )
+    assert asked_sentences(text, ["wolf", "zoological", "gardens"]) == [
+        "The wolf at the Zoological Gardens was a grey one from Norway."
+    ]
+    assert asked_sentences(text, ["wolf", "zoological", "gardens"], n=2) == [  # in the text's order
+        "We had been up all night a-huntin' the Park for Bersicker, the wolf that got out.",
+        "The wolf at the Zoological Gardens was a grey one from Norway.",
+    ]
+    assert asked_sentences(text, ["spiders"]) == []
+    long = "And so " * 60 + "the wolf Bersicker ran into the Park " + "and on " * 40 + "."
+    (cut,) = asked_sentences(long, ["wolf"])
+    assert "wolf Bersicker" in cut and len(cut) <= 162  # a window at the asked word
