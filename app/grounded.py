@@ -755,12 +755,22 @@ async def _chat(
         problem = "a greeting for a question"  # "Hello!" for "how much did both plane tickets cost together?"
     if not problem and recent and _names_unsaid(text, message, recent):
         problem = "the reply names what the thread never said"  # "Pineapple, a rescue greyhound." for Pepper
+    if not problem and sit.question and not recent and not _on_topic(text, message):
+        problem = "the reply is about something else"  # "I'm sorry for your loss." for "can I eat shrimp?"
     if problem:
         log.info("chat reply dropped (%s): %r", problem, raw[:200])
         text = GENERAL_FALLBACK if sit.question else DEFAULT_FALLBACK
     # A 135M model's general knowledge is unchecked, and a reply it could not give knows nothing: low.
     # Chat and acknowledgements: medium.
     return Answer(content=_fit(text), confidence="low" if sit.kind == "general" or problem else "medium")
+
+
+def _on_topic(reply: str, question: str) -> bool:
+    """Whether a reply to a general question says a content word of it ("Boil an egg in…" for "how do I boil
+    an egg?"). The 135M model answered "can I eat shrimp?" and "how can I sleep better?" with "I'm sorry for
+    your loss."; an answer that shares no word with its question is rarely one."""
+    asked = {stem(w) for w in words(question) if w not in STOP and len(w) > 2}
+    return not asked or bool(asked & {stem(w) for w in words(reply)})
 
 
 _ONLY_GREETING = re.compile(r"^\W*(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?:\s+there)?\W*$", re.I)

@@ -71,6 +71,10 @@ class Voice:
             yield "Ana birthday"
         elif "brother" in question:
             yield "I don't know."
+        elif "shrimp" in question:  # what the 135M model said
+            yield "I'm sorry for your loss."
+        elif "egg" in question:
+            yield "Boil the egg for eight minutes."
         elif "breed" in question:  # the question said back, no description
             yield "Biscuit is a breed of dog."
         elif (dropped := re.search(r"scrap (\w+)", notes)) is not None:  # the plan a note drops
@@ -523,6 +527,13 @@ async def test_a_question_is_never_answered_with_a_bare_greeting(settings: Setti
     uid = storage.accounts.create("ines", "correct-horse").id or 0
     reply = _reply(await _say(rt, uid, "q", "what's the tallest mountain in the alps?")).reply
     assert reply == GENERAL_FALLBACK
+
+
+async def test_a_general_answer_about_something_else_is_not_shown(settings: Settings, storage: MemoryStore) -> None:
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("sam", "correct-horse").id or 0
+    assert _reply(await _say(rt, uid, "q", "can I eat shrimp?")).reply == GENERAL_FALLBACK
+    assert _reply(await _say(rt, uid, "r", "how do I boil an egg?")).reply == "Boil the egg for eight minutes."
 
 
 async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_another_of_the_note(
