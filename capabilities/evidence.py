@@ -243,6 +243,12 @@ _ROLE_VERB = re.compile(
 _MY_ROLE_VERB = re.compile(
     r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+)"
 )
+# A business of one's own is a job: "my dad jorge has a mechanic shop there, Taller Rojas" (whoever has it).
+_OWN_BUSINESS = re.compile(
+    r"\b(?:has|have|had|opened)\s+(?:a|an|his|her|their|our|my)\s+(?:own\s+)?(?:\w+\s+)?((?:shop|business|company"
+    r"|restaurant|caf[eé]|bakery|farm|garage|firm|practice|store|salon|clinic|workshop|studio))\b",
+    re.IGNORECASE,
+)
 # A person's job said without the word "work" ("I'm now an instructor…"): it is about work.
 _WORKS_AS = re.compile(
     r"\b(?:i'm|i am|he's|he is|she's|she is|they're)\s+(?:now\s+|still\s+)?an?\s+"
@@ -423,7 +429,7 @@ class Note:
         title = frozenset(stem(w) for w in words(f"{self.title} {self.also}"))
         said = self.said | title | frozenset(root(s) for s in title) | kinship(self.text)
         at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _MY_ROLE_VERB.search(self.text)
-                   or _AT_WORK.search(self.text)
+                   or _OWN_BUSINESS.search(self.text) or _AT_WORK.search(self.text)
                    or _NAMED_ROLE.search(self.text))
         return said | _WORK if at_work else said
 
@@ -1032,7 +1038,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if covers(note.stems, attribute):
         return True
     if attribute in ROLE_STEMS:
-        return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB))
+        return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())

@@ -1550,3 +1550,9 @@ def test_my_job_is_mine_not_the_newer_note_of_my_husbands() -> None:
              _note("m2", "My husband Tom is a paramedic, and our son Leo just turned 6.", 1)]
     assert _answers("what's my job?", notes) == [notes[0].text]
     assert any("paramedic" in t for t in _answers("what's Tom's job?", notes))
+
+
+def test_a_business_of_ones_own_is_a_job() -> None:
+    notes = [_note("m1", "my dad jorge has a mechanic shop there, Taller Rojas, fixes mostly trucks and micros"),
+             _note("m2", "our dog Chispa lives with my parents, she's a quiltro (mutt), 9 years old", 1)]
+    assert any("mechanic shop" in t for t in _answers("what does my dad do for work", notes))
