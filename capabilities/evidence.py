@@ -1686,7 +1686,12 @@ def cased_question(sit: Situation, notes: Sequence[Note]) -> Situation:
     last name" asks about Dev, "what uni is lily at?" about Lily."""
     if not uncased(sit.text):
         return sit
-    text = capitalised(sit.text, _learned([replace(n, text=spelled_out(n.text)) for n in notes], sit.text))
+    spelled = [replace(n, text=spelled_out(n.text)) for n in notes]
+    # and a name the question says that any note puts in a name's slot, even a note with capitals of its
+    # own ("2 roommates, fran and tomás" for "what does fran study?"; the notes themselves are left as typed)
+    asked = {w.casefold() for w in words(sit.text)}
+    slotted = {n for n in learned_names([], [n.text for n in spelled if n.source != "chunk"]) if n in asked}
+    text = capitalised(sit.text, _learned(spelled, sit.text) | slotted)
     return replace(sit, text=text, names=tuple(names_in(text)))
 
 

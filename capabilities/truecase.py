@@ -40,7 +40,9 @@ _NOT_NAMES = word_set(
 )
 _SLOTS = (
     # my sister tash, my leopard gecko noodle, a cat, bovril
-    re.compile(rf"\b(?:my|our|his|her|their|\w+'s|a|an)\s+(?:[a-z]+\s+)?{_DESCRIBER}{_KIND}s?,?\s+([a-z][\w-]*)"),
+    # (or counted: "2 roommates, fran and tomás")
+    re.compile(rf"\b(?:my|our|his|her|their|\w+'s|a|an|\d+|two|three|four)\s+(?:[a-z]+\s+)?{_DESCRIBER}{_KIND}s?,?\s+"
+               r"([a-z][\w-]*)"),
     # dr sandhu, mr whyte, ms kaur: a title before a name
     re.compile(r"\b(?:dr|mr|mrs|ms|miss|prof)\.?\s+([a-z][\w-]*)"),
     # me and ruaridh, ruaridh and i

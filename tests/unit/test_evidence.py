@@ -1556,3 +1556,12 @@ def test_a_business_of_ones_own_is_a_job() -> None:
     notes = [_note("m1", "my dad jorge has a mechanic shop there, Taller Rojas, fixes mostly trucks and micros"),
              _note("m2", "our dog Chispa lives with my parents, she's a quiltro (mutt), 9 years old", 1)]
     assert any("mechanic shop" in t for t in _answers("what does my dad do for work", notes))
+
+
+def test_a_lower_case_name_in_the_question_is_read_from_a_name_slot_of_any_note() -> None:
+    from capabilities.evidence import cased_question
+    from capabilities.truecase import learned_names
+
+    notes = [_note("m1", "I rent a room in an old house with 2 roommates, fran and tomás. Rent is 180 lucas")]
+    assert "fran" in learned_names([], [notes[0].text])  # counted: "2 roommates, fran"
+    assert cased_question(read("what does fran study again?"), notes).names == ("Fran",)
