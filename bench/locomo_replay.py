@@ -87,8 +87,20 @@ def adjacent(loaded: list[tuple[int, int]]) -> int:
     return sum((s, i - 1) in chosen or (s, i + 1) in chosen for s, i in chosen)
 
 
-def answer(server: Server, h: Any, conv: dict[str, Any], qa: dict[str, Any], budget: int) -> dict[str, Any]:
-    """One question the chat's way, scored the harness's way, with where its misses sat."""
+def lexical(h: Any, conv: dict[str, Any]) -> Any:
+    """The harness's own BM25 over this conversation's turns: the baseline of R@1, in the same run."""
+    bm25 = h.BM25Retriever()
+    bm25.reset(conv["sample_id"], conv["speakers"])
+    for turn in conv["turns"]:
+        bm25.add(turn)
+    return bm25
+
+
+def answer(
+    server: Server, h: Any, conv: dict[str, Any], qa: dict[str, Any], budget: int, bm25: Any
+) -> dict[str, Any]:
+    """One question the chat's way, scored the harness's way, with where its misses sat, and
+    what ranked first here and under BM25 (for the adversarial questions' R@1)."""
     t0 = time.perf_counter()
     packed = server.query(qa["question"], budget, None)
     assembly_ms = 1000 * (time.perf_counter() - t0)
@@ -109,6 +121,12 @@ def answer(server: Server, h: Any, conv: dict[str, Any], qa: dict[str, Any], bud
         "adjacent": adjacent([(t["session"], t["index"]) for t in where]),
         "missed": [position(ranking, d) for d in ev - cov],
         "ms": (assembly_ms, search_ms),
+        "question": qa["question"],
+        "evidence": sorted(ev),
+        "top": ranking[:1],
+        "top_speaker": [conv["by_id"][d]["speaker"] for d in ranking[:1]],
+        "bm25_top": bm25.retrieve(qa["question"])[:1],
+        "bm25_r1": len(ev & set(bm25.retrieve(qa["question"])[:1])) / len(ev),
     }
 
 
@@ -125,7 +143,8 @@ def main() -> None:
     recs = []
     for conv in h.load_locomo(str(args.bench / "locomo_dev.json")):
         stored(server, conv, args.store / conv["sample_id"])
-        recs += [answer(server, h, conv, qa, args.budget) for qa in conv["qa"] if qa["evidence"]]
+        bm25 = lexical(h, conv)
+        recs += [answer(server, h, conv, qa, args.budget, bm25) for qa in conv["qa"] if qa["evidence"]]
         print(f"  {conv['sample_id']}: {len(conv['qa'])} questions", file=sys.stderr, flush=True)
     report(recs)
     if args.out:
@@ -144,6 +163,13 @@ def report(recs: list[dict[str, Any]]) -> None:
     table: dict[str, Any] = {"R@budget": mean([r["recall"] for r in main_]), "R@1": mean([r["r1"] for r in main_])}
     table |= {name: mean([r["recall"] for r in recs if r["cat"] == c]) for c, name in NAMES.items()}
     table["adversarial R@1"] = mean([r["r1"] for r in recs if r["cat"] == 5])
+    table["adversarial R@1, BM25"] = mean([r["bm25_r1"] for r in recs if r["cat"] == 5])
+    table["adversarial R@1 per conversation"] = [
+        mean([r["r1"] for r in recs if r["cat"] == 5 and r["ci"] == c]) for c in convs
+    ]
+    table["adversarial R@1 per conversation, BM25"] = [
+        mean([r["bm25_r1"] for r in recs if r["cat"] == 5 and r["ci"] == c]) for c in convs
+    ]
     table["per conversation"] = [mean([r["recall"] for r in main_ if r["ci"] == c]) for c in convs]
     table["multi-hop per conversation"] = [mean([r["recall"] for r in multi if r["ci"] == c]) for c in convs]
     table["multi-hop missed evidence by ranking position"] = dict(Counter(p for r in multi for p in r["missed"]))

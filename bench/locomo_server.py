@@ -58,6 +58,8 @@ LIMITS = Limits.from_values()  # the seed's ranges and defaults
 conv.SESSION_WEIGHT = float(os.environ.get("LOCOMO_SESSION_WEIGHT", conv.SESSION_WEIGHT))
 conv.SPEAKER_WEIGHT = float(os.environ.get("LOCOMO_SPEAKER_WEIGHT", conv.SPEAKER_WEIGHT))
 conv.SPEAKER_MARGIN = float(os.environ.get("LOCOMO_SPEAKER_MARGIN", conv.SPEAKER_MARGIN))  # "inf": no yielding
+conv.CONTENT_LEAD = int(os.environ.get("LOCOMO_CONTENT_LEAD", conv.CONTENT_LEAD))  # 99: the content rule off
+conv.STEM = int(os.environ.get("LOCOMO_STEM", conv.STEM))
 hybrid.DATE_WEIGHT = float(os.environ.get("LOCOMO_DATE_WEIGHT", hybrid.DATE_WEIGHT))
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 

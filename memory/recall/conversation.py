@@ -7,7 +7,7 @@ rounds, the LoCoMo server) takes the candidates of `memory/recall/hybrid.py` and
 2. neighbours: each of the best hits brings its adjacent turns in just behind it;
 3. speaker prior: a memory said by someone the question is about rises (its lift also counts in
    its thread's support in step 1), unless the question's content points at someone else's turn
-   (`speaker_weight`).
+   (`speaker_weight`: by score; `holds_less`: by the question's words).
 
 All three work on log-odds; hybrid.py then maps the result back to a calibrated relevance.
 
@@ -69,6 +69,14 @@ SPEAKER_WEIGHT = 1.5
 # it. LoCoMo dev through the chat's assembly: adversarial R@1 10.5 -> 32.1 (35.7 at margin 0, which cost
 # 0.6 at 1,024 tokens; 0.5 keeps 77.8), docs/benchmarks.md "Thirteenth session".
 SPEAKER_MARGIN = 0.5
+# The prior also needs the named speaker's words to hold the question's content (`holds_less`): when
+# a candidate said by someone the question does not name holds more than CONTENT_LEAD more of its
+# content words (cut to STEM letters) than any candidate the named speaker said, the name gives no
+# lift. LoCoMo dev through the chat's assembly: adversarial R@1 32.1 -> 34.6 (BM25 33.1), every
+# conversation up, R@1024t and every category unchanged; a lead of 0 gave 38.6 but lost 0.1 at
+# 1,024 tokens (docs/benchmarks.md, "Fifteenth session: the adversarial rule").
+CONTENT_LEAD = 1
+STEM = 5
 
 
 def _logit(p: float) -> float:
@@ -169,6 +177,30 @@ def speaker_weight(
     return max(0.0, weight - max(0.0, best_other - best_named - margin))
 
 
+def stem(word: str) -> str:
+    """A word's first five letters, a plural's "s" dropped first: "painting" and "paint", "movies"
+    and "movie" count as one word (truncation, the crudest stemmer that works in English)."""
+    return word.removesuffix("s")[:STEM] if STEM else word
+
+
+def holds_less(
+    texts: dict[int, str], speakers: dict[int, str | None], named: set[str], terms: Sequence[str]
+) -> bool:
+    """Whether the best of these memories (`texts`) said by someone not in `named` holds more than
+    CONTENT_LEAD more of the question's content words (`terms`, the names left out) than the best
+    said by one in `named`: then the question's words point at someone else, whatever name it gives
+    ("What did Melanie realize after her charity race?" when Caroline ran it)."""
+    wanted = {stem(t) for t in terms}
+    if not wanted:
+        return False
+    best = {True: 0, False: 0}
+    for mid, body in texts.items():
+        held = len(wanted.intersection(map(stem, query_terms(body))))
+        key = speakers.get(mid) in named
+        best[key] = max(best[key], held)
+    return best[False] > best[True] + CONTENT_LEAD
+
+
 def with_speaker_prior(
     ranked: Sequence[tuple[int, float]],
     speakers: dict[int, str | None],
@@ -187,13 +219,20 @@ def with_speaker_prior(
 
 
 def rerank(
-    lookups: ConversationLookups, user_id: int, scored: Sequence[tuple[int, float]], named: set[str]
+    lookups: ConversationLookups,
+    user_id: int,
+    scored: Sequence[tuple[int, float]],
+    named: set[str],
+    terms: Sequence[str] = (),
 ) -> list[tuple[int, float]]:
     """Fused (id, relevance) candidates, best first, re-ranked by session support, neighbour turns
-    and the prior for the speakers the question is about (`named`, possibly empty)."""
+    and the prior for the speakers the question is about (`named`, possibly empty; `terms` are the
+    question's content words without the names, `holds_less`)."""
     ids = [m for m, _ in scored]
     speakers = lookups.speakers(user_id, ids) if named else {}
     weight = speaker_weight(scored, speakers, named, SPEAKER_WEIGHT, SPEAKER_MARGIN) if named else 0.0
+    if weight and terms and holds_less(lookups.texts(user_id, ids), speakers, named, terms):
+        weight = 0.0
     named = named if weight else set()
     centre = speaker_lift(ids, speakers, named, weight)
     lift = {m: weight * (speakers.get(m) in named) - centre for m in ids} if centre else {}
@@ -247,6 +286,10 @@ class ConversationLookups:
                 names = [s for (s,) in conn.execute(text(sql), {"u": user_id}) if isinstance(s, str)]
                 cached = self._speakers[user_id] = (generation, names)
         return cached[1]
+
+    def texts(self, user_id: int, ids: Sequence[int]) -> dict[int, str]:
+        """The text of each of these (this user's) memories."""
+        return {m: str(v) for m, v in self._column(user_id, ids, "content").items()}
 
     def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
         """Who said each of these (this user's) memories: `meta["speaker"]`, None when unknown."""

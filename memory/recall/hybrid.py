@@ -214,7 +214,9 @@ class HybridSearch:
         scored = [(m, rel) for m, rel, _, _ in fuse(dense, lexical)]
         if window:
             scored = self.lift_dated(user_id, scored, window)
-        ranked = conv.rerank(self.conversation, user_id, scored, named)
+        names = {w for name in named for w in query_terms(name)}
+        terms = [t for t in query_terms(query) if t not in names]
+        ranked = conv.rerank(self.conversation, user_id, scored, named, terms)
         return [(m, calibrated(rel), dense.get(m, 0.0), lexical.get(m, 0.0)) for m, rel in ranked]
 
     def lift_dated(self, user_id: int, scored: list[tuple[int, float]], window: Span) -> list[tuple[int, float]]:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pytest
 
 from memory.models import MemoryRow
 from memory.recall.conversation import (
+    ConversationLookups,
+    holds_less,
     named_speakers,
+    rerank,
     speaker_lift,
     speaker_weight,
     with_neighbours,
@@ -152,6 +156,55 @@ def test_speaker_weight_yields_as_far_as_someone_elses_turn_matches_better() -> 
     assert speaker_weight([(1, 0.9)], said, {"Ann"}, 1.5, margin=0.0) == 0.0  # none of Ann's among them
     assert speaker_weight([(2, 0.1)], said, {"Ann"}, 1.5, margin=0.0) == 1.5  # only Ann's
     assert speaker_weight([(1, 0.1), (2, 0.9)], said, {"Ann"}, 1.5, margin=0.0) == 1.5  # Ann's ahead
+
+
+def test_holds_less_when_someone_elses_turn_holds_more_of_the_questions_words() -> None:
+    said: dict[int, str | None] = {1: "Bob", 2: "Ann", 3: "Ann"}
+    texts = {
+        1: "Bob: I lost my job at the factory last month.",
+        2: "Ann: Sorry to hear that, Bob. How are you holding up?",
+        3: "Ann: I started a new job painting houses.",
+    }
+    # "What happened to Ann's job last month?": Bob's turn holds job, last, month; Ann's only job.
+    assert holds_less(texts, said, {"Ann"}, ["happened", "job", "last", "month"])
+    # "What job did Ann start?": Ann's turn holds both words ("started" is "start"), Bob's one.
+    assert not holds_less(texts, said, {"Ann"}, ["job", "start"])
+    assert not holds_less(texts, said, {"Ann"}, ["job"])  # a tie leaves the name to decide
+    assert not holds_less(texts, said, {"Ann"}, [])  # no content words: nothing to go by
+
+
+class _Turns(ConversationLookups):
+    """What rerank reads about three turns, each its own thread, no neighbours."""
+
+    def __init__(self, said: dict[int, tuple[str, str]]) -> None:
+        self.said = said
+
+    def threads(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
+        return {m: None for m in ids}
+
+    def speakers(self, user_id: int, ids: Sequence[int]) -> dict[int, str | None]:
+        return {m: self.said[m][0] for m in ids}
+
+    def texts(self, user_id: int, ids: Sequence[int]) -> dict[int, str]:
+        return {m: self.said[m][1] for m in ids}
+
+    def neighbours(self, user_id: int, ids: Sequence[int]) -> dict[int, list[int]]:
+        return {}
+
+
+def test_rerank_gives_no_speaker_lift_when_the_named_persons_turns_lack_the_content() -> None:
+    turns = _Turns(
+        {
+            1: ("Bob", "Bob: The car factory closed and I lost my job."),
+            2: ("Ann", "Ann: I love my job at the bakery."),
+            3: ("Ann", "Ann: Oh no, sorry to hear that."),
+        }
+    )
+    scored = [(1, 0.82), (2, 0.8), (3, 0.3)]  # Bob's turn ahead, too little for the margin to matter
+    # "What did Ann lose when the factory closed?": only Bob's turn holds factory and closed.
+    assert rerank(turns, 1, scored, {"Ann"}, ["lose", "factory", "closed"])[0][0] == 1
+    # "What does Ann love about her job?": Ann's turn holds the words, her name decides.
+    assert rerank(turns, 1, scored, {"Ann"}, ["love", "job"])[0][0] == 2
 
 
 def test_without_names_replaces_whole_names_in_any_case() -> None:
