@@ -3,9 +3,13 @@
 The same `MemoryIndex` and the same hybrid ranking (memory/recall/hybrid.py) as on SQLite; only
 the two retrievers and the vector writes differ, so `SIMILARITY_THRESHOLD` keeps its meaning:
 
-- Dense: `ORDER BY embedding <=> q` over an HNSW index of the whole table, filtered by user
-  (pgvector's iterative scan keeps going until the filter has kept enough rows; the session sets
-  it, memory/db/postgres.py). Cosine = 1 - cosine distance, exact for the rows returned.
+- Dense: the exact top k of the user's own active rows (their index, then a sort of the distances),
+  as on SQLite. The distance is ordered as `(embedding <=> q) + 0` so the planner cannot walk the
+  whole table's HNSW index instead: at 10,000 memories per user it chose that walk with the user
+  filter (pgvector's iterative scan), which took 5× the exact sort's time (p95 240 against 46 ms)
+  and missed 28% of the true top 100 (`bench/pg_dense.py`, docs/benchmarks.md, issue 18). The
+  HNSW index stays for a store where one user holds far more than a sort can afford (not measured
+  yet). Cosine = 1 - cosine distance.
 - Lexical: BM25 computed in SQL exactly as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75, IDF
   log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, N and the mean length over every row of every
   user, as FTS5's index holds them), because the calibration was fitted on FTS5's scores.
@@ -136,6 +140,15 @@ def m019_lexeme_counts(conn: Connection) -> None:
         conn.execute(text(statement))
 
 
+def dense_sql(where: str = "") -> str:
+    """The exact per-user top k by cosine (see the module's docstring for why `+ 0`)."""
+    return (
+        "SELECT id, 1 - (embedding <=> CAST(:q AS vector)) FROM memories "
+        f"WHERE user_id = :u AND status = 'active' AND embedding IS NOT NULL{where} "
+        "ORDER BY (embedding <=> CAST(:q AS vector)) + 0 LIMIT :k"
+    )
+
+
 def literal(vector: np.ndarray) -> str:
     """A vector as pgvector's text form, `[0.1,0.2,…]` (float32 values survive the round trip)."""
     return "[" + ",".join(map(str, np.asarray(vector, dtype=np.float32).tolist())) + "]"
@@ -168,13 +181,8 @@ class PgSearch(recall.HybridSearch):
         """Top-k active memories by cosine through the HNSW index: memory id -> cosine."""
         params: dict[str, Any] = {"q": literal(qvec), "u": user_id, "k": k}
         where = in_clause("kind", kinds, params) + in_clause("document_id", document_ids, params)
-        sql = (
-            "SELECT id, 1 - (embedding <=> CAST(:q AS vector)) FROM memories "
-            f"WHERE user_id = :u AND status = 'active' AND embedding IS NOT NULL{where} "
-            "ORDER BY embedding <=> CAST(:q AS vector) LIMIT :k"
-        )
         with self._engine.connect() as conn:
-            found = {int(m): float(c) for m, c in conn.execute(text(sql), params)}
+            found = {int(m): float(c) for m, c in conn.execute(text(dense_sql(where)), params)}
         return dict(sorted(found.items(), key=lambda kv: (-kv[1], -kv[0])))
 
     def lexical(
