@@ -848,8 +848,9 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         noun = stem(numbered.group(1) or numbered.group(2)) if numbered else ""
         if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
             found = _near(plain, found, {noun})
-    elif kind == "person":
+    elif kind == "person":  # (a title names someone however it is typed: "my new advisor is dra carolina vidal")
         found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
+        found |= {m[1].casefold() for m in _TITLE_NAME.finditer(text) if m[1].casefold() not in STOP}
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
         wh = _WH_NOUN.search(question.casefold())
         members = CATEGORIES.get(wh.group(1), frozenset()) if wh else frozenset()
@@ -931,6 +932,7 @@ _MONEY = re.compile(
     r"|\bhow much\b.*\b(?:make|makes|made|making)\b",  # "how much did I make per hour…" asks for pay
     re.IGNORECASE,
 )
+_TITLE_NAME = re.compile(r"\b(?:dr|dra|mr|mrs|ms|prof|sra)\.?\s+([a-zß-ÿ][\w-]+)", re.IGNORECASE)
 _UNITS = word_set(
     "km kms kilometres kilometers mile miles kg kilos pounds lbs metres meters cm mm minutes mins hours hrs days "
     "weeks months years times people guests kids percent degrees litres liters"

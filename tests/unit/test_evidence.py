@@ -1565,3 +1565,9 @@ def test_a_lower_case_name_in_the_question_is_read_from_a_name_slot_of_any_note(
     notes = [_note("m1", "I rent a room in an old house with 2 roommates, fran and tomás. Rent is 180 lucas")]
     assert "fran" in learned_names([], [notes[0].text])  # counted: "2 roommates, fran"
     assert cased_question(read("what does fran study again?"), notes).names == ("Fran",)
+
+
+def test_a_title_names_someone_however_it_is_typed() -> None:
+    notes = [_note("m1", "my advisor is dr Patricio salinas, he's great but answers emails like once a month"),
+             _note("m2", "salinas is going on sabbatical from September so my new advisor is dra carolina vidal.", 5)]
+    assert any("carolina" in t for t in _answers("who's my thesis advisor now", notes))
