@@ -836,7 +836,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
                 and not (amount and re.fullmatch(r"(?:19|20)\d\d", w))
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
                                     or not _priced(plain, i, tokens[i])
-                                    or any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w))))
+                                    or _dated(plain, i))))
             or (not money and (w in _COUNTED or (w.count("-") == 1 and set(w.split("-")) <= _NUMBER_WORDS)))
         }  # fmt: skip  (money is said in figures: "the petrol one" is no price)
         if re.search(r"\bhow old\b", question, re.IGNORECASE):  # an age is said as one: "is 63", "7 years old",
@@ -1019,6 +1019,11 @@ def _calendar(word: str) -> bool:
     return w in _MONTHS or w in _WEEKDAYS
 
 
+def _dated(plain: Sequence[str], i: int) -> bool:
+    """Whether the word at `i` stands beside a month or a weekday: a day of a date ("31 august"), no amount."""
+    return any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != plain[i])
+
+
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute == SURNAME:  # a name of two words, of the one asked if the question names one: "Ximena Araya"
         full = [n.casefold().split() for n in names_in(note.text) if " " in n]
@@ -1045,7 +1050,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())
     return any((w.isdigit() or w in _NUMBER_WORDS) and not (len(w) == 4 and w.isdigit())
-               and not any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w)
+               and not _dated(plain, i)
                and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"})
                for i, w in enumerate(plain))  # fmt: skip
 
@@ -2225,7 +2230,7 @@ def _other_rate(text: str, question: str, asked: str) -> bool:
     ("pays 120 lucas a month", "last shift was sunday 31 august" for "…per hour?"; not "from 4800 lei net to
     5300 lei net, diurna stays 85 euro a day" for "…per month?")."""
     plain = words(text.casefold())
-    dated = {w for i, w in enumerate(plain) if any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != w)}
+    dated = {w for i, w in enumerate(plain) if _dated(plain, i)}
     for amount in candidates(text, "number", question) - dated:  # (a day of a month is no amount: "31 august")
         after = re.search(rf"{re.escape(amount)}\W*(?:\S+\s+){{0,2}}?(?:per|an?|each|every|by the)\s+(\w+)", text, re.I)
         if not after or after[1].casefold() == asked.casefold() or not _RATE.search(f"a {after[1]}"):
