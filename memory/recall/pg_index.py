@@ -7,9 +7,9 @@ the two retrievers and the vector writes differ, so `SIMILARITY_THRESHOLD` keeps
   as on SQLite. The distance is ordered as `(embedding <=> q) + 0` so the planner cannot walk the
   whole table's HNSW index instead: at 10,000 memories per user it chose that walk with the user
   filter (pgvector's iterative scan), which took 5× the exact sort's time (p95 240 against 46 ms)
-  and missed 28% of the true top 100 (`bench/pg_dense.py`, docs/benchmarks.md, issue 18). The
-  HNSW index stays for a store where one user holds far more than a sort can afford (not measured
-  yet). Cosine = 1 - cosine distance.
+  and missed 28% of the true top 100 (`bench/pg_dense.py`, docs/benchmarks.md, issue 18). No query
+  uses the HNSW index now, though every write still maintains it: whether to drop it or to use it
+  above a per-user size where a sort no longer pays is not measured yet. Cosine = 1 - cosine distance.
 - Lexical: BM25 computed in SQL exactly as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75, IDF
   log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, N and the mean length over every row of every
   user, as FTS5's index holds them), because the calibration was fitted on FTS5's scores.
