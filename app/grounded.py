@@ -49,6 +49,8 @@ from capabilities.arithmetic import worked_out
 from capabilities.change import change
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
+    HER_KIN,
+    HIS_KIN,
     KIND,
     NAMING_STEMS,
     ROLE_STEMS,
@@ -66,9 +68,11 @@ from capabilities.evidence import (
     covers,
     denied,
     described,
+    is_calendar,
     is_question,
     kin_hops,
     kin_words,
+    people_in,
     rank,
     read_ask,
     roles,
@@ -785,29 +789,46 @@ _WHAT_I_SAID = re.compile(
 )
 
 
-# "what does he teach?" after "Your partner's name is Jonas.": who "he" is, said in the thread
-_HE_SHE_HIS = re.compile(r"\b(?:(he|she)|(him)|(his))\b", re.IGNORECASE)
+# "what does he teach?" after "Your partner's name is Jonas.": who "he" is, said in the thread. "her" is
+# whose when a word follows that is no preposition ("her surname", not "call her tomorrow").
+_HE_SHE_HIS = re.compile(
+    r"\b(?:(he|she)|(him)|(his|her(?=\s+(?!(?:to|at|for|with|about|and|or|on|in|from|again|today|tonight|"
+    r"tomorrow|yesterday|last|next|yet|up|back|out|off|now|then|anything|something|that|this)\b)[a-z]))|(her))\b",
+    re.IGNORECASE,
+)
+# who someone is to the person, as the thread says it ("Your mum's birthday is on 14 March."): "my mum"
+_KIN_SAID = re.compile(rf"\b(?:my|your)\s+((?:(?:{HIS_KIN}|{HER_KIN})['’]s\s+)?({HIS_KIN}|{HER_KIN}))\b",
+                       re.IGNORECASE)
 
 
 def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) -> tuple[Situation, str]:
     """A question that goes on from the thread, read as a question of its own: a pronoun becomes the one
-    the thread named last ("what does he teach?" → "what does Jonas teach?"), and the kind is what the
-    question alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a
-    follow-up went to the model with the thread, which invented a woodworking career for Jonas."""
+    the thread named last ("what does he teach?" → "what does Jonas teach?", "where does she live?" after
+    "Your mum's birthday is on 14 March." → "where does my mum live?"), and the kind is what the question
+    alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a follow-up went
+    to the model with the thread, which invented a woodworking career for Jonas."""
     resolved = question
-    if not sit.names and _HE_SHE_HIS.search(question):
-        named = _last_named(history)
+    said = _HE_SHE_HIS.search(question)
+    if not sit.names and said:
+        named = _last_named(history, said.group().casefold())
         if named:
             resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, question)
     return read(resolved), resolved
 
 
-def _last_named(history: Sequence[ModelMessage]) -> str:
-    """The person the thread named last (its newest turns first), or ""."""
+def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
+    """The one the thread named last (its newest turns first): a name, or who they are to the person
+    ("my mum"), or "". Never a month or a weekday: "…on 14 March." then "where does she live?" read
+    "where does March live?" and was answered "March lives in Leeds.". A kin word of the other sex than
+    the pronoun's is passed over ("my brother" for "she")."""
+    other = HIS_KIN if pronoun in ("she", "her") else HER_KIN if pronoun in ("he", "him", "his") else ""
     for text in reversed(_thread_texts(history)):
-        people = [n for n in names_in(text) if n.split()[0].casefold() not in STOP]
-        if people:
-            return people[-1].split()[0]
+        found = [(text.rfind(n), n.split()[0]) for n in people_in(text)  # (not "a clinic in Matosinhos")
+                 if n.split()[0].casefold() not in STOP and not is_calendar(n.split()[0])]
+        found += [(m.start(), f"my {m[1]}") for m in _KIN_SAID.finditer(text)
+                  if not (other and re.fullmatch(other, m[2], re.IGNORECASE))]  # fmt: skip
+        if found:
+            return max(found)[1]
     return ""
 
 
