@@ -32,6 +32,9 @@ _NOT_NAMES = word_set(
     "set let cut hit run ran saw found left kept gone going doing coming getting who and but so or btw lol tho "
     "though too again here there now then today tonight tomorrow yesterday week weekend place house home work job "
     "birthday wedding party cafe shop car van hold nights days mornings "
+    # what follows a role as one thing ("my dentist appointment", "the vet bill"), not a name
+    "appointment appointments appt visit bill bills fees meeting session sessions class lesson lessons course "
+    "check checkup check-up training practice trip stuff thing things "
     "new old big little best first last own whole other one two three four five six seven eight nine ten "
     # how someone is ("the vet was happy", "mum's tired"): said after is/was where a name also goes
     "happy sad tired fine good great ok okay sick ill busy away off out up down over late early right wrong sure "

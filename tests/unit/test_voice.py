@@ -62,6 +62,9 @@ def test_second_person_and_acknowledgement() -> None:
     assert acknowledgement("His wife Nia is a midwife.") == "Got it — his wife Nia is a midwife. I'll remember that."
     assert acknowledgement("We have a beagle called Biscuit.").startswith("Got it — you have a beagle")
     assert acknowledgement("Oh and Gareth moved to Cardiff now.").startswith("Got it — Gareth moved to Cardiff")
+    assert acknowledgement("change of plan, my marathon goal is now 3:30") == (
+        "Got it — your marathon goal is now 3:30. I'll remember that."
+    )  # was "Got it — Change of plan, your marathon goal…"
 
 
 def test_grounded_prompt_is_short_dated_and_plain() -> None:
