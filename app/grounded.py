@@ -807,13 +807,45 @@ def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) 
     "Your mum's birthday is on 14 March." → "where does my mum live?"), and the kind is what the question
     alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a follow-up went
     to the model with the thread, which invented a woodworking career for Jonas."""
-    resolved = question
-    said = _HE_SHE_HIS.search(question)
+    resolved = _unelided(question, history)
+    said = _HE_SHE_HIS.search(resolved)
     if not sit.names and said:
         named = _last_named(history, said.group().casefold())
         if named:
-            resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, question)
+            resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, resolved)
     return read(resolved), resolved
+
+
+# "when?", "what time?", "and where?" after "where is Jake getting married?": that question, asked with
+# these words ("when is Jake getting married?"). Alone, "when?" went to the model with the thread and got
+# "I'm sorry for any confusion".
+_ELLIPSIS = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|but)\W+)?(what time|what day|what date|when|where|who|how much|how many|how long|why)"
+    r"\W*$",
+    re.IGNORECASE,
+)
+_ASKED_WITH = re.compile(
+    r"^\W*(?:what time|what day|what date|when|where|who|whom|what|which \w+|how much|how many|how long|why)\b",
+    re.IGNORECASE,
+)
+# "what was it before?" after "what's my marathon goal?": "it" is what that question asked about
+_TOPIC = re.compile(
+    r"^\W*(?:what|who|where|when|which \w+)(?:['’]s|\s+is|\s+was|\s+are|\s+were)\s+((?:my|our)\s+[\w'’ -]+?)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _unelided(question: str, history: Sequence[ModelMessage]) -> str:
+    """A question that leaves out what it asks about, said whole from the person's question before."""
+    before = [t.strip() for t in _thread_texts(history, replies=False) if t.strip() != question.strip()]
+    asked = next((t for t in reversed(before) if t.endswith("?") or _ASKED_WITH.match(t)), "")
+    short = _ELLIPSIS.match(question)
+    if short and _ASKED_WITH.match(asked):
+        return _ASKED_WITH.sub(short[1], asked, count=1)
+    topic = _TOPIC.match(asked)
+    if topic and len(question.split()) <= 6 and re.search(r"\bit\b", question, re.IGNORECASE):
+        return re.sub(r"\bit\b", topic[1], question, count=1, flags=re.IGNORECASE)
+    return question
 
 
 def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:

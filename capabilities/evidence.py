@@ -1637,7 +1637,22 @@ _CHANGES_TO = re.compile(
 def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str, str]) -> list[_Scored]:
     """Each note scored against the question, read as the person meant it."""
     idf = _idf(ask, notes)
-    return [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    return _was_before(scored, ask) if ask.earlier else scored
+
+
+def _was_before(scored: list[_Scored], ask: Ask) -> list[_Scored]:
+    """What came before, when no note says "before": a value of what is asked that a later correction of
+    it replaced ("my goal is 3:45", then "change of plan, my marathon goal is now 3:30": 3:45 for "what
+    was my marathon goal before?"; it was refused as "no note says what came before")."""
+    said_all = [s for s in scored if s.typed and ask.terms and all(t in s.terms for t in ask.terms)]
+    later = [s for s in said_all if corrects(s.note.text)]
+    return [
+        replace(s, earlier=True)
+        if s in said_all and not s.earlier and any(_later(c.note, s.note) for c in later if c is not s)
+        else s
+        for s in scored
+    ]
 
 
 # A word glossed where it is said: "my fastlege (GP)", "rekkehus (townhouse)", "(control = inspection, …)",

@@ -175,6 +175,18 @@ def test_choose_reads_a_description_and_what_came_before() -> None:
     assert choose(read("Where did I work before my current job?"), notes).verdict == "unknown"
 
 
+def test_what_came_before_is_the_value_a_later_correction_replaced() -> None:
+    notes = [
+        _note("m1", "I'm training for the Dublin marathon, my goal is 3:45"),
+        _note("m2", "change of plan, my marathon goal is now 3:30", 3),
+        _note("m3", "I run with the Liffey Striders on Tuesdays", 4),
+    ]
+    assert [n.ref for n in choose(read("what was my marathon goal before?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("what's my marathon goal?"), notes).notes] == ["m2"]
+    # no correction: nothing says what came before
+    assert choose(read("which club did I run with before?"), notes).verdict == "unknown"
+
+
 def test_choose_reads_a_leading_pronoun_and_names_as_kin() -> None:
     notes = [
         _note("m1", "My wife Hannah is a structural engineer."),

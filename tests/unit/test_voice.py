@@ -273,6 +273,12 @@ def _thread(*said: str) -> list[ModelMessage]:
          "when does my sister arrive?"),
         (("I saw my mum and then Ana.", "I will remember that."), "where does she live?", "where does Ana live?"),
         (("When is my mum's birthday?", "14 March."), "should I call her tomorrow?", "should I call my mum tomorrow?"),
+        # a question that leaves out what it asks about is the one before, asked with its words
+        (("when is my dentist appointment?", "Thursday 4 December."), "what time?",
+         "what time is my dentist appointment?"),
+        (("where is Jake getting married?", "In Cork."), "and when?", "when is Jake getting married?"),
+        (("what's my marathon goal?", "3:30."), "what was it before?", "what was my marathon goal before?"),
+        (("My dog is called Rex.", "Got it."), "when?", "when?"),  # nothing asked before
         # a place is no one: "And where does Matosinhos work?"
         (("What does my girlfriend do?", "Your girlfriend Inês is a vet, she works at a clinic in Matosinhos."),
          "And where does she work?", "And where does Inês work?"),
