@@ -54,6 +54,7 @@ from capabilities.evidence import (
     KIND,
     NAMING_STEMS,
     ROLE_STEMS,
+    Ask,
     Evidence,
     Note,
     aliases,
@@ -506,6 +507,13 @@ async def _grounded(
     if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
         problem = "the reply says only part of the job"  # "a UX researcher" for "a senior UX researcher"
     confidence = evidence.confidence
+    unsaid = _yes_or_no_unsaid(question, ask, evidence.notes)
+    if unsaid:  # "is my sister married?": "No, your sister Ruth is not married." of a note about her baby
+        log.info("yes/no reply replaced by the notes (no note says %s): %r", ", ".join(unsaid), raw[:200])
+        return Answer(content=_fit(f"I can't say for sure — what you told me: "
+                                   f"{extractive(evidence.notes, question, needed)}"),
+                      confidence="low", sources=_sources(evidence.notes),
+                      follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
         text = extractive(evidence.notes, question, needed)
@@ -518,6 +526,17 @@ async def _grounded(
         sources=_sources(evidence.notes),
         follow_ups=_follow_ups(evidence.notes, sit),
     )
+
+
+# A question answered yes or no ("is my sister married?", "does Tom have a car?"), not "do you remember…"
+_YES_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|will|am)\b(?!\s+you\b)", re.IGNORECASE)
+
+
+def _yes_or_no_unsaid(question: str, ask: Ask, notes: Sequence[Note]) -> list[str]:
+    """The words of a yes-or-no question no chosen note says: the model's yes or no would be its own."""
+    if not _YES_NO.match(question):
+        return []
+    return [t for t in ask.terms if not any(covers(n.stems, t) for n in notes)]
 
 
 async def _grounded_each(

@@ -468,8 +468,13 @@ def kin_hops(term: str, notes: Sequence[Note]) -> list[str]:
 
 
 def kinship(text: str) -> frozenset[str]:
-    """The kin a text names in two steps ("Mum … her sister": aunt; "my wife's mum": mother-in-law)."""
+    """The kin a text names in two steps ("Mum … her sister": aunt; "my wife's mum": mother-in-law; a
+    birth is a child: "my sister Ruth just had a baby boy": nephew)."""
+    text = _BORN.sub(lambda m: f"{m[1]} their {'son' if m[2].casefold() == 'boy' else 'daughter'}", text)
     return frozenset(term for pattern, term in _KINSHIP if pattern.search(text))
+
+
+_BORN = re.compile(r"\b(had|has|having|welcomed)\s+an?\s+(?:(?:new|baby|little|beautiful)\s+)*(boy|girl)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -532,9 +537,14 @@ def answer_type(question: str) -> AnswerType | None:
         return "time"
     if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
         return "number"
+    if _WHO_IS_NAMED.match(question):
+        return None  # "who is Ruth?" asks who she is to the person ("my sister Ruth"), not for a name
     if re.search(r"^\W*(?:who|whom)\b", q):
         return "person"
     return None
+
+
+_WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+(?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}\W*$")
 
 
 # "what did I pay for the Navara?", "what am I charging for…", "what did I get for the Duster?": an amount

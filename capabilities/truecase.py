@@ -69,7 +69,8 @@ _COMMON_PLACES = word_set(
     "queue bed uni college court centre center morning evening afternoon night arvo least most all once "
     "full half sync order place life shock agony awe practice rehearsal training lunch dinner"
 )
-_CALLED = re.compile(r"\b(?:called|named)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")  # called velvet stray
+# called velvet stray, they called him oscar
+_CALLED = re.compile(r"\b(?:called|named)\s+(?:(?:him|her|them|it)\s+)?(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")
 # a name in quotes after what says it is one: his racing name was 'blue moon rocket'
 _QUOTED_NAME = re.compile(r"\b(?:called|named|name (?:is|was)|known as|nicknamed)\s+['\"‘“]([a-z][\w -]{1,40}?)['\"’”]")
 _TITLE_WORD = re.compile(r"^[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]")

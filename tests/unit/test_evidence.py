@@ -1583,3 +1583,14 @@ def test_a_title_names_someone_however_it_is_typed() -> None:
     notes = [_note("m1", "my advisor is dr Patricio salinas, he's great but answers emails like once a month"),
              _note("m2", "salinas is going on sabbatical from September so my new advisor is dra carolina vidal.", 5)]
     assert any("carolina" in t for t in _answers("who's my thesis advisor now", notes))
+
+
+def test_who_someone_named_is_and_a_birth_is_kin() -> None:
+    notes = [
+        _note("m1", "My sister Ruth just had a baby boy, they called him Oscar."),
+        _note("m2", "My best friend is called Priya, we met at uni in Glasgow.", 1),
+    ]
+    # "who is Ruth?" asks who she is to the person, not for a name ("no note names a person")
+    assert [n.ref for n in choose(read("Who is Ruth?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("who is my nephew?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("does my sister have kids?"), notes).notes] == ["m1"]
