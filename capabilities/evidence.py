@@ -271,7 +271,7 @@ _NAMING_SHAPE = re.compile(  # (also "we named it 'Sri Guru Nilaya'")
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-ZÀ-ÞĀ-Ž]")
 # (and the head of a compound before the verb: "which law firm does…" asks for a firm)
 _WH_NOUN = re.compile(
-    r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)"
+    r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+(?:-[a-zà-ÿ]+)*)"
     r"(?:\s+([a-zà-ÿ'’]+)(?=\s+(?:do|does|did|is|was|are|were|has|have|had|will|can)\b))?",
     re.IGNORECASE,
 )
@@ -717,7 +717,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         if re.search(r"\b(?:what|which) date\b", q):
             return 2 if _DATE.search(said) else 1
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
-            return 2 if _CLOCK.search(said) or _DATE.search(said) or _YEAR.search(said) else 1
+            # (a day before a clock time alone: "my half-marathon… on 14 March", not "goal from 1:55 to 1:50")
+            return 2 if _DATE.search(said) or _YEAR.search(said) else 1
         return 1
     if re.search(r"\bhow long\b", q):  # "how long have I been dating…": "together 3 yrs", not "oct 30"
         return 2 if _DURATION.search(text) else 1
@@ -1076,6 +1077,9 @@ def _names_it(note: Note, ask: Ask) -> bool:
         return bool(introduced(note.text) or _USER_NAMED.search(note.text.replace("’", "'")))
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
     thing = frozenset().union(*(related_stems(t) for t in ask.things)) or wanted
+    # (of a compound asked, its last word too: "my training partner's name" is "partner is Inès")
+    last = frozenset().union(*(related_stems(t) for t in ask.terms[-1:] if t not in ask.attributes)) - wanted
+    wanted |= last
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
     parts_said = sentences(note.text)
@@ -1098,7 +1102,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
             continue
         # a name before the thing: "given Maxidex eye drops" (not a sentence's first word, nor a name)
         before = tokens[i - 1].strip(".,!?;:()\"'*") if i > 1 and word[:1].islower() else ""
-        if before[:1].isupper() and before.casefold() not in STOP and not is_calendar(before):
+        if (before[:1].isupper() and before.casefold() not in STOP and not is_calendar(before)
+                and not (before.endswith("'s") and stem(word.strip(",")) in last)):  # ("Refilwe's baby is due…")
             return True
         after = [t for t in tokens[i + 1 : i + 5] if t.casefold() not in _BEFORE_NAME][:1]  # "the vet is a Dr. Brandt"
         name = after[0].strip(".,!?;:()\"'") if after else ""

@@ -113,6 +113,7 @@ def capitalised(text: str, names: set[str]) -> str:
     text = re.sub(r"\bi\b", "I", text)  # "i", "i'm"
     text = re.sub(r"\bim\b", "I'm", text)
     for name in sorted(names, key=len, reverse=True):  # "loose units" before "units"
-        pattern = r"\b" + r"\s+".join(re.escape(w) for w in name.split()) + r"\b"
+        # (a whole word: not the "marathon" of "half-marathon" because "Semi-Marathon" is a name)
+        pattern = r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?![\w-])"
         text = re.sub(pattern, lambda m: " ".join(w[:1].upper() + w[1:] for w in m.group(0).split()), text)
     return text

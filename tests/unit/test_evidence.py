@@ -1594,3 +1594,18 @@ def test_who_someone_named_is_and_a_birth_is_kin() -> None:
     assert [n.ref for n in choose(read("Who is Ruth?"), notes).notes] == ["m1"]
     assert [n.ref for n in choose(read("who is my nephew?"), notes).notes] == ["m1"]
     assert [n.ref for n in choose(read("does my sister have kids?"), notes).notes] == ["m1"]
+
+
+def test_a_hyphenated_thing_a_date_for_when_and_the_name_of_a_compound() -> None:
+    notes = [
+        _note("m1", "I am training for my first half-marathon: the Semi-Marathon de Villefranche, on 14 March 2027."),
+        _note("m2", "The coach has raised my half-marathon goal from 1:55 to 1:50.", 5),
+        _note("m3", "My training partner is Inès, a midwife from the club; we do the long runs together.", 6),
+    ]
+    # "marathon" in "half-marathon" is no name because "Semi-Marathon" is one ("nothing remembered about marath")
+    assert [n.ref for n in choose(read("when is my half-marathon?"), notes).notes] == ["m1"]  # a day, not 1:55
+    assert [n.ref for n in choose(read("Which half-marathon am I training for?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("What is my training partner's name?"), notes).notes] == ["m3"]
+    # whose it is, not its name
+    baby = [_note("m1", "Tumi and Refilwe's baby is due in November, their first")]
+    assert choose(read("What did Tumi and Refilwe name their baby?"), baby).verdict == "unknown"
