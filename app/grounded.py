@@ -49,9 +49,12 @@ from capabilities.arithmetic import worked_out
 from capabilities.change import change
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
+    HER_KIN,
+    HIS_KIN,
     KIND,
     NAMING_STEMS,
     ROLE_STEMS,
+    Ask,
     Evidence,
     Note,
     aliases,
@@ -66,9 +69,11 @@ from capabilities.evidence import (
     covers,
     denied,
     described,
+    is_calendar,
     is_question,
     kin_hops,
     kin_words,
+    people_in,
     rank,
     read_ask,
     roles,
@@ -502,6 +507,13 @@ async def _grounded(
     if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
         problem = "the reply says only part of the job"  # "a UX researcher" for "a senior UX researcher"
     confidence = evidence.confidence
+    unsaid = _yes_or_no_unsaid(question, ask, evidence.notes)
+    if unsaid:  # "is my sister married?": "No, your sister Ruth is not married." of a note about her baby
+        log.info("yes/no reply replaced by the notes (no note says %s): %r", ", ".join(unsaid), raw[:200])
+        return Answer(content=_fit(f"I can't say for sure — what you told me: "
+                                   f"{extractive(evidence.notes, question, needed)}"),
+                      confidence="low", sources=_sources(evidence.notes),
+                      follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
         text = extractive(evidence.notes, question, needed)
@@ -514,6 +526,17 @@ async def _grounded(
         sources=_sources(evidence.notes),
         follow_ups=_follow_ups(evidence.notes, sit),
     )
+
+
+# A question answered yes or no ("is my sister married?", "does Tom have a car?"), not "do you remember…"
+_YES_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|will|am)\b(?!\s+you\b)", re.IGNORECASE)
+
+
+def _yes_or_no_unsaid(question: str, ask: Ask, notes: Sequence[Note]) -> list[str]:
+    """The words of a yes-or-no question no chosen note says: the model's yes or no would be its own."""
+    if not _YES_NO.match(question):
+        return []
+    return [t for t in ask.terms if not any(covers(n.stems, t) for n in notes)]
 
 
 async def _grounded_each(
@@ -785,29 +808,78 @@ _WHAT_I_SAID = re.compile(
 )
 
 
-# "what does he teach?" after "Your partner's name is Jonas.": who "he" is, said in the thread
-_HE_SHE_HIS = re.compile(r"\b(?:(he|she)|(him)|(his))\b", re.IGNORECASE)
+# "what does he teach?" after "Your partner's name is Jonas.": who "he" is, said in the thread. "her" is
+# whose when a word follows that is no preposition ("her surname", not "call her tomorrow").
+_HE_SHE_HIS = re.compile(
+    r"\b(?:(he|she)|(him)|(his|her(?=\s+(?!(?:to|at|for|with|about|and|or|on|in|from|again|today|tonight|"
+    r"tomorrow|yesterday|last|next|yet|up|back|out|off|now|then|anything|something|that|this)\b)[a-z]))|(her))\b",
+    re.IGNORECASE,
+)
+# who someone is to the person, as the thread says it ("Your mum's birthday is on 14 March."): "my mum"
+_KIN_SAID = re.compile(rf"\b(?:my|your)\s+((?:(?:{HIS_KIN}|{HER_KIN})['’]s\s+)?({HIS_KIN}|{HER_KIN}))\b",
+                       re.IGNORECASE)
 
 
 def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) -> tuple[Situation, str]:
     """A question that goes on from the thread, read as a question of its own: a pronoun becomes the one
-    the thread named last ("what does he teach?" → "what does Jonas teach?"), and the kind is what the
-    question alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a
-    follow-up went to the model with the thread, which invented a woodworking career for Jonas."""
-    resolved = question
-    if not sit.names and _HE_SHE_HIS.search(question):
-        named = _last_named(history)
+    the thread named last ("what does he teach?" → "what does Jonas teach?", "where does she live?" after
+    "Your mum's birthday is on 14 March." → "where does my mum live?"), and the kind is what the question
+    alone is ("what does Jonas do?" asks about Jonas, whom memory may know). Without this, a follow-up went
+    to the model with the thread, which invented a woodworking career for Jonas."""
+    resolved = _unelided(question, history)
+    said = _HE_SHE_HIS.search(resolved)
+    if not sit.names and said:
+        named = _last_named(history, said.group().casefold())
         if named:
-            resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, question)
+            resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, resolved)
     return read(resolved), resolved
 
 
-def _last_named(history: Sequence[ModelMessage]) -> str:
-    """The person the thread named last (its newest turns first), or ""."""
+# "when?", "what time?", "and where?" after "where is Jake getting married?": that question, asked with
+# these words ("when is Jake getting married?"). Alone, "when?" went to the model with the thread and got
+# "I'm sorry for any confusion".
+_ELLIPSIS = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|but)\W+)?(what time|what day|what date|when|where|who|how much|how many|how long|why)"
+    r"\W*$",
+    re.IGNORECASE,
+)
+_ASKED_WITH = re.compile(
+    r"^\W*(?:what time|what day|what date|when|where|who|whom|what|which \w+|how much|how many|how long|why)\b",
+    re.IGNORECASE,
+)
+# "what was it before?" after "what's my marathon goal?": "it" is what that question asked about
+_TOPIC = re.compile(
+    r"^\W*(?:what|who|where|when|which \w+)(?:['’]s|\s+is|\s+was|\s+are|\s+were)\s+((?:my|our)\s+[\w'’ -]+?)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _unelided(question: str, history: Sequence[ModelMessage]) -> str:
+    """A question that leaves out what it asks about, said whole from the person's question before."""
+    before = [t.strip() for t in _thread_texts(history, replies=False) if t.strip() != question.strip()]
+    asked = next((t for t in reversed(before) if t.endswith("?") or _ASKED_WITH.match(t)), "")
+    short = _ELLIPSIS.match(question)
+    if short and _ASKED_WITH.match(asked):
+        return _ASKED_WITH.sub(short[1], asked, count=1)
+    topic = _TOPIC.match(asked)
+    if topic and len(question.split()) <= 6 and re.search(r"\bit\b", question, re.IGNORECASE):
+        return re.sub(r"\bit\b", topic[1], question, count=1, flags=re.IGNORECASE)
+    return question
+
+
+def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
+    """The one the thread named last (its newest turns first): a name, or who they are to the person
+    ("my mum"), or "". Never a month or a weekday: "…on 14 March." then "where does she live?" read
+    "where does March live?" and was answered "March lives in Leeds.". A kin word of the other sex than
+    the pronoun's is passed over ("my brother" for "she")."""
+    other = HIS_KIN if pronoun in ("she", "her") else HER_KIN if pronoun in ("he", "him", "his") else ""
     for text in reversed(_thread_texts(history)):
-        people = [n for n in names_in(text) if n.split()[0].casefold() not in STOP]
-        if people:
-            return people[-1].split()[0]
+        found = [(text.rfind(n), n.split()[0]) for n in people_in(text)  # (not "a clinic in Matosinhos")
+                 if n.split()[0].casefold() not in STOP and not is_calendar(n.split()[0])]
+        found += [(m.start(), f"my {m[1]}") for m in _KIN_SAID.finditer(text)
+                  if not (other and re.fullmatch(other, m[2], re.IGNORECASE))]  # fmt: skip
+        if found:
+            return max(found)[1]
     return ""
 
 

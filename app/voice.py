@@ -48,11 +48,13 @@ _ANSWER_PREFIX = re.compile(
     r"(?:(?:the )?(?:correct |right )?answer(?: is)?\b\s*:?\s*)?",
     re.IGNORECASE,
 )
-# How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…"
+# How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…",
+# "change of plan, my goal is now 3:30" (said back as "Got it — Change of plan, your goal…")
 _OPENER = re.compile(
     r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|wait|sorry|hi|hiya|hey|hello)"
     r"\b[,!]?\s+)*"
-    r"(?:(?:a |one )?(?:small |quick |little )?correction\s*[:,!-]\s*)?",
+    r"(?:(?:a |one )?(?:small |quick |little |big )?(?:correction|update|news|change of plans?|heads up|fyi)"
+    r"\s*[:,!-]\s*)?",
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")

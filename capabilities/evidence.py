@@ -271,7 +271,7 @@ _NAMING_SHAPE = re.compile(  # (also "we named it 'Sri Guru Nilaya'")
 _USER_NAMED = re.compile(rf"\b(?i:the user(?:'s name)? is)\s+(?!{NATIONALITY}\b)[A-ZÀ-ÞĀ-Ž]")
 # (and the head of a compound before the verb: "which law firm does…" asks for a firm)
 _WH_NOUN = re.compile(
-    r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+)"
+    r"\b(?:which|what)\s+(?:kind of\s+|sort of\s+|type of\s+)?([a-zà-ÿ'’]+(?:-[a-zà-ÿ]+)*)"
     r"(?:\s+([a-zà-ÿ'’]+)(?=\s+(?:do|does|did|is|was|are|were|has|have|had|will|can)\b))?",
     re.IGNORECASE,
 )
@@ -417,7 +417,7 @@ class Note:
         down in 2022")."""
         pairs = set()
         for clause in re.split(r"[.,!?;:()\n]", self.text):
-            said = [w if len(w) > 2 and w not in STOP and not _calendar(w) and w not in _TIME_WORDS else ""
+            said = [w if len(w) > 2 and w not in STOP and not is_calendar(w) and w not in _TIME_WORDS else ""
                     for w in words(clause)]  # fmt: skip
             pairs |= {(a, b) for a, b in itertools.pairwise(said) if a and b}
         return frozenset(pairs)
@@ -468,8 +468,13 @@ def kin_hops(term: str, notes: Sequence[Note]) -> list[str]:
 
 
 def kinship(text: str) -> frozenset[str]:
-    """The kin a text names in two steps ("Mum … her sister": aunt; "my wife's mum": mother-in-law)."""
+    """The kin a text names in two steps ("Mum … her sister": aunt; "my wife's mum": mother-in-law; a
+    birth is a child: "my sister Ruth just had a baby boy": nephew)."""
+    text = _BORN.sub(lambda m: f"{m[1]} their {'son' if m[2].casefold() == 'boy' else 'daughter'}", text)
     return frozenset(term for pattern, term in _KINSHIP if pattern.search(text))
+
+
+_BORN = re.compile(r"\b(had|has|having|welcomed)\s+an?\s+(?:(?:new|baby|little|beautiful)\s+)*(boy|girl)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -532,9 +537,14 @@ def answer_type(question: str) -> AnswerType | None:
         return "time"
     if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
         return "number"
+    if _WHO_IS_NAMED.match(question):
+        return None  # "who is Ruth?" asks who she is to the person ("my sister Ruth"), not for a name
     if re.search(r"^\W*(?:who|whom)\b", q):
         return "person"
     return None
+
+
+_WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+(?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}\W*$")
 
 
 # "what did I pay for the Navara?", "what am I charging for…", "what did I get for the Duster?": an amount
@@ -591,7 +601,7 @@ def read_ask(sit: Situation) -> Ask:
     container = {w.casefold() for w in _CONTAINER.findall(text)}
     relative = {w.casefold() for w in re.findall(r"\b(?:that|who|which|where|whom)\s+(" + NAME_WORD + ")", text[1:])}
     hard += [stem(n.split()[0]) for n in sit.names if n.split()[0].casefold() not in container | relative | STOP
-             and not _calendar(n.split()[0])]  # fmt: skip
+             and not is_calendar(n.split()[0])]  # fmt: skip
     # "who founded…": the predicate itself ("who ended up buying…": buying)
     who = re.match(r"^\W*who\s+(?:(?:ended|ends|end) up\s+|(?:finally|eventually|actually)\s+)?(\w+)", text, re.I)
     if who and who.group(1).casefold() not in STOP:
@@ -707,7 +717,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         if re.search(r"\b(?:what|which) date\b", q):
             return 2 if _DATE.search(said) else 1
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
-            return 2 if _CLOCK.search(said) or _DATE.search(said) or _YEAR.search(said) else 1
+            # (a day before a clock time alone: "my half-marathon… on 14 March", not "goal from 1:55 to 1:50")
+            return 2 if _DATE.search(said) or _YEAR.search(said) else 1
         return 1
     if re.search(r"\bhow long\b", q):  # "how long have I been dating…": "together 3 yrs", not "oct 30"
         return 2 if _DURATION.search(text) else 1
@@ -747,7 +758,7 @@ def parts(text: str) -> list[str]:
         first = re.match(r"\W*([\w'’]+)\s*(\w*)", p)
         word, then = (first.group(1), first.group(2).casefold()) if first else ("", "")
         own = (word.casefold().replace("’", "'").removesuffix("'s") in _OPENS | WHO or then in _IS
-               or (word[:1].isupper() and not _calendar(word) and word.casefold() not in _DID_ALONE))  # fmt: skip
+               or (word[:1].isupper() and not is_calendar(word) and word.casefold() not in _DID_ALONE))  # fmt: skip
         if out and not own:
             out[-1] += " " + p
         else:
@@ -782,7 +793,7 @@ def said_of(text: str, question: str) -> str:
         pronoun = _PRONOUN.search(p)  # "it"/"there" is a thing or place, whoever is named before it
         thing = pronoun is not None and pronoun[0].casefold() in ("it", "its", "there")
         going_on = any(covers(_said(p), t) for t in asked) or (
-            going_on and pronoun is not None and (thing or not _people(p[: pronoun.start()]))
+            going_on and pronoun is not None and (thing or not people_in(p[: pronoun.start()]))
         ) or (going_on and _INSTEAD.search(p) is not None)  # "Thassos is off… we're going to Sozopol instead"
         said += [p] if going_on else []
     return " ".join(said) or text
@@ -849,7 +860,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         if noun and noun in {stem(w) for w in plain}:  # (where the note says the room at all)
             found = _near(plain, found, {noun})
     elif kind == "person":  # (a title names someone however it is typed: "my new advisor is dra carolina vidal")
-        found = {n.split()[0].casefold() for n in names_in(text) if not _calendar(n)}
+        found = {n.split()[0].casefold() for n in names_in(text) if not is_calendar(n)}
         found |= {m[1].casefold() for m in _TITLE_NAME.finditer(text) if m[1].casefold() not in STOP}
     elif kind == "thing":  # the category's members, or a name ("a Polestar")
         wh = _WH_NOUN.search(question.casefold())
@@ -864,7 +875,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         locative = {"from"} if trailing else _LOCATIVE
         found = {
             plain[i] for i, token in enumerate(tokens)
-            if token.strip(".,!?;:()\"'*")[:1].isupper() and not _calendar(plain[i])
+            if token.strip(".,!?;:()\"'*")[:1].isupper() and not is_calendar(plain[i])
             and (locative & set(plain[max(0, i - 4) : i])
                  or (i and plain[i - 1] in ("called", "named") and locative & set(plain[max(0, i - 8) : i])))
         }  # fmt: skip
@@ -1014,14 +1025,14 @@ def _near(plain: Sequence[str], found: set[str], asked: set[str], window: int = 
     return {w for i, w in enumerate(plain) if w in found and any(abs(i - j) <= window for j in spots)}
 
 
-def _calendar(word: str) -> bool:
+def is_calendar(word: str) -> bool:
     w = word.casefold().rstrip("s")
     return w in _MONTHS or w in _WEEKDAYS
 
 
 def _dated(plain: Sequence[str], i: int) -> bool:
     """Whether the word at `i` stands beside a month or a weekday: a day of a date ("31 august"), no amount."""
-    return any(_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != plain[i])
+    return any(is_calendar(x) for x in plain[max(0, i - 1) : i + 2] if x != plain[i])
 
 
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
@@ -1066,6 +1077,9 @@ def _names_it(note: Note, ask: Ask) -> bool:
         return bool(introduced(note.text) or _USER_NAMED.search(note.text.replace("’", "'")))
     wanted = frozenset().union(*(related_stems(t) for t in ask.hard or ask.terms))
     thing = frozenset().union(*(related_stems(t) for t in ask.things)) or wanted
+    # (of a compound asked, its last word too: "my training partner's name" is "partner is Inès")
+    last = frozenset().union(*(related_stems(t) for t in ask.terms[-1:] if t not in ask.attributes)) - wanted
+    wanted |= last
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
     parts_said = sentences(note.text)
@@ -1076,7 +1090,7 @@ def _names_it(note: Note, ask: Ask) -> bool:
         # "Ørjan put Tante Olga in the sea. That is our boat": the name of the sentence before
         named = [w.strip(".,!?;:") for w in parts_said[i - 1].split()[1:]] if i else []
         if i and _THAT_IS.match(part) and thing & said[i] and any(
-            w[:1].isupper() and w.casefold() not in STOP | WHO and not _calendar(w) for w in named
+            w[:1].isupper() and w.casefold() not in STOP | WHO and not is_calendar(w) for w in named
         ):
             return True
     for part in sentences(note.text):  # "Surgeon's office rang, Mr Boyd is off…": a titled name beside it
@@ -1088,14 +1102,15 @@ def _names_it(note: Note, ask: Ask) -> bool:
             continue
         # a name before the thing: "given Maxidex eye drops" (not a sentence's first word, nor a name)
         before = tokens[i - 1].strip(".,!?;:()\"'*") if i > 1 and word[:1].islower() else ""
-        if before[:1].isupper() and before.casefold() not in STOP and not _calendar(before):
+        if (before[:1].isupper() and before.casefold() not in STOP and not is_calendar(before)
+                and not (before.endswith("'s") and stem(word.strip(",")) in last)):  # ("Refilwe's baby is due…")
             return True
         after = [t for t in tokens[i + 1 : i + 5] if t.casefold() not in _BEFORE_NAME][:1]  # "the vet is a Dr. Brandt"
         name = after[0].strip(".,!?;:()\"'") if after else ""
-        if name[:1].isupper() and not _calendar(name) and stem(name) not in {*wanted, *ask.terms}:  # not "Fish Creek"
+        if name[:1].isupper() and not is_calendar(name) and stem(name) not in {*wanted, *ask.terms}:  # not "Fish Creek"
             return True
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
-    return any(stem(word) in wanted and not _calendar(name) and name.casefold() not in STOP
+    return any(stem(word) in wanted and not is_calendar(name) and name.casefold() not in STOP
                for name, word in _name_first(note.text))  # fmt: skip
 
 
@@ -1119,7 +1134,7 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
     named: dict[str, set[str]] = {}
 
     def add(word: str, name: str) -> None:
-        if word not in STOP and name.casefold() not in STOP and not _calendar(name):
+        if word not in STOP and name.casefold() not in STOP and not is_calendar(name):
             named.setdefault(word, set()).add(name.casefold())
 
     for note in notes:
@@ -1163,7 +1178,7 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
 
 def _fits(kin: str, pronoun: str) -> bool:
     """Whether "he"/"his" or "she"/"her" can be the kin said ("my sister …, she": yes; "…, he": no)."""
-    his, hers = kin in _HIS_KIN.split("|"), kin in _HER_KIN.split("|")
+    his, hers = kin in HIS_KIN.split("|"), kin in HER_KIN.split("|")
     return (his or hers) and (his if pronoun in ("he", "his") else hers)
 
 
@@ -1186,11 +1201,11 @@ def _kin_named(read: str) -> list[tuple[str, str]]:
 def entities(text: str, known: Mapping[str, str]) -> frozenset[str]:
     """Who and what a note is about: the names it says (not a month or a day: "married in March" is
     not about a contract "signed 3 March"), and the ones it says as "my sister"."""
-    said = {n.casefold() for n in names_in(text) if not _calendar(n)}
+    said = {n.casefold() for n in names_in(text) if not is_calendar(n)}
     return frozenset(said | {known[w] for w in _MY_WORD.findall(text) if w in known})
 
 
-def _people(text: str) -> list[str]:
+def people_in(text: str) -> list[str]:
     """The names in a text that may be people: not a place said after at/in/to ("deputy head at Leith
     Walk Primary", "went out to Canada")."""
     places = {m.group(1) for m in re.finditer(r"\b(?:at|in|to|from|near|into)\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][\w ]*)", text)}
@@ -1212,7 +1227,7 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     text = note.text
     lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
     kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
-    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not _people(text[: kin.start()]):
+    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not people_in(text[: kin.start()]):
         lead = kin
     subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
     said = (lead or subject)
@@ -1230,16 +1245,16 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
 
 
-_HIS_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
-_HER_KIN = "sister|wife|daughter|mum|mom|mother|aunt|niece|girlfriend|grandmother|granddaughter|fiancee|fiancée"
+HIS_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
+HER_KIN = "sister|wife|daughter|mum|mom|mother|aunt|niece|girlfriend|grandmother|granddaughter|fiancee|fiancée"
 
 
 def _referent(before: str, pronoun: str) -> list[str]:
     """Whom a leading pronoun means in the turn before: the first one named, unless the turn says
     them of the other sex ("Mereana's side… Her brother Hemi runs…" then "His wife Claire…": Hemi)."""
-    people = _people(before)
-    male = {m.casefold() for m in re.findall(rf"\b(?:{_HIS_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
-    female = {m.casefold() for m in re.findall(rf"\b(?:{_HER_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
+    people = people_in(before)
+    male = {m.casefold() for m in re.findall(rf"\b(?:{HIS_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
+    female = {m.casefold() for m in re.findall(rf"\b(?:{HER_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
     wanted, other = (male, female) if pronoun in ("his", "he") else (female, male) if pronoun in ("her", "she") else (
         set(), set())  # fmt: skip
     fits = [p for p in people if p.casefold() in wanted] or [p for p in people if p.casefold() not in other]
@@ -1398,7 +1413,7 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         # while none names anyone ("She's deputy head at…" after "She's 74…" after "my mum is Peggy…"),
         # whatever order the notes were recalled in
         before = " ".join(said.get(leans.get(ref, ""), []))
-        if before and not _people(before) and depth > 1:
+        if before and not people_in(before) and depth > 1:
             before = f"{leaned_on(leans[ref], depth - 1)} {before}".strip()
         return before
 
@@ -1421,9 +1436,9 @@ def _initials(notes: Sequence[Note]) -> dict[str, str]:
         return {}
     named: dict[str, set[str]] = {}
     for n in notes:
-        for name in _people(n.text):
+        for name in people_in(n.text):
             first = name.split()[0]
-            if len(first) > 2 and not _calendar(first):
+            if len(first) > 2 and not is_calendar(first):
                 named.setdefault(first[0], set()).add(first)
     return {letter: next(iter(names)) for letter, names in named.items() if len(names) == 1}
 
@@ -1599,7 +1614,7 @@ def _given_to_other(note: Note, sit: Situation) -> bool:
     for m in re.finditer(pattern, text):
         name = m.group(1)
         held = {stem(m.group(2)), stem(m.group(3) or "")}  # "Ana's dog", "Ana's little dog"
-        if held & wanted and (name is None or (name not in sit.names and not _calendar(name))):
+        if held & wanted and (name is None or (name not in sit.names and not is_calendar(name))):
             return True
     return False
 
@@ -1637,7 +1652,22 @@ _CHANGES_TO = re.compile(
 def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str, str]) -> list[_Scored]:
     """Each note scored against the question, read as the person meant it."""
     idf = _idf(ask, notes)
-    return [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    return _was_before(scored, ask) if ask.earlier else scored
+
+
+def _was_before(scored: list[_Scored], ask: Ask) -> list[_Scored]:
+    """What came before, when no note says "before": a value of what is asked that a later correction of
+    it replaced ("my goal is 3:45", then "change of plan, my marathon goal is now 3:30": 3:45 for "what
+    was my marathon goal before?"; it was refused as "no note says what came before")."""
+    said_all = [s for s in scored if s.typed and ask.terms and all(t in s.terms for t in ask.terms)]
+    later = [s for s in said_all if corrects(s.note.text)]
+    return [
+        replace(s, earlier=True)
+        if s in said_all and not s.earlier and any(_later(c.note, s.note) for c in later if c is not s)
+        else s
+        for s in scored
+    ]
 
 
 # A word glossed where it is said: "my fastlege (GP)", "rekkehus (townhouse)", "(control = inspection, …)",
@@ -1732,7 +1762,7 @@ def by_age(sit: Situation, notes: Sequence[Note]) -> Situation:
     for text in (" ".join(dict.fromkeys(texts)) for texts in messages.values()):
         if _KIDS.search(text):
             ages |= {name: int(age) for name, age in _AGED.findall(text)
-                     if not _calendar(name) and name.casefold() not in STOP}  # fmt: skip  (not "He is 41")
+                     if not is_calendar(name) and name.casefold() not in STOP}  # fmt: skip  (not "He is 41")
     if len(ages) < 2:
         return sit
     pick = (max if asked[1] != "youngest" else min)(ages, key=lambda name: ages[name])
@@ -1884,7 +1914,7 @@ def _unowned(note: Note, ask: Ask) -> bool:
     wanted = [t for t in ask.terms if t != ask.verb]
     for part in sentences(note.text):
         said = frozenset(stem(w) for w in words(part))
-        named = [n for n in names_in(part) if not _calendar(n) and stem(n.split()[0]) not in wanted]  # not "Rent…"
+        named = [n for n in names_in(part) if not is_calendar(n) and stem(n.split()[0]) not in wanted]  # not "Rent…"
         if wanted and all(covers(said, t) for t in wanted) and not named and not _THIRD.search(part):
             return True
     return False
@@ -1898,7 +1928,7 @@ def _of_no_one(note: Note, ask: Ask) -> bool:
     goes from 4800 lei net to 5300 lei net" for "how much do I make now?" (not "Nia's pay went up")."""
     wanted = [t for t in ask.terms if t != ask.verb]
     said = frozenset(stem(w) for w in words(note.text))
-    named = [n for n in names_in(note.text) if not _calendar(n)]
+    named = [n for n in names_in(note.text) if not is_calendar(n)]
     return any(covers(said, t) for t in wanted) and not named and not _THIRD.search(note.text)
 
 
@@ -1980,7 +2010,7 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
     if says(c):
         return True
     # (a note naming someone of its own is about them: "Ollie turns 7… he wants a dinosaur party")
-    return not _people(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
+    return not people_in(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
 
 
 _OF_SOMEONE = re.compile(
@@ -2012,14 +2042,14 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
         if name in {stem(w) for w in words(before)}:  # "Harper turns five…", "Sipho's birthday is…"
             return True
         if name in {stem(w) for w in words(p)}:  # named after it: unless someone else says it first
-            if not _SUBJECT_PRONOUN.search(before) and not _people(before):  # not "She turns 70… so Sipho"
+            if not _SUBJECT_PRONOUN.search(before) and not people_in(before):  # not "She turns 70… so Sipho"
                 return True
             continue
-        if not _people(before):  # naming no one: "Her vet is Dr. Mehta…" goes on about the one around it
+        if not people_in(before):  # naming no one: "Her vet is Dr. Mehta…" goes on about the one around it
             return True
     # said by its shape, in a note naming them and no one else ("My partner is called Jonas, he's a
     # teacher" for Jonas's job; not "My brother Gareth fishes lobster. His wife Nia is a midwife.")
-    return not worded and len({n.casefold() for n in _people(text)}) == 1
+    return not worded and len({n.casefold() for n in people_in(text)}) == 1
 
 
 def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:
@@ -2028,7 +2058,7 @@ def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:
     beagle, she's…" after "Biscuit refused to go past…"; but "partner's Marco, he drives trams" needs
     no turn before it for what it says)."""
     pronoun = _PRONOUN.search(note.text) if note.after == other.ref else None
-    return pronoun is not None and (own_name or not _people(note.text[: pronoun.start()]))
+    return pronoun is not None and (own_name or not people_in(note.text[: pronoun.start()]))
 
 
 def _later(note: Note, other: Note) -> bool:
@@ -2093,7 +2123,7 @@ def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
     for c in chosen:
         said = [p for p in sentences(c.note.text) if any(covers(_said(p), t) for t in asked)] or [c.note.text]
         names |= {n.casefold() for p in said for n in names_in(p)}
-    return frozenset(n for n in names if stem(n) not in asked and not _calendar(n))
+    return frozenset(n for n in names if stem(n) not in asked and not is_calendar(n))
 
 
 # not a job ("it works out"), not an age ("turns out it's Christchurch")
@@ -2108,7 +2138,7 @@ def _said(text: str) -> frozenset[str]:
 def _names_one(note: Note, question: str) -> bool:
     """Whether a note says a name the question does not (a document's title counts: its lines are its)."""
     asked = {w.casefold() for w in words(question)}
-    said = [n for n in names_in(note.text) if n.split()[0].casefold() not in asked and not _calendar(n.split()[0])
+    said = [n for n in names_in(note.text) if n.split()[0].casefold() not in asked and not is_calendar(n.split()[0])
             and re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(n)}\b", note.text.strip())]  # not "…. Back on 16…"
     return bool(said) or (note.source == "chunk" and bool(note.title))
 

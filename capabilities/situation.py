@@ -229,7 +229,7 @@ _CATEGORIES_TEXT = (
     "cost: rent fee deposit bill fare",  # "how much do I pay?" is the rent; "what's my rent?" is not a price
     "diet: vegetarian vegan pescatarian pescetarian",
     "colour: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",
-    "child: son daughter",
+    "child: son daughter baby",  # ("does my sister have kids?": "she just had a baby boy")
     "sibling: brother sister",
     "parent: mother father mom dad mum",
     "family: wife husband partner son daughter kid child brother sister mother father mom dad mum parent "

@@ -32,6 +32,9 @@ _NOT_NAMES = word_set(
     "set let cut hit run ran saw found left kept gone going doing coming getting who and but so or btw lol tho "
     "though too again here there now then today tonight tomorrow yesterday week weekend place house home work job "
     "birthday wedding party cafe shop car van hold nights days mornings "
+    # what follows a role as one thing ("my dentist appointment", "the vet bill"), not a name
+    "appointment appointments appt visit bill bills fees meeting session sessions class lesson lessons course "
+    "check checkup check-up training practice trip stuff thing things "
     "new old big little best first last own whole other one two three four five six seven eight nine ten "
     # how someone is ("the vet was happy", "mum's tired"): said after is/was where a name also goes
     "happy sad tired fine good great ok okay sick ill busy away off out up down over late early right wrong sure "
@@ -66,7 +69,8 @@ _COMMON_PLACES = word_set(
     "queue bed uni college court centre center morning evening afternoon night arvo least most all once "
     "full half sync order place life shock agony awe practice rehearsal training lunch dinner"
 )
-_CALLED = re.compile(r"\b(?:called|named)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")  # called velvet stray
+# called velvet stray, they called him oscar
+_CALLED = re.compile(r"\b(?:called|named)\s+(?:(?:him|her|them|it)\s+)?(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")
 # a name in quotes after what says it is one: his racing name was 'blue moon rocket'
 _QUOTED_NAME = re.compile(r"\b(?:called|named|name (?:is|was)|known as|nicknamed)\s+['\"‘“]([a-z][\w -]{1,40}?)['\"’”]")
 _TITLE_WORD = re.compile(r"^[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]")
@@ -109,6 +113,7 @@ def capitalised(text: str, names: set[str]) -> str:
     text = re.sub(r"\bi\b", "I", text)  # "i", "i'm"
     text = re.sub(r"\bim\b", "I'm", text)
     for name in sorted(names, key=len, reverse=True):  # "loose units" before "units"
-        pattern = r"\b" + r"\s+".join(re.escape(w) for w in name.split()) + r"\b"
+        # (a whole word: not the "marathon" of "half-marathon" because "Semi-Marathon" is a name)
+        pattern = r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?![\w-])"
         text = re.sub(pattern, lambda m: " ".join(w[:1].upper() + w[1:] for w in m.group(0).split()), text)
     return text

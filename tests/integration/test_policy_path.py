@@ -582,3 +582,12 @@ async def test_policy_path_takes_the_recommended_deeper_hop_itself_when_the_evid
         assert "second_look" not in next(e for e in strong if isinstance(e, ContextPlanned)).telemetry
     finally:
         storage.close()
+
+
+async def test_a_yes_or_no_the_notes_do_not_give_is_not_the_models(settings: Settings, storage: MemoryStore) -> None:
+    # "is my sister married?" of a note about her baby: the 135M model said "No, … is not married."
+    rt = _runtime(settings, storage, _Saying("No, your sister Ruth is not married."))
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    _told(rt, uid, "a", "My sister Ruth just had a baby boy, they called him Oscar.")
+    married = _reply(await _say(rt, uid, "t", "Is my sister married?"))
+    assert "not married" not in married.reply and "Oscar" in married.reply and married.confidence == "low"

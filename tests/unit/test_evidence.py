@@ -175,6 +175,18 @@ def test_choose_reads_a_description_and_what_came_before() -> None:
     assert choose(read("Where did I work before my current job?"), notes).verdict == "unknown"
 
 
+def test_what_came_before_is_the_value_a_later_correction_replaced() -> None:
+    notes = [
+        _note("m1", "I'm training for the Dublin marathon, my goal is 3:45"),
+        _note("m2", "change of plan, my marathon goal is now 3:30", 3),
+        _note("m3", "I run with the Liffey Striders on Tuesdays", 4),
+    ]
+    assert [n.ref for n in choose(read("what was my marathon goal before?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("what's my marathon goal?"), notes).notes] == ["m2"]
+    # no correction: nothing says what came before
+    assert choose(read("which club did I run with before?"), notes).verdict == "unknown"
+
+
 def test_choose_reads_a_leading_pronoun_and_names_as_kin() -> None:
     notes = [
         _note("m1", "My wife Hannah is a structural engineer."),
@@ -1571,3 +1583,29 @@ def test_a_title_names_someone_however_it_is_typed() -> None:
     notes = [_note("m1", "my advisor is dr Patricio salinas, he's great but answers emails like once a month"),
              _note("m2", "salinas is going on sabbatical from September so my new advisor is dra carolina vidal.", 5)]
     assert any("carolina" in t for t in _answers("who's my thesis advisor now", notes))
+
+
+def test_who_someone_named_is_and_a_birth_is_kin() -> None:
+    notes = [
+        _note("m1", "My sister Ruth just had a baby boy, they called him Oscar."),
+        _note("m2", "My best friend is called Priya, we met at uni in Glasgow.", 1),
+    ]
+    # "who is Ruth?" asks who she is to the person, not for a name ("no note names a person")
+    assert [n.ref for n in choose(read("Who is Ruth?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("who is my nephew?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("does my sister have kids?"), notes).notes] == ["m1"]
+
+
+def test_a_hyphenated_thing_a_date_for_when_and_the_name_of_a_compound() -> None:
+    notes = [
+        _note("m1", "I am training for my first half-marathon: the Semi-Marathon de Villefranche, on 14 March 2027."),
+        _note("m2", "The coach has raised my half-marathon goal from 1:55 to 1:50.", 5),
+        _note("m3", "My training partner is Inès, a midwife from the club; we do the long runs together.", 6),
+    ]
+    # "marathon" in "half-marathon" is no name because "Semi-Marathon" is one ("nothing remembered about marath")
+    assert [n.ref for n in choose(read("when is my half-marathon?"), notes).notes] == ["m1"]  # a day, not 1:55
+    assert [n.ref for n in choose(read("Which half-marathon am I training for?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("What is my training partner's name?"), notes).notes] == ["m3"]
+    # whose it is, not its name
+    baby = [_note("m1", "Tumi and Refilwe's baby is due in November, their first")]
+    assert choose(read("What did Tumi and Refilwe name their baby?"), baby).verdict == "unknown"

@@ -34,6 +34,11 @@ def test_names_are_learned_from_their_slots_and_cased_text() -> None:
     assert {"callum", "ben"} <= more and not more & {"said", "things", "sister"}
     meds = learned_names([], ["gp's put me on flixotide", "the gp switched me to symbicort", "put me on hold lol"])
     assert meds == {"flixotide", "symbicort"}
+    # a role's compound is no name: "your dentist Appointment is on tuesday"
+    things = learned_names([], ["my dentist appointment is on tuesday", "the vet bill was 80", "my dentist is raj"])
+    assert things == {"raj"}
+    born = learned_names([], ["my sister ruth just had a baby boy, they called him oscar"])
+    assert born == {"ruth", "oscar"}
 
 
 def test_a_lower_case_note_says_the_names_capitalised() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 
 from app.grounded import ack_reply, acknowledgement
 from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
@@ -61,6 +62,9 @@ def test_second_person_and_acknowledgement() -> None:
     assert acknowledgement("His wife Nia is a midwife.") == "Got it — his wife Nia is a midwife. I'll remember that."
     assert acknowledgement("We have a beagle called Biscuit.").startswith("Got it — you have a beagle")
     assert acknowledgement("Oh and Gareth moved to Cardiff now.").startswith("Got it — Gareth moved to Cardiff")
+    assert acknowledgement("change of plan, my marathon goal is now 3:30") == (
+        "Got it — your marathon goal is now 3:30. I'll remember that."
+    )  # was "Got it — Change of plan, your marathon goal…"
 
 
 def test_grounded_prompt_is_short_dated_and_plain() -> None:
@@ -246,3 +250,43 @@ def test_an_acknowledgement_greets_a_name_given_as_here_and_drops_a_wait() -> No
     assert acknowledgement("hey, tom here. 34, living in leeds") == "Hi Tom, nice to meet you! I'll remember that."
     assert acknowledgement("oh wait, my cello lessons are on Tuesdays not Thursdays") == (
         "Got it — your cello lessons are on Tuesdays not Thursdays. I'll remember that.")
+
+
+def _thread(*said: str) -> list[ModelMessage]:
+    """A thread of alternating messages and replies, the person first."""
+    return [
+        ModelRequest(parts=[UserPromptPart(content=s)]) if i % 2 == 0 else ModelResponse(parts=[TextPart(content=s)])
+        for i, s in enumerate(said)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("thread", "question", "read_as"),
+    [
+        # a month is no one: "where does March live?" was answered "March lives in Leeds."
+        (("When is my mum's birthday?", "Your mum's birthday is on 14 March."), "Where does she live?",
+         "Where does my mum live?"),
+        (("When is my mum's birthday?", "14 March."), "what's her surname?", "what's my mum's surname?"),
+        (("Who is my partner?", "Your partner's name is Jonas."), "what does he teach?", "what does Jonas teach?"),
+        # the kin word of the pronoun's sex, the name said last
+        (("My brother Tom and my sister are coming.", "I will remember that."), "when does she arrive?",
+         "when does my sister arrive?"),
+        (("I saw my mum and then Ana.", "I will remember that."), "where does she live?", "where does Ana live?"),
+        (("When is my mum's birthday?", "14 March."), "should I call her tomorrow?", "should I call my mum tomorrow?"),
+        # a question that leaves out what it asks about is the one before, asked with its words
+        (("when is my dentist appointment?", "Thursday 4 December."), "what time?",
+         "what time is my dentist appointment?"),
+        (("where is Jake getting married?", "In Cork."), "and when?", "when is Jake getting married?"),
+        (("what's my marathon goal?", "3:30."), "what was it before?", "what was my marathon goal before?"),
+        (("My dog is called Rex.", "Got it."), "when?", "when?"),  # nothing asked before
+        # a place is no one: "And where does Matosinhos work?"
+        (("What does my girlfriend do?", "Your girlfriend Inês is a vet, she works at a clinic in Matosinhos."),
+         "And where does she work?", "And where does Inês work?"),
+    ],
+)
+def test_a_follow_up_pronoun_is_the_one_the_thread_named_last(
+    thread: tuple[str, ...], question: str, read_as: str
+) -> None:
+    from app.grounded import followed_up
+
+    assert followed_up(read(question), question, _thread(*thread))[1] == read_as
