@@ -7,6 +7,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from capabilities.report import neighbour_note
 from capabilities.request_policy import REASON_PREFIX
 from capabilities.resources import GrantStatus, Provision, format_number
 
@@ -43,7 +44,7 @@ def plan_markdown(provision: Provision, notes: list[str], telemetry: dict[str, A
     loaded = telemetry.get("loaded", [])
     kinds = {"m": "memories", "e": "entities", "r": "relations"}
     counts = {name: sum(1 for i in loaded if str(i["ref"]).startswith(k)) for k, name in kinds.items()}
-    summary = ", ".join(f"{n} {name}" for name, n in counts.items())
+    summary = ", ".join(f"{n} {name}" for name, n in counts.items()) + neighbour_note(telemetry)
     lines.append(
         f"\n**Loaded**: {telemetry.get('history_turns', 0)} recent turns, {summary} "
         f"({telemetry.get('context_tokens', 0)} tokens, coverage {telemetry.get('coverage', 1.0):.0%})"

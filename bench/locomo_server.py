@@ -11,7 +11,9 @@ its session, in a thread per session, its speaker in `meta` (the speaker prior r
 A question is answered the way the chat answers it (issue 14): the policy path's context request
 for it (`plan_request`, fitted into the seed's default limits, then `clamp`), the harness's budget
 as the token budget, and `ContextAssembler.assemble` asked at the conversation's end (the day of
-its last session); the memories it loaded, in the order it packed them, are the answer.
+its last session); the memories it loaded, in the order it packed them, then the neighbouring turns
+it showed beside them with the budget left (`LOCOMO_AROUND=0`: none; `after` or `before`: one side),
+are the answer.
 `LOCOMO_REQUEST=default` asks for the seed's defaults instead (5 memories at 0.7), `fill` for as
 many memories as fit at threshold 0 (the chat's packer then orders them: relevance, recency and
 kind), and `rank` packs `MemoryIndex.search`'s ranking itself in its order (how this benchmark
@@ -61,6 +63,12 @@ conv.SPEAKER_MARGIN = float(os.environ.get("LOCOMO_SPEAKER_MARGIN", conv.SPEAKER
 conv.CONTENT_LEAD = int(os.environ.get("LOCOMO_CONTENT_LEAD", conv.CONTENT_LEAD))  # 99: the content rule off
 conv.STEM = int(os.environ.get("LOCOMO_STEM", conv.STEM))
 hybrid.DATE_WEIGHT = float(os.environ.get("LOCOMO_DATE_WEIGHT", hybrid.DATE_WEIGHT))
+_AROUND = os.environ.get("LOCOMO_AROUND", "after,before")  # 0: loaded turns without their neighbouring lines
+AROUND = _AROUND != "0"
+if AROUND:
+    import memory.assembly
+
+    memory.assembly.AROUND = tuple(_AROUND.split(","))
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 
 
@@ -154,8 +162,11 @@ class Server:
             ids = [h.memory.id for h in self.index.search(USER, question, FILL, 0.0, today=self.now.date())]
         else:
             asked = request(question, budget)
+            self.store.assembler.surround = AROUND
             context = self.store.assembler.assemble(USER, "locomo-question", question, asked, now=self.now)
             ids = [int(i.ref[1:]) for i in context.loaded if i.ref.startswith("m")]
+            # Then the turns shown around them, as the budget went to them: every memory's first, then its second.
+            ids += [i.around[k] for k in (0, 1) for i in context.loaded if len(i.around) > k]
         # The harness renders and counts turns its own way: pack its count in the assembly's order.
         packed = pack([m for m in ids if m in self.turns], budget, cost=lambda m: self.turns[m]["_tok"])
         return [self.turns[m]["dia_id"] for m in packed]

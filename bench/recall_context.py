@@ -9,7 +9,8 @@ forms it (`form_turn`, patterns only), the persona's document is ingested (patte
 each question with an expected answer (abstain questions have none) is assembled in a fresh thread
 at the policy's request (`plan_request`, the seed's limits, the settings' 1,200-token budget). A
 question counts when a loaded memory contains an expected answer (`contains_answer`, whole words).
-It runs on whatever code is on PYTHONPATH, so before / after a change is two runs of this file.
+It runs on whatever code is on PYTHONPATH, so before / after a change is two runs of this file
+(`--alone`: loaded turns shown without the turns beside them, as before the sixteenth session).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from memory.recall.embedder import get_embedder
 from memory.store import MemoryStore, open_memory
 
 BUDGET = 1200  # app/settings.py: context_budget_tokens
+SEEN: Counter[str] = Counter()  # per persona: questions, context tokens, neighbouring lines, answers only in one
 
 
 def told(store: MemoryStore, user_id: int, threads: list[list[str]]) -> None:
@@ -62,6 +64,9 @@ def asked(
         context = store.assembler.assemble(user_id, f"ask-{q['id']}", question, request, now=now)
         text = "\n".join(i.full if i.level == "full" else i.summary for i in context.loaded)
         found[(str(q["type"]), contains_answer(text, expect))] += 1
+        own = "\n".join(i.full.split("\n  said just ")[0] if i.level == "full" else i.summary for i in context.loaded)
+        SEEN.update(questions=1, tokens=context.tokens, lines=sum(len(i.around) for i in context.loaded),
+                    only_beside=contains_answer(text, expect) and not contains_answer(own, expect))  # fmt: skip
         if misses and not contains_answer(text, expect):
             print(f"  missed {q['id']} ({q['type']}): {question}")
     return found
@@ -71,12 +76,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--persona", action="append", default=[], help="repeatable")
     parser.add_argument("--misses", action="store_true", help="print each question whose answer was not loaded")
+    parser.add_argument("--alone", action="store_true", help="loaded turns without their neighbouring lines")
     args = parser.parse_args()
     embedder = get_embedder()
     for path in args.persona or ["bench/personas/held.json"]:
         persona = load_persona(Path(path))
         with tempfile.TemporaryDirectory(prefix="recall-context-") as home:
             store = open_memory(Path(home) / "reverie.db", Path(home) / "graph", embedder)
+            store.assembler.surround = not args.alone
             began = time.monotonic()
             user = store.accounts.create(persona.name, "bench-only-password").id or 0
             told(store, user, persona.threads)
@@ -89,6 +96,10 @@ def main() -> None:
         right = sum(n for (_, ok), n in found.items() if ok)
         took = time.monotonic() - began
         print(f"{persona.name}: {right}/{sum(found.values())} answers in context ({per}); {took:.0f} s")
+        n = max(SEEN["questions"], 1)
+        print(f"  per question: {SEEN['tokens'] / n:.0f} context tokens, {SEEN['lines'] / n:.1f} neighbouring lines; "
+              f"{SEEN['only_beside']} answers only in a neighbouring line")  # fmt: skip
+        SEEN.clear()
 
 
 if __name__ == "__main__":

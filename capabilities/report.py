@@ -187,6 +187,13 @@ _LEFT_OUT = {
 _KINDS = (("m", "memory", "memories"), ("e", "entity", "entities"), ("r", "relation", "relations"))
 
 
+def neighbour_note(telemetry: Mapping[str, Any]) -> str:
+    """The turns shown beside the loaded ones, as " (with 14 neighbouring lines)": they are no memories
+    of their own (VECTOR_SEARCH_LIMIT counts the memories ranked in), but they are in the context."""
+    n = int(telemetry.get("neighbour_lines", 0))
+    return f" (with {n} neighbouring line{'' if n == 1 else 's'})" if n else ""
+
+
 def context_lines(telemetry: Mapping[str, Any]) -> tuple[str, ...]:
     """A turn's telemetry (memory.assembly `AssembledContext.telemetry`) in plain words, for the
     agent's next context: what was loaded, how far links were followed, what was left out and why,
@@ -197,6 +204,7 @@ def context_lines(telemetry: Mapping[str, Any]) -> tuple[str, ...]:
     refs = [str(i.get("ref", "")) for i in telemetry.get("loaded", [])]
     counts = [(sum(r.startswith(k) for r in refs), one, many) for k, one, many in _KINDS]
     said = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts)
+    said += neighbour_note(telemetry)
     depth, reached = int(telemetry.get("depth", 0)), int(telemetry.get("depth_reached", 0))
     links = f"links followed {reached} of {depth} step(s) out" if depth else "no links followed (TRIPLE_DEPTH 0)"
     lines = [f"Context: {said} loaded ({telemetry.get('context_tokens', 0)} tokens); {links}"]

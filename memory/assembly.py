@@ -5,7 +5,9 @@ Inputs are plain, already-clamped values (memory/ knows nothing of the clamping)
 and a graph expansion to `triple_depth` hops from the entities named in the message and
 those linked to the recalled memories. Every candidate gets an attention score (semantic
 relevance, the question's domain, graph centrality, recency, kind; memory/attention.py); the packer loads full text
-first and a one-line summary when the budget is short. Everything related that was not loaded is
+first and a one-line summary when the budget is short; with budget left, a loaded turn memory is
+shown with the turns said next to it in its thread as its own lines (`_surround`: the chosen memories
+are still the granted count, a neighbour line is context of its memory). Everything related that was not loaded is
 kept with its reason (relevance below the cut, token budget, one hop past the depth, one memory
 past the limit, outside the focus, superseded), and the telemetry turns the best of it into plain recommendations.
 """
@@ -60,6 +62,8 @@ JOIN_SOURCES = 3
 FILL = 8
 """When the question names no entity, graph mode fills its budget from up to this many more
 document chunks (the granted memories come first; issue 14: half the budget went unused)."""
+AROUND = ("after", "before")
+"""The turns shown around a loaded turn memory, in the order the budget goes to them (`_surround`)."""
 RELATED_SHOWN = 8
 """Unloaded items named on the block's "Related but not loaded" pointer line."""
 RELATED_HEAD = "Related but not loaded (EXPAND_ENTITY can load an entity): "
@@ -152,9 +156,11 @@ class AssembledContext:
                     "score": round(i.score, 3),
                     "reason": i.reason,
                     "tokens": i.cost(i.level) if i.level else 0,
+                    **({"around": [f"m{m}" for m in i.around]} if i.around else {}),
                 }
                 for i in self.loaded
             ],
+            "neighbour_lines": sum(len(i.around) for i in self.loaded),
             "skipped": [_skip_entry(i) for i in self.skipped[:TELEMETRY_SKIPPED]],
             "skipped_total": len(self.skipped),
             "skipped_by_kind": {k: n for k, n in kinds.items() if n},
@@ -267,6 +273,12 @@ def _fit(
     return loaded, skipped, shown
 
 
+def _left(loaded: list[ContextItem], skipped: list[ContextItem], req: ContextRequest, shown: int) -> int:
+    """The budget's tokens left after what `_fit` packed and the block's frame naming `shown` pointers."""
+    frame = frame_tokens(skipped, req.triple_depth, req.vector_limit, shown)
+    return req.budget_tokens - frame - sum(i.cost(i.level or "full") for i in loaded)
+
+
 @dataclass(frozen=True)
 class _Graph:
     """The graph step's findings: the scoring facts, and what it found but may not load."""
@@ -307,6 +319,7 @@ class ContextAssembler:
         evidence: bool = True,
         excerpts: bool = True,
         asked_summaries: bool = True,
+        surround: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -317,6 +330,7 @@ class ContextAssembler:
         self.evidence = evidence
         self.excerpts = excerpts
         self.asked_summaries = asked_summaries
+        self.surround = surround
 
     def assemble(
         self,
@@ -367,11 +381,39 @@ class ContextAssembler:
                    and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
         others += _unreachable(graph, req.triple_depth)
         loaded, skipped, shown = _fit([i for i in items if i.skip is None], others, req)
+        if self.surround:
+            self._surround(user_id, loaded, _left(loaded, skipped, req, shown), in_history)
         timings["pack"] = _ms(t0)
         facts = graph.facts
         reached = max(hops(facts.subgraph, set(facts.seeds)).values(), default=0)
         return AssembledContext(history, loaded, skipped, hits, dict(facts.entities), facts.subgraph, timings,
                                 req.triple_depth, reached, req.vector_limit, shown)  # fmt: skip
+
+    def _surround(self, user_id: int, loaded: list[ContextItem], left: int, in_history: Set[int]) -> None:
+        """Show each loaded turn memory with the turns said next to it in its thread, as its own
+        indented lines, while `left` tokens of the budget allow: the chosen memories were packed
+        first; then every memory's next turn (the answer to a question is often the reply), best
+        memory first; then every memory's previous turn. A neighbour already loaded, already shown or
+        in the recent history is not shown again."""
+        turns = [i for i in loaded if i.kind == "turn" and i.level == "full"]
+        if not turns or left <= 0:
+            return
+        shown = {int(i.ref[1:]) for i in loaded if i.ref.startswith("m")}
+        near = self._memories.turns_around(user_id, [int(i.ref[1:]) for i in turns])
+        lines: dict[tuple[str, str], str] = {}
+        for side in AROUND:
+            for item in turns:
+                row = near.get(int(item.ref[1:]), (None, None))[side == "after"]
+                if row is None or row.id is None or row.id in shown or row.source_turn_id in in_history:
+                    continue
+                line = f"  said just {side}: {row.content}"
+                if (cost := estimate_tokens(line) + 1) <= left:
+                    left, lines[item.ref, side] = left - cost, line
+                    shown.add(row.id)
+                    item.around += (row.id,)
+        for item in turns:
+            said = [lines.get((item.ref, side), "") for side in ("before", "after")]
+            item.full = "\n".join([item.full, *filter(None, said)])
 
     def _graph(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> _Graph:
         depth, domains = req.triple_depth, req.domains

@@ -133,6 +133,7 @@ class ContextItem:
     level: Level | None = None
     reason: str = ""  # why it was loaded, or why not
     skip: Skip | None = None
+    around: tuple[int, ...] = ()  # a turn's neighbouring turns shown as its surrounding lines (memory ids)
 
     def cost(self, level: Level) -> int:
         """Token cost of this item at a level, as the block renders it: the text, its bullet and

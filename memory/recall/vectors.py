@@ -243,6 +243,16 @@ class MemoryIndex:
         """The active turn memory said just after this one in its thread, or None."""
         return self._neighbour_turn(user_id, memory, before=False)
 
+    def turns_around(self, user_id: int, ids: Sequence[int]) -> dict[int, tuple[MemoryRow | None, MemoryRow | None]]:
+        """The active turn said just before and just after each of these turn memories in its thread
+        (None where there is none), in two queries whatever the number of ids."""
+        near = self._search.conversation.neighbours(user_id, ids)
+        rows = self.by_ids(user_id, sorted({n for ns in near.values() for n in ns}))
+        return {
+            m: (next((rows.get(n) for n in ns if n < m), None), next((rows.get(n) for n in ns if n > m), None))
+            for m, ns in near.items()
+        }
+
     def document_title(self, user_id: int, document_id: int) -> str:
         """A document's title: the first line of its first chunk when it is short ("# Live Performance
         Agreement — The Marigold Hotel"), else "". Every chunk is about it, though only the first says it."""

@@ -105,3 +105,49 @@ def test_assembly_domain_filter_keeps_only_those_graphs(seeded: tuple[MemoryStor
     )
     assert "Whitby" in {e.name for e in everything.entities.values()}
     assert {e.name for e in personal.entities.values()} == {"Ana", "Porto"}
+
+
+def _exchange(storage: MemoryStore) -> tuple[int, list[int]]:
+    """One thread of four of the person's turns, the second the one a question about the shelter finds."""
+    uid = storage.accounts.create("ben", "correct-horse").id
+    assert uid is not None
+    said = [
+        "Work has been busy with the product launch.",
+        "We adopted a puppy from the shelter on Elm Street.",
+        "She is a beagle and we named her Biscuit.",
+        "Tomorrow I am driving to my parents for the weekend.",
+    ]
+    rows = [storage.memories.add(uid, "turn", s, thread_id="chat-1") for s in said]
+    return uid, [r.id for r in rows if r.id is not None]
+
+
+def test_assembly_shows_a_turn_with_the_turns_beside_it(storage: MemoryStore) -> None:
+    """Issue 14: a turn out of its exchange loses its meaning (the puppy's name is in the next turn),
+    so a loaded turn memory is shown with the turns said next to it while the budget allows: lines of
+    that memory, not memories of their own, and counted in the context's tokens."""
+    uid, ids = _exchange(storage)
+    ask = ContextRequest(0, 1, 0.0, 0, budget_tokens=400)
+    ctx = storage.assembler.assemble(uid, "another-chat", "Which shelter did we adopt the puppy from?", ask)
+    [item] = ctx.loaded
+    assert item.ref == f"m{ids[1]}" and item.around == (ids[2], ids[0])  # the one after first
+    assert item.full.splitlines()[1:] == [
+        "  said just before: Work has been busy with the product launch.",
+        "  said just after: She is a beagle and we named her Biscuit.",
+    ]
+    block = TwoLevelContext.from_assembled(ctx).block()
+    assert f"- [m{ids[1]}] " in block and "  said just after: She is a beagle" in block
+    telemetry = ctx.telemetry()
+    assert telemetry["neighbour_lines"] == 2 and telemetry["loaded"][0]["around"] == [f"m{ids[2]}", f"m{ids[0]}"]
+    assert telemetry["context_tokens"] == item.cost("full") and ctx.hits == ctx.hits[:1]  # still one memory
+
+
+def test_assembly_neighbour_lines_only_with_budget_left(storage: MemoryStore) -> None:
+    """The chosen memories are packed first; a neighbour already loaded is not shown twice, and none
+    is shown when the budget has no room for it."""
+    uid, _ = _exchange(storage)
+    question = "Which shelter did we adopt the puppy from?"
+    two = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 2, 0.0, 0, budget_tokens=400))
+    shown = [m for i in two.loaded for m in i.around]
+    assert {int(i.ref[1:]) for i in two.loaded}.isdisjoint(shown) and len(shown) == len(set(shown))
+    tight = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=60))
+    assert len(tight.loaded) == 1 and tight.loaded[0].around == () and "\n" not in tight.loaded[0].full

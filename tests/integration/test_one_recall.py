@@ -70,7 +70,8 @@ def test_one_recall_chat_and_benchmark_server_rank_alike(server: Server, questio
     chat = server.store.assembler.assemble(USER, "a-thread", question, asked, now=server.now)
     by_id = {m: t["dia_id"] for m, t in server.turns.items()}
     loaded = [by_id[int(i.ref[1:])] for i in chat.loaded]
-    assert loaded and loaded == answered
+    around = [by_id[m] for i in chat.loaded for m in i.around]  # the turns shown beside them, after them
+    assert loaded and loaded + around == answered
     assert loaded == [d for d in ranked if d in loaded]  # in the ranked order
     # SEARCH_MEMORIES: the same ranking, above its own floor.
     found = fulfil(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.turn_view import plan_markdown
 from capabilities.context import TwoLevelContext
 from capabilities.info import build_round
+from capabilities.report import context_lines
 from capabilities.resources import Limits, ResourceRequest, clamp
 from memory.assembly import BEST_UNLOADED, TELEMETRY_SKIPPED, AssembledContext, ContextItem, Skip
 from memory.graph.cypher import Subgraph
@@ -99,3 +100,17 @@ def test_context_step_shows_a_left_out_note_as_written_on_one_line() -> None:
     ctx = AssembledContext([], [], [note.skipped(Skip.BUDGET, "token budget")], [], {}, Subgraph())
     markdown = plan_markdown(clamp(ResourceRequest(), Limits.from_values()), [], ctx.telemetry(), 1.0)
     assert "Ana \\[lives\\]\\(http://evil\\.example\\) in Porto (token budget)" in markdown
+
+
+def test_context_step_counts_neighbouring_lines_apart_from_memories() -> None:
+    """Issue 14: the turns shown beside a loaded turn are in the context but are not memories of their
+    own (VECTOR_SEARCH_LIMIT counts the memories); the Context step and the report say both."""
+    turn = ContextItem("m7", "turn", "(2026-01-02, turn) We adopted a puppy.\n  said just after: Biscuit.",
+                       "(2026-01-02, turn) We adopted a puppy.", 0.9, level="full", around=(8, 6))  # fmt: skip
+    telemetry = AssembledContext([], [turn], [], [], {}, Subgraph()).telemetry()
+    assert telemetry["neighbour_lines"] == 2 and telemetry["loaded"][0]["around"] == ["m8", "m6"]
+    provision = clamp(ResourceRequest(), Limits.from_values())
+    assert "1 memories, 0 entities, 0 relations (with 2 neighbouring lines) (" in plan_markdown(
+        provision, [], telemetry, 12.0
+    )
+    assert context_lines(telemetry)[0].startswith("Context: 1 memory, 0 entities, 0 relations (with 2 neighbouring")
