@@ -17,7 +17,9 @@ times, on the same questions (a topic plus noise, asked by each user in turn), p
 - narrow: the same exact query over a `(memory_id, user_id, embedding vector(384))` table;
 - halfvec: the same over `(memory_id, user_id, embedding halfvec(384))`;
 - hnsw iterative: the shipped query with the user index hidden from the planner, so it walks the
-  HNSW index with pgvector's iterative scan and the user filter; recall@10 against the exact top 10.
+  HNSW index with pgvector's iterative scan and the user filter; recall@10 against the exact top 10;
+- walk: `dense_sql(walk=True)`, what `PgSearch.dense` runs for a user above the bound, as the planner
+  plans it; and the bound's own cost (`walks`, one count) with how many questions it walks for.
 
 The server is restarted with each `--buffers` value of shared_buffers (a server start setting, not
 a session one) and every variant measured again after one warming pass.
@@ -38,7 +40,7 @@ from bench.machine import print_machine
 from bench.pg_recall import pct, pg_server
 from memory.db.migrations import MIGRATIONS, PG_VARIANTS
 from memory.db.postgres import copy_rows, migrate_pg, open_pg_engine
-from memory.recall.pg_index import CREATE_HNSW, dense_sql, literal
+from memory.recall.pg_index import CREATE_HNSW, dense_sql, literal, walks
 from memory.transfer import hnsw_build_mb
 
 DIM, TOPICS, K = 384, 200, 100  # K: recall asks the dense retriever for 100 candidates
@@ -65,10 +67,13 @@ ITERATIVE = (
     "WHERE user_id + 0 = :u AND status || '' = 'active' AND embedding IS NOT NULL "
     "ORDER BY embedding <=> CAST(:q AS vector) LIMIT :k"
 )
+# Shipped since the sixteenth session for a user who holds WALK_MIN memories and WALK_SHARE of the table.
+WALK = dense_sql(walk=True)
 # name -> (SQL, a planner setting held only around it: on a small table a seq scan beats the HNSW walk)
 VARIANTS = {"shipped: exact, wide memories": (EXACT, ""), "before: planner's choice (HNSW walk)": (BEFORE, ""),
             "narrow (exact)": (NARROW, ""),
-            "halfvec narrow (exact)": (HALF, ""), "hnsw iterative (shipped settings)": (ITERATIVE, "enable_seqscan")}
+            "halfvec narrow (exact)": (HALF, ""), "hnsw iterative (shipped settings)": (ITERATIVE, "enable_seqscan"),
+            "walk (shipped above the bound)": (WALK, "")}
 COLUMNS = ["id", "user_id", "kind", "content", "created_at", "thread_id", "status", "content_hash", "embedding"]
 PEOPLE = ["Ana", "Bruno", "Chen", "Dara", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun"]
 PLACES = ["the kitchen", "the office", "Lisbon", "the park", "the clinic", "the station"]
@@ -173,9 +178,13 @@ def plan(engine: Engine, variant: tuple[str, str], uid: int, q: np.ndarray) -> s
 def timed(engine: Engine, asks: list[tuple[int, np.ndarray]]) -> dict[str, tuple[list[float], list[list[int]]]]:
     """Every variant on every question, the variants interleaved per question so load hits all alike."""
     out: dict[str, tuple[list[float], list[list[int]]]] = {name: ([], []) for name in VARIANTS}
+    out["decision: walks() count"] = ([], [])
     with engine.connect() as conn:
         for uid, q in asks:
             params = {"q": literal(q), "u": uid, "k": K}
+            t0 = time.perf_counter()
+            out["decision: walks() count"][1].append([1] if walks(conn, uid) else [])
+            out["decision: walks() count"][0].append((time.perf_counter() - t0) * 1000)
             for name, variant in VARIANTS.items():
                 t0 = time.perf_counter()
                 rows = run(conn, variant, params)
@@ -189,6 +198,10 @@ def report(buffers: str, got: dict[str, tuple[list[float], list[list[int]]]]) ->
     base = pct(got["shipped: exact, wide memories"][0], 0.95)
     print(f"\nshared_buffers {buffers} | p50 / p95 ms | p95 / exact wide | recall@10 | recall@{K} (vs exact)")
     for name, (ms, ids) in got.items():
+        if name.startswith("decision"):
+            walked = sum(map(len, ids))
+            print(f"{name:34} | {pct(ms, 0.5):7.1f} / {pct(ms, 0.95):7.1f} | walks on {walked} of {len(ids)}")
+            continue
         r10 = np.mean([len(set(a[:10]) & set(b[:10])) / 10 for a, b in zip(ids, exact, strict=True)])
         rk = np.mean([len(set(a) & set(b)) / max(1, len(b)) for a, b in zip(ids, exact, strict=True)])
         print(f"{name:34} | {pct(ms, 0.5):7.1f} / {pct(ms, 0.95):7.1f} | {pct(ms, 0.95) / base:5.2f}x | "

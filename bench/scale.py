@@ -2,7 +2,7 @@
 entities and edges; on the embedded path and, with --backends sqlite,postgresql, on PostgreSQL + pgvector.
 
     .venv/bin/python -m bench.scale [--tiers 1000,10000,100000] [--queries 40] [--plot docs/img/scale_latency.png]
-    .venv/bin/python -m bench.scale --tiers 100000 --users 100 --queries 100 --backends sqlite,postgresql
+    .venv/bin/python -m bench.scale --tiers 100000 --users 100 --queries 100 --backends sqlite,postgresql [--explain]
 
 Per tier: p50/p95 (wall and CPU) of `assembler.assemble` at the default and at the maximum
 request, two baselines on the same queries in the same run (BM25-only retrieval; the default
@@ -30,6 +30,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import argparse
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -55,6 +56,8 @@ from memory.db.engine import open_engine
 from memory.graph.names import name_key
 from memory.models import EntityRow, RelationRow, TurnRow
 from memory.recall.embedder import Embedder, get_embedder
+from memory.recall.hybrid import CANDIDATES
+from memory.recall.pg_index import dense_sql, literal, walks
 from memory.recall.vectors import MemoryIndex, NewMemory
 from memory.store import _open_engine  # pyright: ignore[reportPrivateUsage]
 from memory.transfer import copy_installation
@@ -237,8 +240,20 @@ def build(
     return uids, load_s, graph_s
 
 
-def measured(tier: Tier, settings: Settings, asks: list[tuple[int, str]]) -> Tier:
-    """Open the installation `settings` names as the app does (timed) and measure it; `tier` filled in."""
+def explain_dense(store: MemoryStore, uid: int, question: str) -> None:
+    """EXPLAIN (ANALYZE, BUFFERS) of PostgreSQL's dense recall as `PgSearch.dense` runs it for this
+    asker (exact sort or HNSW walk), after the timed questions: which plan a tier's numbers came from."""
+    params = {"q": literal(store.embedder.embed_one(question)), "u": uid, "k": CANDIDATES}
+    with store.engine.connect() as conn:
+        walk = walks(conn, uid)
+        rows = conn.execute(text("EXPLAIN (ANALYZE, BUFFERS) " + dense_sql(walk=walk)), params)
+        plan = [re.sub(r"'\[[^]]*\]'::vector", "q", r[0]) for r in rows]  # the 384 numbers of q, once each
+    print(f"  dense recall of user {uid} ({'HNSW walk' if walk else 'exact sort'}):", *plan, sep="\n    ", flush=True)
+
+
+def measured(tier: Tier, settings: Settings, asks: list[tuple[int, str]], explain: bool = False) -> Tier:
+    """Open the installation `settings` names as the app does (timed) and measure it; `tier` filled in
+    (and, with `explain` on PostgreSQL, the dense query's plan for the first asker printed)."""
     start = time.perf_counter()
     store = open_storage(settings)
     tier.startup_ms = (time.perf_counter() - start) * 1000
@@ -249,13 +264,17 @@ def measured(tier: Tier, settings: Settings, asks: list[tuple[int, str]]) -> Tie
             if settings.database_url:
                 tier.db_mb = conn.execute(text("SELECT pg_database_size(current_database())")).scalar_one() / 1024**2
         tier.lat = measure(store, asks)
+        if explain and settings.database_url:
+            explain_dense(store, *asks[0])
         tier.rss_mb = psutil.Process().memory_info().rss / 1024**2
     finally:
         store.close()
     return tier
 
 
-def run_tier(n: int, users: int, topics: np.ndarray, k: int, work: Path, server: str = "") -> list[Tier]:
+def run_tier(
+    n: int, users: int, topics: np.ndarray, k: int, work: Path, server: str = "", explain: bool = False
+) -> list[Tier]:
     """Build one tier from scratch in `work`, measure it (and its copy on the PostgreSQL `server`, if
     one is given, with the same questions from the same users), and delete it."""
     data = work / f"tier{n}"
@@ -272,7 +291,7 @@ def run_tier(n: int, users: int, topics: np.ndarray, k: int, work: Path, server:
         pg = Tier(n, "postgresql", users)
         url, pg.load_s = copy_to_postgres(settings.db_path, server, f"scale_{n}")
         print(f"  copied into PostgreSQL in {pg.load_s:.0f} s", flush=True)
-        tiers.append(measured(pg, settings.model_copy(update={"database_url": url}), asks))
+        tiers.append(measured(pg, settings.model_copy(update={"database_url": url}), asks, explain))
     shutil.rmtree(data, ignore_errors=True)
     return tiers
 
@@ -399,6 +418,7 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, default=None)
     parser.add_argument("--users", type=int, default=1, help="spread each tier's memories over this many users")
     parser.add_argument("--backends", default="sqlite", help="sqlite, or sqlite,postgresql for both side by side")
+    parser.add_argument("--explain", action="store_true", help="print PostgreSQL's dense plan after each tier")
     args = parser.parse_args()
     print_machine()
     embedder = get_embedder()
@@ -412,7 +432,7 @@ def main() -> None:
         tiers = []
         for n in (int(x) for x in args.tiers.split(",")):
             t = time.perf_counter()
-            tiers += run_tier(n, args.users, topics, args.queries, work, server)
+            tiers += run_tier(n, args.users, topics, args.queries, work, server, args.explain)
             print(f"tier {n:,} done in {time.perf_counter() - t:.0f} s", flush=True)
     report(tiers, embed_rate)
     print_machine()

@@ -4,12 +4,17 @@ The same `MemoryIndex` and the same hybrid ranking (memory/recall/hybrid.py) as 
 the two retrievers and the vector writes differ, so `SIMILARITY_THRESHOLD` keeps its meaning:
 
 - Dense: the exact top k of the user's own active rows (their index, then a sort of the distances),
-  as on SQLite. The distance is ordered as `(embedding <=> q) + 0` so the planner cannot walk the
-  whole table's HNSW index instead: at 10,000 memories per user it chose that walk with the user
-  filter (pgvector's iterative scan), which took 5× the exact sort's time (p95 240 against 46 ms)
-  and missed 28% of the true top 100 (`bench/pg_dense.py`, docs/benchmarks.md, issue 18). No query
-  uses the HNSW index now, though every write still maintains it: whether to drop it or to use it
-  above a per-user size where a sort no longer pays is not measured yet. Cosine = 1 - cosine distance.
+  as on SQLite, ordered as `(embedding <=> q) + 0` so the planner cannot walk the whole table's HNSW
+  index instead: at 10,000 memories a user among 20 it chose that walk with the user filter
+  (pgvector's iterative scan), which took 5× the exact sort's time and missed 28% of the true top
+  100 (`bench/pg_dense.py`, docs/benchmarks.md, issue 18). A sort costs ~2 ms per 1,000 of the
+  user's rows, though, and the walk's cost grows with how little of the table is the user's: so a
+  user who holds at least `WALK_MIN` active memories *and* `WALK_SHARE` of the table (a one-person
+  installation with a large store) walks the HNSW index instead (`walks`, one bounded count), with
+  no kind or document filter, which could leave the walk short of k. Sixteenth session (p95 of
+  this walk against the sort's): one user alone 0.24× at 20k, 0.17× at 100k; 40k a user among 5
+  (20%) 0.39×; 20k among 10 (10%) 1.16×, 10k among 20 (5%) 5×; recall@100 0.93–1.0 where it
+  walks, 0.72 at 5%. Deciding costs ~3 ms (a count of up to 20,000 index entries). Cosine = 1 - cosine distance.
 - Lexical: BM25 computed in SQL exactly as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75, IDF
   log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, N and the mean length over every row of every
   user, as FTS5's index holds them), because the calibration was fitted on FTS5's scores.
@@ -41,6 +46,9 @@ K1, B = 1.2, 0.75  # FTS5's bm25() constants
 # (after a bulk load or a change of dimension; the released m002 has its own copy)
 CREATE_HNSW = "CREATE INDEX IF NOT EXISTS ix_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)"
 TEXT_CONFIG = "reverie"
+# Dense recall walks the HNSW index for a user with at least this many active memories and this share
+# of the table; below either, the exact sort is cheaper (bench/pg_dense.py; the module's docstring).
+WALK_MIN, WALK_SHARE = 20_000, 0.2
 
 # N and the total length for BM25, kept by the statement triggers of m002 (and of m019, which adds
 # each lexeme's count to the same function).
@@ -140,13 +148,28 @@ def m019_lexeme_counts(conn: Connection) -> None:
         conn.execute(text(statement))
 
 
-def dense_sql(where: str = "") -> str:
-    """The exact per-user top k by cosine (see the module's docstring for why `+ 0`)."""
+def dense_sql(where: str = "", walk: bool = False) -> str:
+    """The per-user top k by cosine: exact, or with `walk` ordered by the bare distance, which the
+    planner serves with the HNSW index's iterative scan and the user filter once the user is much of
+    the table (see the module's docstring for why the exact one orders by `+ 0`). The filter stays
+    `user_id = :u`: hidden from the statistics (`user_id + 0`), the user looked 0.5% of the table,
+    and the planner sorted all 100,000 rows of a one-user store instead (196 against 8 ms p50)."""
+    order = "embedding <=> CAST(:q AS vector)" if walk else "(embedding <=> CAST(:q AS vector)) + 0"
     return (
         "SELECT id, 1 - (embedding <=> CAST(:q AS vector)) FROM memories "
-        f"WHERE user_id = :u AND status = 'active' AND embedding IS NOT NULL{where} "
-        "ORDER BY (embedding <=> CAST(:q AS vector)) + 0 LIMIT :k"
+        f"WHERE user_id = :u AND status = 'active' AND embedding IS NOT NULL{where} ORDER BY {order} LIMIT :k"
     )
+
+
+def walks(conn: Connection, user_id: int) -> bool:
+    """Whether the user holds at least `WALK_MIN` active memories and `WALK_SHARE` of the table (the
+    planner's row estimate): counted from the user's index, never past that bound."""
+    bound = f"greatest({WALK_MIN}, {WALK_SHARE} * (SELECT reltuples FROM pg_class WHERE oid = 'memories'::regclass))"
+    sql = (
+        f"SELECT count(*) >= {bound} FROM (SELECT 1 FROM memories WHERE user_id = :u AND status = 'active' "
+        f"LIMIT ceil({bound})::bigint) x"
+    )
+    return bool(conn.execute(text(sql), {"u": user_id}).scalar_one())
 
 
 def literal(vector: np.ndarray) -> str:
@@ -178,11 +201,13 @@ class PgSearch(recall.HybridSearch):
         kinds: Sequence[str] | None = None,
         document_ids: Sequence[int] | None = None,
     ) -> dict[int, float]:
-        """Top-k active memories by cosine through the HNSW index: memory id -> cosine."""
+        """Top-k active memories by cosine, exact or, for a large user asking unfiltered, through the
+        HNSW index (`walks`): memory id -> cosine."""
         params: dict[str, Any] = {"q": literal(qvec), "u": user_id, "k": k}
         where = in_clause("kind", kinds, params) + in_clause("document_id", document_ids, params)
         with self._engine.connect() as conn:
-            found = {int(m): float(c) for m, c in conn.execute(text(dense_sql(where)), params)}
+            walk = not where and walks(conn, user_id)
+            found = {int(m): float(c) for m, c in conn.execute(text(dense_sql(where, walk)), params)}
         return dict(sorted(found.items(), key=lambda kv: (-kv[1], -kv[0])))
 
     def lexical(

@@ -224,3 +224,39 @@ def test_pg_dense_recall_is_the_exact_per_user_top_k_never_the_hnsw_walk(pg_inde
         plan = "\n".join(r[0] for r in conn.execute(text("EXPLAIN " + dense_sql()), asked))
     assert "ix_memories_embedding" not in plan
     assert pg_index.search(1, FACTS[0], limit=3, threshold=0.0)  # and it still finds
+
+
+def test_pg_dense_recall_walks_the_hnsw_index_only_for_a_user_who_holds_much_of_the_table(
+    pg_index: PgMemoryIndex, pg_engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one user with a large store: the sort of every distance grows with the store, the HNSW walk does
+    # not (bench/pg_dense.py, sixteenth session); a small user, or a filtered question, stays exact
+    from sqlalchemy import event
+
+    from memory.recall import pg_index as module
+
+    pg_index.add_many(2, [NewMemory("fact", f) for f in FACTS[:2]])
+    ran: list[tuple[str, object]] = []
+
+    @event.listens_for(pg_engine, "before_cursor_execute")
+    def keep(_conn: object, _cur: object, statement: str, params: object, _ctx: object, _many: bool) -> None:
+        if "<=>" in statement and "LIMIT" in statement:
+            ran.append((statement, params))
+
+    def plan(user_id: int, kinds: list[str] | None = None) -> str:
+        ran.clear()
+        found = pg_index._search.dense(user_id, pg_index._embedder.embed_one(FACTS[0]), 5, kinds)  # pyright: ignore[reportPrivateUsage]
+        assert found
+        with pg_engine.connect() as conn:
+            conn.exec_driver_sql("SET enable_seqscan = off")  # as on a large table, where sorting it all costs most
+            conn.exec_driver_sql("SET enable_sort = off")
+            return "\n".join(r[0] for r in conn.exec_driver_sql("EXPLAIN " + ran[-1][0], ran[-1][1]))  # pyright: ignore[reportArgumentType]
+
+    monkeypatch.setattr(module, "WALK_MIN", 5)
+    assert "ix_memories_embedding" in plan(1)  # 8 memories of 10: at least 5, and 20% of the table
+    assert "ix_memories_embedding" not in plan(2)  # 2 memories: below the bound
+    assert "ix_memories_embedding" not in plan(1, ["fact"])  # a filter could leave the walk short of k
+    walked = pg_index._search.dense(1, pg_index._embedder.embed_one(FACTS[1]), 5)  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(module, "WALK_MIN", 1000)
+    assert "ix_memories_embedding" not in plan(1)
+    assert pg_index._search.dense(1, pg_index._embedder.embed_one(FACTS[1]), 5) == walked  # pyright: ignore[reportPrivateUsage]
