@@ -2155,6 +2155,8 @@ _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     covered = frozenset().union(*(c.hard for c in chosen))
     missing = tuple(t for t in ask.hard if t not in covered)
+    if missing == (ask.category,) and any(said_as_object(sit.text, c.note.text) for c in chosen):
+        missing = ()  # "which airport am I flying to?": "I'm flying to Katowice now" names it, unsaid
     notes = tuple(sorted((c.note for c in chosen), key=_said_order))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
@@ -2247,6 +2249,41 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
               and ask.answer_type != "number")  # see SURE_RELEVANCE
     why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"
     return Evidence("answer", notes, "high" if strong else "medium", why)
+
+
+# "which team does my son play for (these days)?": what is done, and to what, as the question ends
+_KIND_ASKED = re.compile(r"^\W*(?:which|what)\s+[\w-]+\s+(?:do|does|did|am|are|is|was|were|will|has|have|had)\s+(.+)$",
+                         re.IGNORECASE)
+_WHEN_TAIL = re.compile(
+    r"\s+(?:(?:in|on|at|by|for|this|next|last|these|those)\s+)?(?:\w+day|week|weekend|month|year|days|now|again|"
+    r"then|today|tonight|tomorrow|" + "|".join(sorted(_MONTHS)) + r")\W*$",
+    re.IGNORECASE,
+)
+_OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into", "of", "by")
+
+
+def said_as_object(question: str, text: str) -> bool:
+    """Whether a note names, as the object of the question's own verb and preposition, what a "which
+    <kind>" question asks: "which airport am I flying to in February?" and "I'm flying to Katowice now";
+    "which team does my son play for?" and "he plays in goal for Erdington Juniors"; "which subject does
+    Claire teach?" and "Claire teaches English". The kind itself is seldom said beside the answer. A
+    name the question says is no answer ("which hotel are we staying in over in Lisbon?")."""
+    asked = _KIND_ASKED.match(question.strip().rstrip("?!. "))
+    if not asked:
+        return False
+    rest = asked[1]
+    while (tail := _WHEN_TAIL.search(rest)) and tail.start() > 0:  # "… in February", "… these days"
+        rest = rest[: tail.start()]
+    prep = next((p for p in _OBJECT_PREPS if re.search(rf"\s{p}$", rest, re.IGNORECASE)), "")
+    said = rest[: len(rest) - len(prep)].split()
+    verb = said[-1] if said else ""
+    if not verb.isalpha() or not verb.islower() or verb in STOP:
+        return False
+    named = {w.casefold() for w in words(question)}
+    after = rf"(?:\W+\w+){{0,4}}?\W+{re.escape(prep)}" if prep else ""
+    shape = rf"\b(?i:{re.escape(stem(verb))})\w*{after}(?:\W+(?:the|a|an|my|our))?\W+([A-ZÀ-ÞĀ-Ž][\w'’-]*)"
+    return any(m[1].casefold().removesuffix("'s") not in named and not is_calendar(m[1]) and m[1] not in ("I", "I'm")
+               for m in re.finditer(shape, text))  # fmt: skip
 
 
 _RATE = re.compile(

@@ -1609,3 +1609,17 @@ def test_a_hyphenated_thing_a_date_for_when_and_the_name_of_a_compound() -> None
     # whose it is, not its name
     baby = [_note("m1", "Tumi and Refilwe's baby is due in November, their first")]
     assert choose(read("What did Tumi and Refilwe name their baby?"), baby).verdict == "unknown"
+
+
+def test_which_kind_is_met_by_the_object_of_the_verb_asked() -> None:
+    notes = [
+        _note("m1", "the February trip's changed, flights to Kraków went stupid so I'm flying to Katowice now"),
+        _note("m2", "Kuba's football mad, he plays in goal for Erdington Juniors under 14s", 1),
+        _note("m3", "We fly to Cardiff on 3 June with the kids.", 2),
+    ]
+    # the kind ("airport", "team") is seldom said beside the answer; the verb and its preposition are
+    assert [n.ref for n in choose(read("Which airport am I flying to in February?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("Which team does Kuba play for?"), notes).notes] == ["m2"]
+    # never told: "with" whom is no airline, and a name the question says is no answer
+    assert choose(read("Which airline are we flying to Cardiff with?"), notes).verdict == "unknown"
+    assert choose(read("Which hotel are we staying at in Cardiff?"), notes).verdict == "unknown"
