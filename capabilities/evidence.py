@@ -607,6 +607,11 @@ def read_ask(sit: Situation) -> Ask:
     if who and who.group(1).casefold() not in STOP:
         hard.append(stem(who.group(1)))
     hard += [n for n in _NUMBER.findall(text)]
+    # "the landlord's phone number": the thing numbered is what a note must say, not the landlord alone
+    numbered = _NUMBER_OF.search(text) if answer_type(text) == "number" else None
+    thing = (numbered[1] or numbered[2] or "").casefold() if numbered else ""
+    if thing and thing not in STOP | _VAGUE | _ORDINARY and stem(thing) not in hard:
+        hard.append(stem(thing))
     compounds = {part for h in hard if "|" in h for part in h.split("|")}  # "the name of my blood pressure
     hard += [stem(w) for w in _OF_THING.findall(text) if w.casefold() not in STOP and stem(w) not in compounds]
     # doctor": the compound is asked, either of its words may be said ("pressure was 150/95"), not "blood"

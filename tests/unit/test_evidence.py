@@ -1623,3 +1623,14 @@ def test_which_kind_is_met_by_the_object_of_the_verb_asked() -> None:
     # never told: "with" whom is no airline, and a name the question says is no answer
     assert choose(read("Which airline are we flying to Cardiff with?"), notes).verdict == "unknown"
     assert choose(read("Which hotel are we staying at in Cardiff?"), notes).verdict == "unknown"
+
+
+def test_a_number_asked_of_a_thing_needs_the_thing_said() -> None:
+    lease = [
+        Note("d1", "Landlord: Mrs Agnes Whitfield. Tenant: Lee Carter.", relevance=0.8, source="chunk"),
+        Note("d1", "Rent is £875 per calendar month, payable on the 1st.", relevance=0.8, source="chunk"),
+    ]
+    # the landlord's line named no phone, yet it was given for "phone number"
+    assert choose(read("what's the landlord's phone number?"), lease).verdict == "unknown"
+    room = [_note("m1", "Mum moved into room 14 at Kowhai Court, her phone is 021 555 0192")]
+    assert choose(read("what's Mum's room number?"), room).verdict == "answer"
