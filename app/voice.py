@@ -23,7 +23,7 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
-from capabilities.evidence import CLOCK_TIME, Note, covers, day_months
+from capabilities.evidence import CLOCK_TIME, Note, corrects, covers, day_months
 from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
 from memory.assembly import escape_delimiters
 from memory.formation.patterns import sentences
@@ -285,7 +285,9 @@ def _capitalised(text: str) -> str:
 
 
 def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] = ()) -> str:
-    """The notes themselves, addressed to the person, newest last: of each, the sentences that give
+    """The notes themselves, addressed to the person, newest last (but a newest that corrects the others
+    first, the rest after "Earlier:": "The dentist moved to thursday 4 december, same time. Earlier: your
+    dentist appointment is on tuesday 2 december at 10am."): of each, the sentences that give
     what was asked (a `needed` word) or, failing that, say a word of the question; a note that only
     brings context gives its first sentence. Repeats are said once."""
     terms = key_terms(question)
@@ -302,7 +304,14 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
     spoken = [second_person(_capitalised(p.strip())) for p in dict.fromkeys(parts)]
-    return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in spoken)
+    said = [p if p.endswith((".", "!", "?")) else p + "." for p in spoken]
+    newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and corrects(notes[-1].text) else []
+    if newest and len(said) > len(newest):  # the correction first, what it replaced as history
+        now = [second_person(_capitalised(p.strip())) for p in newest]
+        now = [p if p.endswith((".", "!", "?")) else p + "." for p in now]
+        before = [p for p in said if p not in now]
+        return " ".join([*now, "Earlier:", *before]) if before else " ".join(said)
+    return " ".join(said)
 
 
 def model_settings(backend: Backend, max_tokens: int) -> ModelSettings:

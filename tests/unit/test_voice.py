@@ -290,3 +290,13 @@ def test_a_follow_up_pronoun_is_the_one_the_thread_named_last(
     from app.grounded import followed_up
 
     assert followed_up(read(question), question, _thread(*thread))[1] == read_as
+
+
+def test_a_correction_is_said_first_and_what_it_replaced_as_history() -> None:
+    notes = [
+        Note("m1", "my dentist appointment is on tuesday 2 december at 10am", datetime(2026, 11, 28, 12)),
+        Note("m2", "actually the dentist moved to thursday 4 december, same time", datetime(2026, 11, 28, 13)),
+    ]
+    said = extractive(notes, "when is my dentist appointment?")
+    assert said.startswith("The dentist moved to thursday 4 december") and "Earlier: Your dentist" in said
+    assert extractive(notes[:1], "when is my dentist appointment?").startswith("Your dentist appointment is on")
