@@ -303,15 +303,19 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
         picked.append((_with_next(said, giving), _with_next(said, saying), said[:1]))
     answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
-    spoken = [second_person(_capitalised(p.strip())) for p in dict.fromkeys(parts)]
-    said = [p if p.endswith((".", "!", "?")) else p + "." for p in spoken]
+    said = [_spoken(p) for p in dict.fromkeys(parts)]
     newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and corrects(notes[-1].text) else []
-    if newest and len(said) > len(newest):  # the correction first, what it replaced as history
-        now = [second_person(_capitalised(p.strip())) for p in newest]
-        now = [p if p.endswith((".", "!", "?")) else p + "." for p in now]
-        before = [p for p in said if p not in now]
-        return " ".join([*now, "Earlier:", *before]) if before else " ".join(said)
+    now = [_spoken(p) for p in dict.fromkeys(newest)]
+    before = [p for p in said if p not in now]
+    if now and before:  # the correction first, what it replaced as history
+        return " ".join([*now, "Earlier:", *before])
     return " ".join(said)
+
+
+def _spoken(part: str) -> str:
+    """A part of a note said back to the person, as a sentence of its own."""
+    said = second_person(_capitalised(part.strip()))
+    return said if said.endswith((".", "!", "?")) else said + "."
 
 
 def model_settings(backend: Backend, max_tokens: int) -> ModelSettings:
