@@ -460,9 +460,6 @@ async def _grounded(
     if moved:
         return Answer(content=moved.sentence(), confidence=evidence.confidence, sources=_sources(evidence.notes),
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
-    raw = await say(
-        backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
-    )
     ask = read_ask(sit)
     kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
     # "what preventer am I on?": a name, perhaps changed since; "which contractor is doing…": Hanley &
@@ -502,18 +499,21 @@ async def _grounded(
     if not needed and KIND in ask.attributes:  # "what breed is Biscuit?": the description ("a basset hound"),
         needed = set().union(*(described(n.text) for n in evidence.notes))  # not "Biscuit is a breed of dog"
     # (nor a name a note says is not so: "not the Südvorstadt anymore")
-    said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
-    text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))
-    if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
-        problem = "the reply says only part of the job"  # "a UX researcher" for "a senior UX researcher"
-    confidence = evidence.confidence
     unsaid = _yes_or_no_unsaid(question, ask, evidence.notes)
     if unsaid:  # "is my sister married?": "No, your sister Ruth is not married." of a note about her baby
-        log.info("yes/no reply replaced by the notes (no note says %s): %r", ", ".join(unsaid), raw[:200])
+        log.info("yes/no answered from the notes, not the model (no note says %s)", ", ".join(unsaid))
         return Answer(content=_fit(f"I can't say for sure — what you told me: "
                                    f"{extractive(evidence.notes, question, needed)}"),
                       confidence="low", sources=_sources(evidence.notes),
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
+    said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
+    raw = await say(
+        backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
+    )
+    text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))
+    if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
+        problem = "the reply says only part of the job"  # "a UX researcher" for "a senior UX researcher"
+    confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
         text = extractive(evidence.notes, question, needed)
