@@ -310,6 +310,12 @@ def copy_to_postgres(db_path: Path, server: str, name: str) -> tuple[str, float]
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
     url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    return url, copy_into(db_path, url)
+
+
+def copy_into(db_path: Path, url: str) -> float:
+    """The installation at `db_path` copied into the database at `url` by migrate-to's code, resuming a
+    copy that stopped; the seconds it took (the HNSW build and planner statistics included)."""
     src, dst = open_engine(db_path), _open_engine(db_path, url)
     start = time.perf_counter()
     try:
@@ -319,31 +325,25 @@ def copy_to_postgres(db_path: Path, server: str, name: str) -> tuple[str, float]
     finally:
         src.dispose()
         dst.dispose()
-    return url, time.perf_counter() - start
+    return time.perf_counter() - start
 
 
 def resume(data: Path, url: str, users: int, k: int, explain: bool) -> list[Tier]:
     """Finish a tier whose run stopped after its embedded build: the copy into `url` resumed, both
     measured with the same questions from its `bench*` askers (see the module's docstring)."""
     settings = Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
-    src, dst = open_engine(settings.db_path), _open_engine(settings.db_path, url)
-    pg = Tier(0, "postgresql", users)
-    start = time.perf_counter()
+    src = open_engine(settings.db_path)
     try:
-        copy_installation(src, dst, str(settings.db_path))
-        with dst.begin() as conn:
-            conn.execute(text("ANALYZE"))
         with src.connect() as conn:
             askers = text("SELECT id FROM accounts WHERE name LIKE 'bench%' ORDER BY id")
             uids = [int(r[0]) for r in conn.execute(askers)]
             n = conn.execute(text("SELECT count(*) FROM memories")).scalar_one()
     finally:
         src.dispose()
-        dst.dispose()
-    pg.load_s = time.perf_counter() - start  # the rest of the copy only
+    pg = Tier(n, "postgresql", users)
+    pg.load_s = copy_into(settings.db_path, url)  # the rest of the copy only
     print(f"  copy resumed and finished in {pg.load_s:.0f} s", flush=True)
     asks = queries(k, n, uids, random.Random(n + 1))
-    pg.memories = n
     done = [measured(pg, settings.model_copy(update={"database_url": url}), asks, explain)]
     emb = Tier(n, users=users)
     emb.load_s = float("nan")  # built by the run that stopped
