@@ -21,8 +21,8 @@ from pydantic_ai.exceptions import AgentRunError
 
 from app.agent import history_messages
 from app.answer_loop import AnswerDelta, Answered, InfoRound, answer_question
-from app.extractor import enqueue_formation
-from app.grounded import Search, answer_grounded, first_evidence
+from app.extractor import enqueue_formation, form_waiting
+from app.grounded import GROUNDED_KINDS, Search, answer_grounded, first_evidence
 from app.metrics import rss_mb
 from app.proactive import ReminderReply, set_reminder
 from app.request_step import request_resources
@@ -229,6 +229,8 @@ async def reply_to(
     situation: Situation | None = None  # read on the policy path only
     if rt.path == "policy":
         situation, request, notes, request_ms = _planned(rt, user_id, thread_id, user_turn, limits)
+        if situation.kind in GROUNDED_KINDS:  # what they said a moment ago is memory too
+            await form_waiting(rt, user_id)
     else:
         # The message's embedding does not depend on the request: compute it while the model plans.
         embedding = asyncio.create_task(asyncio.to_thread(rt.store.memories.prepare, user_turn.content))

@@ -142,6 +142,27 @@ async def form_memories(rt: Runtime, user_id: int, turn_id: int) -> list[Formati
     return formed
 
 
+WAITING_MOST = 10  # turns formed before an answer at most (~0.1-0.4 s each on the policy path)
+
+
+async def form_waiting(rt: Runtime, user_id: int) -> int:
+    """Form the person's own queued turns now, before a question of theirs is answered from memory;
+    returns how many.
+
+    Someone who says "My brother Diego lives in Madrid with his wife Carmen." and asks at once
+    "What's my brother's wife called?" must not hear that it was never said. The worker forms a turn
+    within its poll (2 s), and `reverie chat` reads piped lines faster than that: measured, a question
+    right after four tellings in one thread found no note at all. A job of theirs the worker holds is
+    waited for (`run_pending` forms one job at a time). Only on the policy path: there forming is
+    model-free (35-370 ms a turn measured), while the model path's extractor holds the one-core model
+    for seconds, and that path's agent reads the thread in its history anyway.
+    """
+    if rt.path != "policy":
+        return 0
+    formed = await anyio.to_thread.run_sync(run_pending, rt.store, _extractor(rt), WAITING_MOST, None, user_id)
+    return len(formed)
+
+
 def _requeue_stale(rt: Runtime, queue: FormationQueue) -> int:
     """Jobs a crashed process left running, back to pending: those claimed before this process started
     (not its own: `reverie chat` cancels its worker with a job still forming in a thread, then drains,

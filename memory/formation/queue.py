@@ -95,8 +95,9 @@ class FormationQueue:
             > 0
         )
 
-    def claim_next(self) -> Job | None:
-        """Mark the oldest pending job running and return it (None when the queue is empty).
+    def claim_next(self, user_id: int | None = None) -> Job | None:
+        """Mark the oldest pending job running and return it (None when the queue is empty); only
+        `user_id`'s when given (their question waits for what they said a moment ago: `app.extractor`).
 
         On SQLite one statement is enough: writers take turns on the whole file. On PostgreSQL two
         workers' statements run at once, and in READ COMMITTED both would pick the same oldest row
@@ -104,7 +105,8 @@ class FormationQueue:
         same; measured: 2 workers claimed the same turns): `FOR UPDATE SKIP LOCKED` makes the
         second pick the next row nobody holds instead.
         """
-        pick = "SELECT turn_id FROM formation_jobs WHERE status = 'pending' ORDER BY turn_id LIMIT 1"
+        mine = "" if user_id is None else f" AND user_id = {int(user_id)}"
+        pick = f"SELECT turn_id FROM formation_jobs WHERE status = 'pending'{mine} ORDER BY turn_id LIMIT 1"
         if self._engine.dialect.name == "postgresql":
             pick += " FOR UPDATE SKIP LOCKED"
         sql = (
@@ -182,10 +184,11 @@ def process(stores: Stores, queue: FormationQueue, job: Job, extractor: Extracto
 
 
 def run_pending(
-    stores: Stores, extractor: Extractor | None, limit: int = 10, stop: threading.Event | None = None
+    stores: Stores, extractor: Extractor | None, limit: int = 10, stop: threading.Event | None = None,
+    user_id: int | None = None,
 ) -> list[FormationResult]:
-    """Form up to `limit` pending turns, oldest first (sync: run it off the event loop), claiming no
-    more once `stop` is set (the job in hand is finished).
+    """Form up to `limit` pending turns (only `user_id`'s when given), oldest first (sync: run it off
+    the event loop), claiming no more once `stop` is set (the job in hand is finished).
 
     A job that fails with a storage or data error goes back to the queue (see `fail`); a crash
     leaves it `running` for `requeue_stale`.
@@ -196,7 +199,7 @@ def run_pending(
         if stop is not None and stop.is_set():
             break
         with _FORMING:  # claimed in order and formed in that order, one at a time (module docstring)
-            job = queue.claim_next()
+            job = queue.claim_next(user_id)
             if job is None:
                 break
             started = time.perf_counter()

@@ -325,6 +325,23 @@ async def test_policy_path_repeats_what_the_person_just_said_from_the_thread(
     assert "Porto" in fresh.reply  # a question about a topic asks memory
 
 
+async def test_a_question_right_after_a_telling_waits_for_its_formation_and_no_one_else_s(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """Piped into `reverie chat`, the question came before the worker had formed the telling: "you
+    haven't told me". The person's own queued turns are formed first; another person's wait."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("maya", "correct-horse").id or 0
+    other = storage.accounts.create("ben", "correct-horse").id or 0
+    [e async for e in chat_turn(rt, other, "b", "My dog is called Rex.")]
+    [e async for e in chat_turn(rt, uid, "t", "My cat is called Miso.")]  # queued, not formed
+    assert storage.formation.counts(uid) == {"pending": 1}
+    cat = _reply([e async for e in chat_turn(rt, uid, "t", "What's my cat called?")])
+    assert "Miso" in cat.reply and cat.sources
+    assert storage.formation.counts(uid) == {"done": 1, "pending": 1}  # the question itself is queued now
+    assert storage.formation.counts(other) == {"pending": 1}
+
+
 async def test_policy_path_finds_a_change_told_in_other_words(settings: Settings, storage: MemoryStore) -> None:
     """"Who do I work for at the moment?" shares no word with "I'm now an instructor at NSCC"."""
     rt = _runtime(settings, storage, Voice())
