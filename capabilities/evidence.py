@@ -1452,12 +1452,13 @@ def _score(
     note: Note, ask: Ask, sit: Situation, idf: dict[str, float], read: str, known: Mapping[str, str]
 ) -> _Scored:
     plain = _WORKS_OUT.sub(" ", read)
-    stems = note.stems | (frozenset(stem(w) for w in words(plain)) | kinship(read) if read else frozenset())
+    own = note.said | frozenset(stem(w) for w in words(f"{note.title} {note.also} {plain if read else ''}"))  # as said
+    stems = note.stems | own | (kinship(read) if read else frozenset())
     speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
-        sum(idf.get(t, 1.0) for t in ask.terms if covers(stems, t)),
+        sum(idf.get(t, 1.0) * (1.0 if _said_as_asked(own, t) else ANOTHER_WAY) for t in ask.terms if covers(stems, t)),
         # "my partner": not "Ana's boyfriend"; "what ward am I on?": not "…check on her. she's at Ward 6A"
         not _theirs(note, sit) and not _someone_of(read or note.text, sit) and not _told_of_another(note, ask, sit),
         _owned(note, sit),
@@ -1479,6 +1480,15 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+# A key word said as asked weighs more than one said another way: "where does mama live?" is "…lives in
+# Bearwood", not the newer "…at Marek's house in Solihull now" ("house" is of the "live" group).
+ANOTHER_WAY = 0.6
+
+
+def _said_as_asked(stems: frozenset[str], term: str) -> bool:
+    return term in stems or root(term) in stems
 
 
 def _my_role(text: str) -> bool:

@@ -1634,3 +1634,13 @@ def test_a_number_asked_of_a_thing_needs_the_thing_said() -> None:
     assert choose(read("what's the landlord's phone number?"), lease).verdict == "unknown"
     room = [_note("m1", "Mum moved into room 14 at Kowhai Court, her phone is 021 555 0192")]
     assert choose(read("what's Mum's room number?"), room).verdict == "answer"
+
+
+def test_a_word_said_as_asked_outweighs_one_said_another_way() -> None:
+    """"What part of town is my flat in?": the flat's own note, not the newer "we've moved practice…"
+    ("moved" is of the "live" group, and the flat is where one lives)."""
+    notes = _thread(
+        "flat's fine, I'm above a bakery on Mill Road in Hove, been there since 2022",
+        "we've moved band practice to Monday nights at the Crown so I can still make it after shifts",
+    )
+    assert _answer_refs("What part of town is my flat in?", notes)[:1] == ["m0"]
