@@ -519,12 +519,20 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION.match(text.strip())) or asks(text)  # (not "…, isn't she cute?": a told fact ends so)
 
 
+def _singular(noun: str) -> str:
+    """A plural answer-type noun as its singular ("what nights…", "which cities…"); other words as they are."""
+    for plural, one in (("ies", "y"), ("s", "")):
+        if noun.endswith(plural) and (single := noun[: -len(plural)] + one) in (*_TYPE_NOUNS, *_DESCRIPTIVE):
+            return single
+    return noun
+
+
 def answer_type(question: str) -> AnswerType | None:
     """The kind of thing an answer names, from the question word (None: anything)."""
     q = question.casefold().replace("’", "'")
     wh = _WH_NOUN.search(q)
-    if wh and wh.group(1) in _TYPE_NOUNS:
-        return _TYPE_NOUNS[wh.group(1)]
+    if wh and _singular(wh.group(1)) in _TYPE_NOUNS:
+        return _TYPE_NOUNS[_singular(wh.group(1))]
     if re.search(r"\b(?:which|what) (?:part|side|end|bit) of\b", q):  # "which part of Newcastle": a place
         return "place"
     if _named_noun(q):
@@ -586,7 +594,7 @@ def read_ask(sit: Situation) -> Ask:
                 and not _AUX.search(text[: m.start()]) and not (after and after[1] not in STOP)):
             hard[hard.index(first)] = f"{first}|{stem(m[2])}"  # (not "does Ana's husband work")
     wh = _WH_NOUN.search(text)
-    noun = wh.group(1).casefold() if wh else ""
+    noun = _singular(wh.group(1).casefold()) if wh else ""
     if noun and noun not in STOP | _NEGATED | _VAGUE and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
         hard.append(stem(noun))
     # "what was the score at the game…": the score is what a note must say, not just the game

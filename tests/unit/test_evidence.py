@@ -1644,3 +1644,10 @@ def test_a_word_said_as_asked_outweighs_one_said_another_way() -> None:
         "we've moved band practice to Monday nights at the Crown so I can still make it after shifts",
     )
     assert _answer_refs("What part of town is my flat in?", notes)[:1] == ["m0"]
+
+
+def test_a_plural_answer_type_noun_asks_for_its_kind_as_the_singular_does() -> None:
+    """"what nights…", "which days…": a time, as "what night…" is, not a word a note must say."""
+    notes = _thread("Kylie's coach moved training to mondays and wednesdays, same time")
+    assert _answer_refs("what nights is Kylie training", notes) == ["m0"]
+    assert answer_type("Which cities did we visit?") == "place"
