@@ -428,10 +428,25 @@ class Note:
         sister" of Mum: aunt): "how many drink tokens in the Marigold deal?" is the Marigold contract's."""
         title = frozenset(stem(w) for w in words(f"{self.title} {self.also}"))
         said = self.said | title | frozenset(root(s) for s in title) | kinship(self.text)
+        said |= {MEDICINE} if _DRUG.search(self.text) else frozenset()
         at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _MY_ROLE_VERB.search(self.text)
                    or _OWN_BUSINESS.search(self.text) or _AT_WORK.search(self.text)
                    or _NAMED_ROLE.search(self.text))
         return said | _WORK if at_work else said
+
+
+# A medicine is known by its name's ending (the international nonproprietary names' stems: amlodipine,
+# bisoprolol, ramipril, atorvastatin, apixaban, furosemide…) or is one of the few everyday ones that have
+# none: "what tablets am I taking for my blood pressure?" is "the doctor put me on amlodipine".
+_DRUG = re.compile(
+    r"\b(?:[a-z]{2,}(?:dipine|olol|pril|sartan|statin|cillin|mycin|cycline|floxacin|azole|xaban|gatran|formin|"
+    r"semide|thiazide|tidine|oxetine|pram|azepam|azolam|profen|olone|isone|caine|gliptin|gliflozin|dronate|lukast|"
+    r"terol|zosin|triptan|setron|afil|codone|thyroxine|mazepine|triptyline|trigine|apine|peridone|traline|farin|"
+    r"parin|vudine|ciclovir|clovir)|paracetamol|acetaminophen|aspirin|insulin|codeine|morphine|metformin|"
+    r"levothyroxine|lithium|warfarin|antibiotics?|antihistamines?|inhaler)\b",
+    re.IGNORECASE,
+)
+MEDICINE = stem("medicine")
 
 
 def roles(text: str) -> set[str]:

@@ -206,6 +206,7 @@ _SYNONYMS_TEXT = (
     "friend mate pal buddy",
     "gig show concert performance",
     "food dish cuisine eat",
+    "medicine medicines medication medications meds tablet tablets pill pills",  # (see evidence.MEDICINE)
     "old age",
 )
 _CATEGORIES_TEXT = (
@@ -229,6 +230,10 @@ _CATEGORIES_TEXT = (
     "cost: rent fee deposit bill fare",  # "how much do I pay?" is the rent; "what's my rent?" is not a price
     "diet: vegetarian vegan pescatarian pescetarian",
     "colour: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",
+    "fruit: apple banana orange kiwi strawberry strawberries grape pear peach mango pineapple cherry lemon lime melon "
+    "watermelon plum apricot raspberry blueberry avocado",
+    "subject: maths math mathematics chemistry physics biology history geography english french spanish german "
+    "latin art music science economics computing drama literature philosophy psychology sociology",
     "child: son daughter baby",  # ("does my sister have kids?": "she just had a baby boy")
     "sibling: brother sister",
     "parent: mother father mom dad mum",

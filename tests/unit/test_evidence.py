@@ -1651,3 +1651,14 @@ def test_a_plural_answer_type_noun_asks_for_its_kind_as_the_singular_does() -> N
     notes = _thread("Kylie's coach moved training to mondays and wednesdays, same time")
     assert _answer_refs("what nights is Kylie training", notes) == ["m0"]
     assert answer_type("Which cities did we visit?") == "place"
+
+
+def test_a_medicine_is_known_by_its_name_and_a_subject_or_a_fruit_by_its_category() -> None:
+    """"What tablets am I taking…?" is "the doctor put me on amlodipine" (a name's ending says it is a
+    medicine); "what subject do I teach?" is chemistry; a note that names no medicine does not answer."""
+    pills = _thread("my back's killing me, physio on Wednesday", "the doctor put me on amlodipine for blood pressure")
+    assert _answer_refs("What tablets am I taking for my blood pressure?", pills) == ["m1"]
+    assert not covers(_note("m9", "I take the bus to work").stems, stem("tablet"))
+    assert _answer_refs("what subject do I teach?", _thread("I teach chemistry at a secondary school")) == ["m0"]
+    fruit = _thread("Luke's allergy tests came back, it's not strawberries at all, it's kiwi")
+    assert _answer_refs("what fruit is Luke allergic to", [*fruit, _note("m5", "Luke starts school in May")]) == ["m0"]
