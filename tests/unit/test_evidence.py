@@ -1662,3 +1662,10 @@ def test_a_medicine_is_known_by_its_name_and_a_subject_or_a_fruit_by_its_categor
     assert _answer_refs("what subject do I teach?", _thread("I teach chemistry at a secondary school")) == ["m0"]
     fruit = _thread("Luke's allergy tests came back, it's not strawberries at all, it's kiwi")
     assert _answer_refs("what fruit is Luke allergic to", [*fruit, _note("m5", "Luke starts school in May")]) == ["m0"]
+
+
+def test_a_name_said_after_an_emoji_or_a_filler_word_is_the_thing_s_name() -> None:
+    """"a dog 😂 Suya", "the boat though, Stella": the name is the next word with letters that is not a filler."""
+    assert _answer_refs("What's our dog called?", _thread("we also have a dog 😂 Suya. brown local dog")) == ["m0"]
+    boat = _thread("Ray's real love is the boat though, Stella, a small fibreglass thing he keeps in Marsaxlokk")
+    assert _answer_refs("whats the name of Ray's boat", boat) == ["m0"]
