@@ -1082,6 +1082,8 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
             return True
         # or before its name: "he has a whippet called Pickle", "my old Corolla named Betsy"
         return any(re.search(_KIND_BEFORE.format(re.escape(h)), note.text, re.IGNORECASE) for h in ask.hard)
+    if attribute in ROLE_STEMS and _OFF_WORK.search(note.text):  # "a new bloke from work" says no job of hers
+        note = replace(note, text=_OFF_WORK.sub(" ", note.text))
     if covers(note.stems, attribute):
         return True
     if attribute in ROLE_STEMS:
@@ -1095,6 +1097,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
                for i, w in enumerate(plain))  # fmt: skip
 
 
+_OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
 _THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
 

@@ -1669,3 +1669,10 @@ def test_a_name_said_after_an_emoji_or_a_filler_word_is_the_thing_s_name() -> No
     assert _answer_refs("What's our dog called?", _thread("we also have a dog 😂 Suya. brown local dog")) == ["m0"]
     boat = _thread("Ray's real love is the boat though, Stella, a small fibreglass thing he keeps in Marsaxlokk")
     assert _answer_refs("whats the name of Ray's boat", boat) == ["m0"]
+
+
+def test_from_work_or_after_work_says_no_one_s_job() -> None:
+    """"she's got a new bloke from work" does not say what Jo does for work; "Jo works at…" does."""
+    split = _thread("me and Jo split up a while back, she's got a new bloke from work who seems decent")
+    assert _answer_refs("What does Jo do for work?", split) == []
+    assert _answer_refs("What does Jo do for work?", [*split, _note("m7", "Jo works at the library in town")]) == ["m7"]
