@@ -128,6 +128,7 @@ def described(text: str) -> set[str]:
 
 
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")  # (not a dash: "the baby — Gogo screamed")
 _FILLERS = word_set("though too also btw lol haha tbh honestly")  # said between a thing and its name
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(
@@ -1138,7 +1139,7 @@ def _names_it(note: Note, ask: Ask) -> bool:
                 and not (before.endswith("'s") and stem(word.strip(",")) in last)):  # ("Refilwe's baby is due…")
             return True
         after = [t for t in tokens[i + 1 : i + 5]  # "is a Dr. Brandt", "a dog 😂 Suya", "the boat though, Stella"
-                 if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and any(c.isalpha() for c in t)][:1]
+                 if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and not _EMOJI.fullmatch(t)][:1]
         name = after[0].strip(".,!?;:()\"'") if after else ""
         if name[:1].isupper() and not is_calendar(name) and stem(name) not in {*wanted, *ask.terms}:  # not "Fish Creek"
             return True

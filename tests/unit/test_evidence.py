@@ -1676,3 +1676,4 @@ def test_from_work_or_after_work_says_no_one_s_job() -> None:
     split = _thread("me and Jo split up a while back, she's got a new bloke from work who seems decent")
     assert _answer_refs("What does Jo do for work?", split) == []
     assert _answer_refs("What does Jo do for work?", [*split, _note("m7", "Jo works at the library in town")]) == ["m7"]
+    assert _answer_refs("What did Tumi name the baby?", _thread("And Tumi announced the baby — Gogo screamed.")) == []
