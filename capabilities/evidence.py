@@ -2062,6 +2062,26 @@ _OF_SOMEONE = re.compile(
 )  # "daughter of my Tita Nora": whose the daughter is
 
 
+def _whose_thing(sit: Situation) -> tuple[str, str] | None:
+    """Whose thing a question asks a date or an amount of: ("trisha", "birthd") for "when is Trisha's
+    birthday?", ("my", "birthd") for "when's my birthday?"; None for any other question."""
+    chains = _name_chains(sit.text)
+    if len(chains) == 2:
+        return chains[0], chains[1]
+    mine = re.search(r"\b(?:my|our)\s+(?:own\s+)?([a-z]+)\s*\??$", sit.text, re.IGNORECASE)
+    return ("my", stem(mine[1])) if mine and sit.about_me and not sit.chain else None
+
+
+def _anothers(text: str, owner: str, thing: str) -> bool:
+    """Whether a note says the thing only as someone else's: "Paolo's birthday…" for Trisha's; for the
+    person's own, also "her birthday's 12 January" (for a name, "her" may be that one)."""
+    others = r"[A-ZÀ-ÞĀ-Ž][\w-]*['’]s" + (r"|his|her|their" if owner == "my" else "")
+    said = [m[1].casefold() for m in re.finditer(rf"\b({others}|my|our)\s+(?:\w+\s+)?{thing}\w*", text, re.I)
+            if m[1][:1].isupper() or m[1].casefold() in ("his", "her", "their", "my", "our")]  # fmt: skip
+    own = ("my", "our") if owner == "my" else ()
+    return bool(said) and not any(s in own or stem(s.removesuffix("'s").removesuffix("’s")) == owner for s in said)
+
+
 def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     """Whether a note that names `name` says `thing` of them in one part: not "Eli turns eight on
     September 30th…; his little sister Harper is four" for Harper's birthday. A part that names no
@@ -2260,6 +2280,13 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         _of_it(c, chosen, asked, money) for c in typed
     ):
         return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of something else", ())
+    whose = _whose_thing(sit)  # "when is Trisha's birthday?": not the date of "Paolo's birthday is on Sept 21"
+    if ask.answer_type in ("number", "time") and whose and typed:
+        owner, thing = whose
+        holding = [c for c in typed if covers(c.note.stems, thing)]
+        if holding and all(_anothers(c.note.text, owner, thing) and _anothers(c.read or c.note.text, owner, thing)
+                           for c in holding):  # (as typed and as read: "K's birthday" is Kieran's)
+            return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of someone else's {thing}", ())
     # "how much did I make per hour?": not "pays 120 lucas a month" (another rate, of another job)
     rate = _RATE.search(sit.text)
     if rate and typed and all(_other_rate(c.note.text, sit.text, rate[1]) for c in typed):

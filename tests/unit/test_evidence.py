@@ -1677,3 +1677,14 @@ def test_from_work_or_after_work_says_no_one_s_job() -> None:
     assert _answer_refs("What does Jo do for work?", split) == []
     assert _answer_refs("What does Jo do for work?", [*split, _note("m7", "Jo works at the library in town")]) == ["m7"]
     assert _answer_refs("What did Tumi name the baby?", _thread("And Tumi announced the baby — Gogo screamed.")) == []
+
+
+def test_a_date_said_of_someone_else_s_birthday_is_not_the_one_asked() -> None:
+    """"when is Trisha's birthday?": not the date of "Paolo's birthday is on Sept 21" joined to a note
+    where Trisha made a card; Paolo's own is still answered, and "K's birthday" is Kieran's."""
+    notes = _thread("birthday kahapon! the kids got me a cake and Trisha made a card",
+                    "Paolo's birthday is on Sept 21, turning 9, he wants a spiderman cake")  # fmt: skip
+    assert _answer_refs("when is Trisha's birthday?", notes) == []
+    assert "m1" in _answer_refs("when is Paolo's birthday?", notes)
+    kieran = _thread("boyfriend is Kieran, teaches geography", "K's birthday is 3rd nov, he'll be 31.")
+    assert "m1" in _answer_refs("When's Kieran's birthday?", kieran)
