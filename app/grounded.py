@@ -695,6 +695,8 @@ def _known_after_a_look(
     loads nothing, yet memory says "dev's bday is oct 30"."""
     if not _known(sit, found.notes):
         found.add(stores.memories.search(user_id, _core(question), search.limit, INFO_FLOOR))
+    for thing in [] if _known(sit, found.notes) else _OF_THE.findall(question):  # "…of the shop?": the shop
+        found.add(stores.memories.search(user_id, thing, search.limit, INFO_FLOOR))
     return _known(sit, found.notes)
 
 
@@ -710,13 +712,15 @@ def _known(sit: Situation, notes: Sequence[Note]) -> bool:
     if any(covers(n.stems, h) for n in notes for h in ask.hard):
         return True
     # "the rent at the new apartment": a thing of theirs, said as one they told of ("apartment hunting")
-    known = {stem(m) for m in _THE_NEW.findall(sit.text) if m.casefold() not in STOP}
+    # or "the wifi password of the shop?": the shop they told of (the model answered "2026-11-28")
+    known = {stem(m) for m in [*_THE_NEW.findall(sit.text), *_OF_THE.findall(sit.text)] if m.casefold() not in STOP}
     if any(covers(n.stems, k) for n in notes for k in known):
         return True
     return any(2 * sum(covers(n.stems, t) for t in ask.terms) >= max(2, len(ask.terms)) for n in notes)
 
 
 _THE_NEW = re.compile(r"\bthe\s+(?:new|old|last|next|current)\s+(\w+)", re.IGNORECASE)
+_OF_THE = re.compile(r"\b(?:of|at|in|for|from)\s+the\s+(\w+)\W*$", re.IGNORECASE)  # the thing a question ends on
 
 
 def _dont_know(sit: Situation) -> str:

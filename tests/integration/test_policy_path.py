@@ -342,6 +342,21 @@ async def test_a_question_right_after_a_telling_waits_for_its_formation_and_no_o
     assert storage.formation.counts(other) == {"pending": 1}
 
 
+async def test_a_question_about_a_thing_they_told_of_is_not_the_model_s_to_guess(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"what is the wifi password of the shop?" names no "my", yet the shop is theirs: the 135M model
+    answered "The wifi password of the shop is 2026-11-28". Memory knows the shop, not the password."""
+    voice = Voice()
+    rt = _runtime(settings, storage, voice)
+    uid = storage.accounts.create("akemi", "correct-horse").id or 0
+    _told(rt, uid, "a", "I run a small shop on Galvao Bueno street, we sell Japanese sweets.")
+    calls = len(voice.prompts)
+    wifi = _reply(await _say(rt, uid, "q", "what is the wifi password of the shop?"))
+    assert "don't know" in wifi.reply and wifi.confidence == "low"
+    assert len(voice.prompts) == calls
+
+
 async def test_policy_path_finds_a_change_told_in_other_words(settings: Settings, storage: MemoryStore) -> None:
     """"Who do I work for at the moment?" shares no word with "I'm now an instructor at NSCC"."""
     rt = _runtime(settings, storage, Voice())
