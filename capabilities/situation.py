@@ -234,7 +234,7 @@ _CATEGORIES_TEXT = (
     "watermelon plum apricot raspberry blueberry avocado",
     "subject: maths math mathematics chemistry physics biology history geography english french spanish german "
     "latin art music science economics computing drama literature philosophy psychology sociology",
-    "child: son daughter baby",  # ("does my sister have kids?": "she just had a baby boy")
+    "child: son daughter baby twins",  # ("does my sister have kids?": "she just had a baby boy")
     "sibling: brother sister",
     "parent: mother father mom dad mum",
     "family: wife husband partner son daughter kid child brother sister mother father mom dad mum parent "

@@ -1688,3 +1688,8 @@ def test_a_date_said_of_someone_else_s_birthday_is_not_the_one_asked() -> None:
     assert "m1" in _answer_refs("when is Paolo's birthday?", notes)
     kieran = _thread("boyfriend is Kieran, teaches geography", "K's birthday is 3rd nov, he'll be 31.")
     assert "m1" in _answer_refs("When's Kieran's birthday?", kieran)
+
+
+def test_twins_are_children() -> None:
+    """"how many kids do I have?": "we have twin girls, Noor and Sara" (a stranger's first question)."""
+    assert _answer_refs("how many kids do I have?", _thread("we have twin girls, Noor and Sara, they turn 4")) == ["m0"]
