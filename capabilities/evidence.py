@@ -756,6 +756,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     role = _WHO_ROLE.match(q)  # "who is the surgeon doing mamma's knee?": a name said as the surgeon
     if kind == "person" and role and not noun and role[1] not in STOP:
         saying = [p for p in parts(text) if covers(_said(p), stem(role[1]))]
+        if any(_named_as(p, q) for p in saying):  # "Sandra Pike Depot Manager" for "who is the depot manager?"
+            return 2
         return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
     if kind == "person" and noun:
         if any(noun in n.casefold().split() for n in names_in(note.text)):
@@ -764,6 +766,22 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         saying = [p for p in parts(text) if covers(_said(p), stem(noun))]
         return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
     return 1
+
+
+_ROLE_ASKED = re.compile(r"^\W*who(?:'s|\s+is|\s+was|\s+are)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)\s*\W*$")
+_A_NAME = (r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?!(?:The|A|An|Our|My|Your|His|Her|Their|This|That|Any|Every)\b)"
+           r"[A-ZÀ-ÞĀ-Ž][\w'’-]+(?:\s+[A-ZÀ-ÞĀ-Ž][\w'’-]+)?")
+
+
+def _named_as(part: str, question: str) -> bool:
+    """Whether a part says a name as the role a who-question asks ("who is the depot manager?"):
+    "Sandra Pike, Depot Manager", "our depot manager is Sandra", "depot manager: Sandra Pike"."""
+    asked = _ROLE_ASKED.match(question)
+    if asked is None:
+        return False
+    role = r"\s+".join(re.escape(w) for w in asked[1].split())
+    return re.search(rf"(?<![\w'’]){_A_NAME},?\s+(?:the\s+|our\s+)?(?i:{role})\b|(?i:{role})(?:\s+is|:|,)\s+{_A_NAME}",
+                     part) is not None  # fmt: skip
 
 
 # A length of time: "3 yrs", "two and a half years", "for six weeks", "since 2019", "20 minutes"

@@ -1693,3 +1693,12 @@ def test_a_date_said_of_someone_else_s_birthday_is_not_the_one_asked() -> None:
 def test_twins_are_children() -> None:
     """"how many kids do I have?": "we have twin girls, Noor and Sara" (a stranger's first question)."""
     assert _answer_refs("how many kids do I have?", _thread("we have twin girls, Noor and Sara, they turn 4")) == ["m0"]
+
+
+def test_a_name_said_as_the_role_asked_answers_who_holds_it() -> None:
+    """"Who is the depot manager?": "Sandra Pike Depot Manager", not a line that only mentions the manager
+    beside another's name; "The landlord gives notice…" names no landlord."""
+    notice = [_note("m1", "Queries about this notice to the Depot Manager, ext 2204, or your Unite rep, Dev Sandhu."),
+              _note("m2", "Sandra Pike Depot Manager, Kingsbury Road")]  # fmt: skip
+    assert _answer_refs("Who is the depot manager?", notice)[:1] == ["m2"]
+    assert _answer_refs("Who's our landlord?", [_note("m3", "The landlord arranges snow clearing.")]) == []
