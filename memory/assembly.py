@@ -37,7 +37,7 @@ from memory.attention import (
     hops,
     recency,
 )
-from memory.db.engine import in_clause
+from memory.db.engine import ids_clause, in_clause
 from memory.documents.joins import STEM, Join, asked_sentences, evidence_sentences, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
@@ -486,10 +486,10 @@ class ContextAssembler:
         """For each document relation, the sentence of its best-supporting chunks that names both
         ends and holds most of the question's words (None: no chunk has one)."""
         params: dict[str, Any] = {"u": user_id}
-        ids = [e.relation_id for e in subgraph.edges]
+        ids = ids_clause(self._engine, "s.relation_id", [e.relation_id for e in subgraph.edges], params)
         sql = (
             "SELECT s.relation_id, s.memory_id FROM relation_sources s JOIN relations r ON r.id = s.relation_id "
-            f"WHERE r.user_id = :u AND r.document_id IS NOT NULL{in_clause('s.relation_id', ids, params)} "
+            f"WHERE r.user_id = :u AND r.document_id IS NOT NULL{ids} "
             "ORDER BY s.relation_id, s.amount DESC, s.memory_id"
         )
         with self._engine.connect() as conn:
