@@ -18,8 +18,10 @@ import logging
 import re
 import time
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass, field, replace
+from copy import copy
+from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 from typing import Any
 
 from sqlalchemy import Engine, text
@@ -35,7 +37,7 @@ from memory.attention import (
     hops,
     recency,
 )
-from memory.db.engine import in_clause
+from memory.db.engine import ids_clause, in_clause
 from memory.documents.joins import STEM, Join, asked_sentences, evidence_sentences, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
@@ -196,12 +198,19 @@ def recommend(skipped: Sequence[ContextItem], depth: int, vector_limit: int) -> 
 def frame_tokens(skipped: Sequence[ContextItem], depth: int, vector_limit: int, shown: int = RELATED_SHOWN) -> int:
     """What the rendered block spends beyond its items: the delimiters and section headers, the
     pointer line naming the best `shown` unloaded items, and the recommendations (none without it)."""
-    named = [i for i in skipped if i.skip is not Skip.SUPERSEDED][:shown]
+    return frame_costs(skipped, depth, vector_limit, shown)[-1]
+
+
+def frame_costs(skipped: Sequence[ContextItem], depth: int, vector_limit: int, most: int = RELATED_SHOWN) -> list[int]:
+    """`frame_tokens` naming 0, 1, … `most` unloaded items, the skipped items read and the
+    recommendations made once for all of them (a depth-3 request on a large graph skips thousands)."""
+    named = list(islice((i for i in skipped if i.skip is not Skip.SUPERSEDED), most))
     if not named:
-        return FRAME_TOKENS
-    pointers = estimate_tokens(RELATED_HEAD + "; ".join(unloaded_line(i) for i in named)) + 1
+        return [FRAME_TOKENS] * (most + 1)
     advice = sum(estimate_tokens(f"Recommendation: {r}") + 1 for r in recommend(skipped, depth, vector_limit))
-    return FRAME_TOKENS + pointers + advice
+    lines = [unloaded_line(i) for i in named]
+    pointers = [estimate_tokens(RELATED_HEAD + "; ".join(lines[:n])) + 1 for n in range(1, most + 1)]
+    return [FRAME_TOKENS, *(FRAME_TOKENS + p + advice for p in pointers)]
 
 
 def _skip_entry(item: ContextItem) -> dict[str, Any]:
@@ -262,10 +271,10 @@ def _fit(
     more. Returns what loaded, what did not, and how many pointers the block names."""
     reserve, loaded, skipped, shown = FRAME_TOKENS, [], list(others), RELATED_SHOWN
     for _ in range(3):
-        loaded, left_out = pack([replace(i) for i in items], req.budget_tokens - reserve)
+        loaded, left_out = pack([copy(i) for i in items], req.budget_tokens - reserve)
         skipped = sorted(left_out + others, key=lambda i: -i.score)
-        frames = {n: frame_tokens(skipped, req.triple_depth, req.vector_limit, n) for n in range(RELATED_SHOWN + 1)}
-        shown = max((n for n, t in frames.items() if t <= req.budget_tokens // FRAME_SHARE), default=0)
+        frames = frame_costs(skipped, req.triple_depth, req.vector_limit)
+        shown = max((n for n, t in enumerate(frames) if t <= req.budget_tokens // FRAME_SHARE), default=0)
         need = frames[shown]
         if need <= reserve:
             break
@@ -433,7 +442,8 @@ class ContextAssembler:
         try:
             whole = self._entities.expand(user_id, seeds, depth)
             subgraph = _in_domains(whole, domains)
-            outside = [n for n in whole.nodes if n.id not in subgraph.node_ids]
+            kept = subgraph.node_ids  # a set built per read: once, not once per node
+            outside = [n for n in whole.nodes if n.id not in kept]
             beyond = self._beyond(user_id, subgraph, seeds, depth, domains)
             old = _superseded(self._entities.expand(user_id, seeds, 1, history=True))
         except GraphLockedError as exc:  # another process kept the graph past its wait: answer without it
@@ -476,10 +486,10 @@ class ContextAssembler:
         """For each document relation, the sentence of its best-supporting chunks that names both
         ends and holds most of the question's words (None: no chunk has one)."""
         params: dict[str, Any] = {"u": user_id}
-        ids = [e.relation_id for e in subgraph.edges]
+        ids = ids_clause(self._engine, "s.relation_id", [e.relation_id for e in subgraph.edges], params)
         sql = (
             "SELECT s.relation_id, s.memory_id FROM relation_sources s JOIN relations r ON r.id = s.relation_id "
-            f"WHERE r.user_id = :u AND r.document_id IS NOT NULL{in_clause('s.relation_id', ids, params)} "
+            f"WHERE r.user_id = :u AND r.document_id IS NOT NULL{ids} "
             "ORDER BY s.relation_id, s.amount DESC, s.memory_id"
         )
         with self._engine.connect() as conn:

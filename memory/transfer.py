@@ -36,7 +36,7 @@ from memory.recall.vectors import MemoryIndex
 # Parents before children: each table's foreign keys point only at tables above it.
 TABLES: tuple[str, ...] = (
     "accounts", "users", "threads", "steps", "elements", "feedbacks", "turns", "documents", "memories",
-    "document_chunks", "entities", "entity_keys", "entity_sources", "entity_apart", "relations",
+    "document_chunks", "entities", "entity_vectors", "entity_keys", "entity_sources", "entity_apart", "relations",
     "relation_sources", "usage_log", "queries", "formation_jobs", "dream_runs", "proposals",
     "proposal_decisions", "limit_overrides", "dream_changes", "dream_merges", "dream_seen", "reminders",
     "meta", "leases",

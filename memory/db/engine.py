@@ -6,6 +6,7 @@ engine runs on `sqlean.py`, a drop-in DB-API driver that can, on every CPython.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -149,6 +150,19 @@ def in_clause(column: str, values: Sequence[Any] | None, params: dict[str, Any])
         params[name] = value
         names.append(f":{name}")
     return f" AND {column} IN ({', '.join(names) or 'NULL'})"
+
+
+def ids_clause(bind: Engine | Connection, column: str, ids: Sequence[int], params: dict[str, Any]) -> str:
+    """` AND column IN (…)` for a long list of integer ids, bound as one parameter: PostgreSQL's
+    `= ANY` of an array, SQLite's `json_each`. With `in_clause`'s parameter per id, the 1,500
+    relations of a depth-3 expansion cost ~30 ms on PostgreSQL (psycopg binds client-side, so a
+    16 KB statement is parsed on both sides) and ~20 ms on SQLite; one parameter 1-4 ms."""
+    name = f"p{len(params)}"
+    if bind.dialect.name == "postgresql":
+        params[name] = [int(i) for i in ids]
+        return f" AND {column} = ANY(CAST(:{name} AS BIGINT[]))"
+    params[name] = json.dumps([int(i) for i in ids])
+    return f" AND {column} IN (SELECT value FROM json_each(:{name}))"
 
 
 def versions(engine: Engine) -> dict[str, str]:

@@ -12,7 +12,7 @@ from memory import dreams, leases, queries, usage
 from memory.db.engine import Migration
 from memory.documents import store as documents
 from memory.formation import queue as formation_queue
-from memory.graph import entities
+from memory.graph import entities, entity_vectors
 from memory.recall import pg_index, sketches, vectors
 
 
@@ -142,6 +142,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("m017_usage_used", usage.m017_usage_used),
     ("m018_leases", leases.m018_leases),
     ("m019_lexeme_counts", vectors.m019_lexeme_counts),
+    ("m020_entity_vectors", entity_vectors.m020_entity_vectors),
 ]
 
 # On PostgreSQL these run instead (memory/db/postgres.py translates the others' DDL): SQLite's

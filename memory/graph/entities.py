@@ -20,10 +20,12 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, func, select
 
+from memory.db.engine import ids_clause
 from memory.graph import records as rec
 from memory.graph.backend import GraphBackend
 from memory.graph.cypher import Direction, SharedNeighbour, Subgraph
@@ -164,8 +166,10 @@ class EntityStore:
         if not ids:
             return {}
         # By primary key alone, the user checked here (SQLite may walk the user's index instead).
+        params: dict[str, Any] = {}
+        by_key = text(ids_clause(self._engine, "entities.id", ids, params).removeprefix(" AND ")).bindparams(**params)
         with Session(self._engine) as s:
-            rows = s.exec(select(EntityRow).where(col(EntityRow.id).in_(list(ids))))
+            rows = s.exec(select(EntityRow).where(by_key))
             return {r.id: r for r in rows if r.id is not None and r.user_id == user_id}
 
     def named(self, user_id: int, names: Sequence[str], per_name: int = 5) -> list[int]:

@@ -4,27 +4,36 @@ Context assembly scores graph nodes by how close their name + summary are to the
 (memory/attention.py), and SEARCH_ENTITIES ranks a user's entities the same way. Both use the
 embedder that embeds memories, so "close" means the same thing for a note and an entity.
 
-Vectors are kept in memory, keyed by entity id and a hash of the text embedded: an entity whose
-name or summary changes is embedded again, a renamed one never answers with its old meaning.
-Nothing is stored: a process rebuilds what it needs (a batch of 50 names embeds in ~0.2 s), so
-there is no table to migrate or to keep in step with a re-index to another embedding model.
+Vectors are kept in memory (least recently used dropped first) and in `entity_vectors`, keyed by
+entity id and a hash of the embedder's name and the text embedded: an entity whose name or summary
+changes, or a store re-indexed with another model, is embedded again; a renamed one never answers
+with its old meaning. A row is written the first time its vector is made, so each entity is embedded
+once, not once per process and again whenever the memory cache lost it: a depth-3 context reaches
+~800 entities of a 1,000-entity graph (~2 s to embed on one core), and a process serving many people
+cycles through more than the cache holds (docs/benchmarks.md, "Seventeenth session").
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
+from memory.db.engine import ids_clause
 from memory.graph.names import normalize_type
 from memory.models import EntityRow
 from memory.recall.embedder import Embedder
+
+log = logging.getLogger(__name__)
 
 CAPACITY = 8192
 """Vectors kept (least recently used dropped first): 8,192 × 384 float32 ≈ 12.6 MB."""
@@ -33,6 +42,16 @@ SEARCH_POOL = 2000
 EMBED_PER_SEARCH = 256
 """At most this many not-yet-embedded entities are embedded by one search (~1 s on one core):
 a 10k-entity graph is covered over a few searches instead of stalling one turn for a minute."""
+
+
+def m020_entity_vectors(conn: Connection) -> None:
+    """Each entity's vector as last embedded, with the hash of the model and text it was made from."""
+    conn.execute(
+        text(
+            "CREATE TABLE entity_vectors (entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE, "
+            "digest TEXT NOT NULL, vector BLOB NOT NULL)"
+        )
+    )
 
 
 def entity_text(row: EntityRow) -> str:
@@ -72,24 +91,59 @@ class EntityVectors:
             for row in rows:
                 if row.id is None:
                     continue
-                text = entity_text(row)
-                digest = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+                text_ = entity_text(row)
+                digest = hashlib.blake2b(f"{self._embedder.name}\n{text_}".encode(), digest_size=8).hexdigest()
                 cached = self._cache.get(row.id)
                 if cached is not None and cached[0] == digest:
                     self._cache.move_to_end(row.id)
                     found[row.id] = cached[1]
                 else:
-                    missing.append((row.id, digest, text))
+                    missing.append((row.id, digest, text_))
+        stored = self._stored(missing)
+        missing = [m for m in missing if m[0] not in stored]
         missing = missing if embed_at_most is None else missing[:embed_at_most]
-        if missing:
-            embedded = self._embedder.embed([t for _, _, t in missing])
-            with self._lock:
-                for (eid, digest, _), vec in zip(missing, embedded, strict=True):
-                    self._cache[eid] = (digest, vec)
-                    found[eid] = vec
-                while len(self._cache) > self._capacity:
-                    self._cache.popitem(last=False)
-        return found
+        made = dict(zip([m[0] for m in missing], self._embedder.embed([t for _, _, t in missing]), strict=True))
+        if made:
+            self._store([(eid, digest, made[eid]) for eid, digest, _ in missing])
+        with self._lock:
+            for eid, digest, _ in missing:
+                self._cache[eid] = (digest, made[eid])
+            for eid, (digest, vec) in stored.items():
+                self._cache[eid] = (digest, vec)
+            while len(self._cache) > self._capacity:
+                self._cache.popitem(last=False)
+        return found | {eid: v for eid, (_, v) in stored.items()} | made
+
+    def _stored(self, wanted: Sequence[tuple[int, str, str]]) -> dict[int, tuple[str, np.ndarray]]:
+        """The stored vectors of these (entity id, digest, text) still made from the same model and text."""
+        if not wanted:
+            return {}
+        digests = {eid: digest for eid, digest, _ in wanted}
+        params: dict[str, Any] = {}
+        where = ids_clause(self._engine, "entity_id", list(digests), params).removeprefix(" AND ")
+        sql = f"SELECT entity_id, digest, vector FROM entity_vectors WHERE {where}"
+        with self._engine.connect() as conn:
+            rows = conn.execute(text(sql), params).all()
+        return {
+            int(eid): (digest, np.frombuffer(bytes(blob), dtype=np.float32))
+            for eid, digest, blob in rows
+            if digests.get(int(eid)) == digest
+        }
+
+    def _store(self, made: Sequence[tuple[int, str, np.ndarray]]) -> None:
+        """Keep these vectors for the next process or the next time the memory cache lost them. A
+        cache: one that cannot be written now (an entity deleted meanwhile, the file busy past its
+        wait) is made again next time."""
+        sql = (
+            "INSERT INTO entity_vectors (entity_id, digest, vector) VALUES (:e, :d, :v) "
+            "ON CONFLICT (entity_id) DO UPDATE SET digest = excluded.digest, vector = excluded.vector"
+        )
+        rows = [{"e": eid, "d": digest, "v": np.asarray(vec, dtype=np.float32).tobytes()} for eid, digest, vec in made]
+        try:
+            with self._engine.begin() as conn:
+                conn.execute(text(sql), rows)
+        except (IntegrityError, OperationalError) as exc:
+            log.info("entity vectors not stored this time: %s", exc)
 
     def relevance(self, rows: Sequence[EntityRow], query: np.ndarray) -> dict[int, float]:
         """Cosine of each entity's name + summary to the query vector, floored at 0."""

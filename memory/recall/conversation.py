@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine, text
 
-from memory.db.engine import in_clause
+from memory.db.engine import ids_clause, in_clause
 from memory.db.postgres import json_text
 from memory.recall import dates
 from memory.recall.dates import Span
@@ -301,7 +301,8 @@ class ConversationLookups:
         if not ids:
             return {}
         params: dict[str, Any] = {"u": user_id}
-        sql = f"SELECT id, {expression} FROM memories WHERE +user_id = :u" + in_clause("id", ids, params)  # by key
+        by_key = ids_clause(self._engine, "id", ids, params)
+        sql = f"SELECT id, {expression} FROM memories WHERE +user_id = :u{by_key}"
         with self._engine.connect() as conn:
             return {int(m): v for m, v in conn.execute(text(sql), params)}
 

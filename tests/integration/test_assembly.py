@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+import numpy as np
 import pytest
 
 from capabilities.context import TwoLevelContext
-from memory.assembly import ContextRequest, pack
+from memory.assembly import AssembledContext, ContextRequest, pack
+from memory.graph.entity_vectors import EntityVectors
+from memory.recall.embedder import Embedder, get_embedder
 from memory.store import MemoryStore
 
 pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -151,3 +157,51 @@ def test_assembly_neighbour_lines_only_with_budget_left(storage: MemoryStore) ->
     assert {int(i.ref[1:]) for i in two.loaded}.isdisjoint(shown) and len(shown) == len(set(shown))
     tight = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=60))
     assert len(tight.loaded) == 1 and tight.loaded[0].around == () and "\n" not in tight.loaded[0].full
+
+
+class CountingEmbedder(Embedder):
+    """The real embedder under another name if given, counting the texts it embeds."""
+
+    def __init__(self, name: str = Embedder.name) -> None:
+        super().__init__()
+        self.name, self.texts = name, list[str]()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.texts += texts
+        return get_embedder().embed(texts)
+
+
+def _seen(ctx: AssembledContext) -> tuple[object, ...]:
+    """Everything a context holds that the agent or the usage log reads: what loaded (text, level,
+    score, why), what did not (and why), and the telemetry."""
+    telemetry = {k: v for k, v in ctx.telemetry().items() if k != "timings_ms"}
+    return (
+        [(i.ref, i.level, i.full, i.summary, i.score, i.reason) for i in ctx.loaded],
+        [(i.ref, i.skip, i.score, i.reason) for i in ctx.skipped],
+        telemetry,
+        ctx.related_shown,
+    )
+
+
+def test_assembly_entity_vectors_are_embedded_once_and_give_the_same_context(seeded: tuple[MemoryStore, int]) -> None:
+    """Seventeenth session: an entity's vector is kept in the database, so another process (or this one
+    once its memory cache lost it) reads it instead of embedding the name again (a depth-3 context on a
+    1,000-entity graph embedded ~800 names, ~2 s, per request) and assembles exactly the same context.
+    A changed summary or another embedding model embeds again."""
+    storage, uid = seeded
+    question, req = "Where does my sister Ana live?", _req(triple_depth=3)
+    first = CountingEmbedder()
+    storage.assembler.vectors = EntityVectors(storage.engine, first)
+    before = storage.assembler.assemble(uid, "t", question, req, now=NOW)
+    assert sorted(first.texts) == ["Ana: the user's sister", "Porto: a city in Portugal", "Portugal"]
+    again = CountingEmbedder()  # a new process: nothing in memory
+    storage.assembler.vectors = EntityVectors(storage.engine, again)
+    after = storage.assembler.assemble(uid, "t", question, req, now=NOW)
+    assert again.texts == [] and _seen(after) == _seen(before)
+    storage.entities.upsert_entity(uid, "Porto", "Location", summary="the city by the Douro")
+    storage.assembler.assemble(uid, "t", question, req, now=NOW)
+    assert again.texts == ["Porto: the city by the Douro"]
+    other = CountingEmbedder("another-model")
+    storage.assembler.vectors = EntityVectors(storage.engine, other)
+    storage.assembler.assemble(uid, "t", question, req, now=NOW)
+    assert len(other.texts) == 3
