@@ -89,6 +89,11 @@ def _explain(path: Path, exc: Exception) -> str:
 def migrate(engine: Engine, migrations: list[tuple[str, Migration]]) -> list[str]:
     """Apply, in order, each named migration not yet recorded; each in its own transaction.
 
+    Each runs under SQLite's write lock (BEGIN IMMEDIATE) and reads what is done inside it: two
+    processes opening a new file together (the browser and `reverie chat`) would otherwise both
+    see m001 missing and the second fail on "table accounts already exists". The explicit BEGIN
+    also makes a migration of DDL alone atomic: the driver opens no transaction before DDL.
+
     Returns:
         The names applied by this call.
     """
@@ -97,9 +102,12 @@ def migrate(engine: Engine, migrations: list[tuple[str, Migration]]) -> list[str
         conn.execute(text("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"))
         done = {row[0] for row in conn.execute(text("SELECT name FROM _migrations"))}
     for name, fn in migrations:
-        if name in done:
+        if name in done:  # (the usual open: nothing to do, and no write lock taken)
             continue
         with engine.begin() as conn:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            if conn.execute(text("SELECT 1 FROM _migrations WHERE name = :n"), {"n": name}).first():
+                continue
             fn(conn)
             conn.execute(
                 text("INSERT INTO _migrations (name, applied_at) VALUES (:n, :t)"),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
 
 from memory.accounts import AccountError
-from memory.db.engine import StorageError, migrate, open_engine
+from memory.db.engine import Migration, StorageError, migrate, open_engine
 from memory.db.migrations import MIGRATIONS
 from memory.store import MemoryStore
 from memory.threads import ThreadLog
@@ -27,6 +28,30 @@ def test_migrations_blank_database_creates_every_table_once(tmp_path: Path) -> N
     assert {"accounts", "turns", "meta", "users", "threads", "steps", "elements", "feedbacks"} <= tables
     assert mode == "wal"
     engine.dispose()
+
+
+class _AfterAnother(list[tuple[str, Migration]]):
+    """The migrations, handed out only after another process's engine has applied them all: the
+    moment two processes open a new file together, one of them past its first look."""
+
+    def __init__(self, other: Engine) -> None:
+        super().__init__(MIGRATIONS)
+        self.other = other
+
+    def __iter__(self) -> Iterator[tuple[str, Migration]]:
+        migrate(self.other, MIGRATIONS)
+        return super().__iter__()
+
+
+def test_migrations_two_processes_opening_a_new_file_together_migrate_it_once(tmp_path: Path) -> None:
+    first, second = open_engine(tmp_path / "new.db"), open_engine(tmp_path / "new.db")
+    try:
+        assert migrate(first, _AfterAnother(second)) == []  # (was: "table accounts already exists")
+        with first.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM _migrations")).scalar_one() == len(MIGRATIONS)
+    finally:
+        first.dispose()
+        second.dispose()
 
 
 def test_open_engine_corrupt_file_names_the_fix_and_keeps_the_file(tmp_path: Path) -> None:
@@ -90,7 +115,7 @@ def test_accounts_resolve_names_the_cli_user_or_refuses_to_guess(storage: Memory
 def test_thread_log_posts_into_an_existing_thread_only(both_engines: Engine) -> None:
     """On both backends (`streaming` is a boolean column: PostgreSQL refuses SQLite's 0)."""
     with both_engines.begin() as conn:
-        conn.execute(text('INSERT INTO threads ("id", "createdAt") VALUES (\'t1\', \'2026-01-01T00:00:00Z\')'))
+        conn.execute(text("INSERT INTO threads (\"id\", \"createdAt\") VALUES ('t1', '2026-01-01T00:00:00Z')"))
     log = ThreadLog(both_engines)
     log.post("t1", "Time to water the plants.")
     log.post("nope", "Nobody reads this.")
