@@ -74,7 +74,8 @@ it; 2, also the turns next to those (with the budget left once every memory had 
 FOLD = 3
 """How far down the ranking (this many times the granted memories) a ranked turn said just before or
 after a chosen one is shown as that one's neighbouring line instead of taking a memory's place
-(`_places`; 0: every ranked memory takes a place, as before the seventeenth session)."""
+(`_places`, only when the granted count and not the budget is the limit; 0: every ranked memory takes
+a place, as before the seventeenth session)."""
 RELATED_SHOWN = 8
 """Unloaded items named on the block's "Related but not loaded" pointer line."""
 RELATED_HEAD = "Related but not loaded (EXPAND_ENTITY can load an entity): "
@@ -384,7 +385,10 @@ class ContextAssembler:
         )
         turns = [h.memory.id for h in ranking if h.memory.kind == "turn" and h.memory.id is not None]
         near = self._memories.turns_around(user_id, turns) if self.surround else {}
-        found, beside, past = _places(ranking, near if reach > 1 else {}, req.vector_limit)
+        room = req.budget_tokens - max(FRAME_TOKENS, req.budget_tokens // FRAME_SHARE)  # the frame's most
+        # Places are freed only when the granted count, not the budget, is the limit.
+        fold = reach > 1 and sum(_memory_cost(h.memory) for h in ranking[: req.vector_limit]) <= room
+        found, beside, past, crowded = _places(ranking, near if fold else {}, req.vector_limit, room)
         fresh = [h for h in found if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
@@ -402,6 +406,7 @@ class ContextAssembler:
                    for h in past if h.memory.source_turn_id not in in_history
                    and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
         others += _unreachable(graph, req.triple_depth)
+        others += [_memory_item(h, now).skipped(Skip.BUDGET, "token budget") for h in crowded]
         loaded, skipped, shown = _fit([i for i in items if i.skip is None], others, req)
         if self.surround:
             self._surround(user_id, loaded, near, beside, _left(loaded, skipped, req, shown), in_history)
@@ -434,14 +439,15 @@ class ContextAssembler:
         if not turns or left <= 0:
             return
         shown = {int(i.ref[1:]) for i in loaded if i.ref.startswith("m")}
-        lines: dict[tuple[int, int], MemoryRow] = {}  # (memory id, offset: -2..2) -> the turn said there
+        lines: dict[tuple[int, int], str] = {}  # (memory id, offset: -2..2) -> the line of the turn said there
+        rows: dict[tuple[int, int], MemoryRow] = {}  # the same keys -> that turn
 
         def show(mid: int, offset: int, row: MemoryRow | None) -> None:
             nonlocal left
             if row is None or row.id is None or row.id in shown or row.source_turn_id in in_history:
                 return
-            if (cost := estimate_tokens(_said(offset, row)) + 1) <= left:
-                left, lines[mid, offset] = left - cost, row
+            if (cost := estimate_tokens(said := _said(offset, row)) + 1) <= left:
+                left, lines[mid, offset], rows[mid, offset] = left - cost, said, row
                 shown.add(row.id)
                 turns[mid].around += (row.id,)
 
@@ -452,13 +458,13 @@ class ContextAssembler:
             for mid in turns:
                 show(mid, 1 if side == "after" else -1, near.get(mid, (None, None))[side == "after"])
         if RINGS > 1 and lines:
-            far = self._memories.turns_around(user_id, [r.id for r in lines.values() if r.id is not None])
+            far = self._memories.turns_around(user_id, [r.id for r in rows.values() if r.id is not None])
             for offset in (1, -1):
                 for mid in turns:
-                    if (first := lines.get((mid, offset))) is not None:
-                        show(mid, 2 * offset, far.get(first.id or 0, (None, None))[offset > 0])
+                    if (row := rows.get((mid, offset))) is not None:
+                        show(mid, 2 * offset, far.get(row.id or 0, (None, None))[offset > 0])
         for mid, item in turns.items():
-            item.full = "\n".join([item.full, *(_said(o, lines[mid, o]) for o in (-2, -1, 1, 2) if (mid, o) in lines)])
+            item.full = "\n".join([item.full, *(lines[mid, o] for o in (-2, -1, 1, 2) if (mid, o) in lines)])
 
     def _graph(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> _Graph:
         depth, domains = req.triple_depth, req.domains
@@ -683,25 +689,42 @@ def _candidate_names(message: str) -> list[str]:
 
 
 def _places(
-    ranking: list[MemoryHit], near: Mapping[int, tuple[MemoryRow | None, MemoryRow | None]], limit: int
-) -> tuple[list[MemoryHit], list[tuple[int, MemoryRow]], list[MemoryHit]]:
+    ranking: list[MemoryHit],
+    near: Mapping[int, tuple[MemoryRow | None, MemoryRow | None]],
+    limit: int,
+    room: int,
+) -> tuple[list[MemoryHit], list[tuple[int, MemoryRow]], list[MemoryHit], list[MemoryHit]]:
     """The granted memories from `ranking` (best first): a turn said just before or after one already
     chosen (`near`: each turn's previous and next) is kept as that one's neighbouring line instead of
     taking a place (`beside`: (chosen id, turn), best first, all the way down `ranking`), since
-    `_surround` shows it there; and the first ranked memory past the limit, if any (for the "past
-    VECTOR_SEARCH_LIMIT" pointer)."""
+    `_surround` shows it there. With lines in play the budget goes in the ranking's order: a memory
+    whose text no longer fits the `room` left by the better-ranked memories and lines is not given a
+    place (`crowded`), so a place freed by a line never takes the budget of a better-ranked turn. Also
+    the first ranked memory past the limit, if any (for the "past VECTOR_SEARCH_LIMIT" pointer)."""
     chosen: list[MemoryHit] = []
     beside: list[tuple[int, MemoryRow]] = []
     past: list[MemoryHit] = []
+    crowded: list[MemoryHit] = []
     for hit in ranking:
         anchor = next((c.memory.id for c in chosen if hit.memory.id in _ids(near.get(c.memory.id or 0))), None)
+        cost = _memory_cost(hit.memory) if near else 0  # no lines in play: `_fit` alone packs, as before
         if anchor is not None:
             beside.append((anchor, hit.memory))
-        elif len(chosen) < limit:
-            chosen.append(hit)
-        else:
+            room -= estimate_tokens(_said(1, hit.memory)) + 1
+        elif len(chosen) >= limit:
             past = past or [hit]
-    return chosen, beside, past
+        elif chosen and cost > room:
+            crowded.append(hit)
+        else:
+            chosen.append(hit)
+            room -= cost
+    return chosen, beside, past, crowded
+
+
+def _memory_cost(row: MemoryRow) -> int:
+    """What a memory's full text costs in the block (`_memory_item`, `ContextItem.cost`)."""
+    date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
+    return estimate_tokens(f"({date}, {row.kind}) {row.content}") + 2
 
 
 def _ids(pair: tuple[MemoryRow | None, MemoryRow | None] | None) -> set[int | None]:

@@ -161,6 +161,9 @@ def test_assembly_a_ranked_turn_beside_a_chosen_one_gives_its_place(storage: Mem
     ctx = storage.assembler.assemble(uid, "another-chat", question, ask)
     assert {i.ref for i in ctx.loaded} == {f"m{ids[1]}", f"m{other.id}"}
     assert ids[0] in next(i for i in ctx.loaded if i.ref == f"m{ids[1]}").around
+    # When the budget, not the count, is the limit, no place is freed: the better-ranked turn keeps it.
+    tight = storage.assembler.assemble(uid, "another-chat", question, ContextRequest(0, 2, 0.0, 0, budget_tokens=70))
+    assert len(tight.hits) == 2 and other.id not in {h.memory.id for h in tight.hits}
     storage.assembler.surround = False  # without lines, each ranked memory takes a place
     alone = storage.assembler.assemble(uid, "another-chat", question, ask)
     assert f"m{other.id}" not in {i.ref for i in alone.loaded} and len(alone.loaded) == 2
