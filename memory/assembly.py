@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -369,7 +369,8 @@ class ContextAssembler:
         history = self._turns.recent(user_id, thread_id, req.context_turns, before_id=before_turn_id)
         timings["turns"] = _ms(t0)
         t0 = time.perf_counter()
-        # A turn already in the history (or the message itself) is not recalled twice.
+        # A turn already in the history (or the message itself) is not recalled twice: nor does it
+        # take a place, or a ranked turn beside it would be kept as its line and shown nowhere.
         in_history = {t.id for t in history if t.id is not None} | ({before_turn_id} if before_turn_id else set())
         # One past the limit, to know whether the limit left a memory above the threshold out (the
         # ranking is the same: `search` ranks every candidate and keeps the first `limit`); further
@@ -383,13 +384,18 @@ class ContextAssembler:
             document_ids=req.document_ids,
             today=now.date(),
         )
+        ranking = [h for h in ranking if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
         turns = [h.memory.id for h in ranking if h.memory.kind == "turn" and h.memory.id is not None]
         near = self._memories.turns_around(user_id, turns) if self.surround else {}
-        room = req.budget_tokens - max(FRAME_TOKENS, req.budget_tokens // FRAME_SHARE)  # the frame's most
-        # Places are freed only when the granted count, not the budget, is the limit.
-        fold = reach > 1 and sum(_memory_cost(h.memory) for h in ranking[: req.vector_limit]) <= room
-        found, beside, past, crowded = _places(ranking, near if fold else {}, req.vector_limit, room)
-        fresh = [h for h in found if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
+
+        def cost(hit: MemoryHit) -> int:
+            return _memory_item(hit, now).cost("full")
+
+        # Places are freed only when the granted count, not the budget, is the limit: the best
+        # memories' texts fit what the frame leaves at most.
+        room = req.budget_tokens - max(FRAME_TOKENS, req.budget_tokens // FRAME_SHARE)
+        fold = reach > 1 and sum(map(cost, ranking[: req.vector_limit])) <= room
+        fresh, beside, past, crowded = _places(ranking, near if fold else {}, req.vector_limit, room, cost)
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
@@ -402,9 +408,11 @@ class ContextAssembler:
         items += [_excerpt(h, found, now) for h, found in graph.excerpts]
         others = [i for i in items if i.skip is not None]
         others += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
-        others += [_memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
-                   for h in past if h.memory.source_turn_id not in in_history
-                   and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
+        others += [
+            _memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
+            for h in past
+            if _in_focus(h.memory.document_id, req.domains)
+        ]
         others += _unreachable(graph, req.triple_depth)
         others += [_memory_item(h, now).skipped(Skip.BUDGET, "token budget") for h in crowded]
         loaded, skipped, shown = _fit([i for i in items if i.skip is None], others, req)
@@ -693,6 +701,7 @@ def _places(
     near: Mapping[int, tuple[MemoryRow | None, MemoryRow | None]],
     limit: int,
     room: int,
+    cost: Callable[[MemoryHit], int],
 ) -> tuple[list[MemoryHit], list[tuple[int, MemoryRow]], list[MemoryHit], list[MemoryHit]]:
     """The granted memories from `ranking` (best first): a turn said just before or after one already
     chosen (`near`: each turn's previous and next) is kept as that one's neighbouring line instead of
@@ -707,24 +716,18 @@ def _places(
     crowded: list[MemoryHit] = []
     for hit in ranking:
         anchor = next((c.memory.id for c in chosen if hit.memory.id in _ids(near.get(c.memory.id or 0))), None)
-        cost = _memory_cost(hit.memory) if near else 0  # no lines in play: `_fit` alone packs, as before
+        price = cost(hit) if near else 0  # no lines in play: `_fit` alone packs, as before
         if anchor is not None:
             beside.append((anchor, hit.memory))
             room -= estimate_tokens(_said(1, hit.memory)) + 1
         elif len(chosen) >= limit:
             past = past or [hit]
-        elif chosen and cost > room:
+        elif chosen and price > room:
             crowded.append(hit)
         else:
             chosen.append(hit)
-            room -= cost
+            room -= price
     return chosen, beside, past, crowded
-
-
-def _memory_cost(row: MemoryRow) -> int:
-    """What a memory's full text costs in the block (`_memory_item`, `ContextItem.cost`)."""
-    date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
-    return estimate_tokens(f"({date}, {row.kind}) {row.content}") + 2
 
 
 def _ids(pair: tuple[MemoryRow | None, MemoryRow | None] | None) -> set[int | None]:

@@ -169,6 +169,18 @@ def test_assembly_a_ranked_turn_beside_a_chosen_one_gives_its_place(storage: Mem
     assert f"m{other.id}" not in {i.ref for i in alone.loaded} and len(alone.loaded) == 2
 
 
+def test_assembly_a_turn_in_the_history_takes_no_place(storage: MemoryStore) -> None:
+    """A memory of a turn the history already shows is not recalled twice, nor does it keep a granted
+    place empty: the place goes to the next memory ranked."""
+    uid = storage.accounts.create("ben", "correct-horse").id
+    assert uid is not None
+    told = storage.turns.add(uid, "chat-1", "user", "We adopted a puppy from the shelter on Elm Street.")
+    storage.memories.add(uid, "turn", told.content, thread_id="chat-1", source_turn_id=told.id)
+    other = storage.memories.add(uid, "turn", "The shelter gave us a puppy starter kit.", thread_id="chat-2")
+    ctx = storage.assembler.assemble(uid, "chat-1", "Which shelter did we adopt the puppy from?", _req(vector_limit=1))
+    assert [t.id for t in ctx.history] == [told.id] and [i.ref for i in ctx.loaded] == [f"m{other.id}"]
+
+
 def test_assembly_neighbour_lines_only_with_budget_left(storage: MemoryStore) -> None:
     """The chosen memories are packed first; a neighbour already loaded is not shown twice, and none
     is shown when the budget has no room for it."""
