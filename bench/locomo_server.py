@@ -12,8 +12,9 @@ A question is answered the way the chat answers it (issue 14): the policy path's
 for it (`plan_request`, fitted into the seed's default limits, then `clamp`), the harness's budget
 as the token budget, and `ContextAssembler.assemble` asked at the conversation's end (the day of
 its last session); the memories it loaded, in the order it packed them, then the neighbouring turns
-it showed beside them with the budget left (`LOCOMO_AROUND=0`: none; `after` or `before`: one side),
-are the answer.
+it showed beside them with the budget left (`LOCOMO_AROUND=0`: none; `after` or `before`: one side;
+`LOCOMO_RINGS=1`: one turn on each side; `LOCOMO_FOLD=0`: a ranked turn next to a chosen one takes a
+place of its own), are the answer.
 `LOCOMO_REQUEST=default` asks for the seed's defaults instead (5 memories at 0.7), `fill` for as
 many memories as fit at threshold 0 (the chat's packer then orders them: relevance, recency and
 kind), and `rank` packs `MemoryIndex.search`'s ranking itself in its order (how this benchmark
@@ -69,6 +70,10 @@ if AROUND:
     import memory.assembly
 
     memory.assembly.AROUND = tuple(_AROUND.split(","))
+    # Controls of the seventeenth session: 1 ring (the turns just before and after only); 0: no ranked
+    # turn next to a chosen one gives its place to the next.
+    memory.assembly.RINGS = int(os.environ.get("LOCOMO_RINGS", memory.assembly.RINGS))
+    memory.assembly.FOLD = int(os.environ.get("LOCOMO_FOLD", memory.assembly.FOLD))
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
 
 
@@ -165,8 +170,8 @@ class Server:
             self.store.assembler.surround = AROUND
             context = self.store.assembler.assemble(USER, "locomo-question", question, asked, now=self.now)
             ids = [int(i.ref[1:]) for i in context.loaded if i.ref.startswith("m")]
-            # Then the turns shown around them, as the budget went to them: every memory's first, then its second.
-            ids += [i.around[k] for k in (0, 1) for i in context.loaded if len(i.around) > k]
+            # Then the turns shown around them, as the budget went to them: every memory's first line, then its second…
+            ids += [i.around[k] for k in range(4) for i in context.loaded if len(i.around) > k]
         # The harness renders and counts turns its own way: pack its count in the assembly's order.
         packed = pack([m for m in ids if m in self.turns], budget, cost=lambda m: self.turns[m]["_tok"])
         return [self.turns[m]["dia_id"] for m in packed]

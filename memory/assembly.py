@@ -7,9 +7,11 @@ those linked to the recalled memories. Every candidate gets an attention score (
 relevance, the question's domain, graph centrality, recency, kind; memory/attention.py); the packer loads full text
 first and a one-line summary when the budget is short; with budget left, a loaded turn memory is
 shown with the turns said next to it in its thread as its own lines (`_surround`: the chosen memories
-are still the granted count, a neighbour line is context of its memory). Everything related that was not loaded is
-kept with its reason (relevance below the cut, token budget, one hop past the depth, one memory
-past the limit, outside the focus, superseded), and the telemetry turns the best of it into plain recommendations.
+are still the granted count, a neighbour line is context of its memory; a ranked turn next to a chosen
+one is shown as its line and leaves its place to the next memory ranked, `_places`). Everything
+related that was not loaded is kept with its reason (relevance below the cut, token budget, one hop
+past the depth, one memory past the limit, outside the focus, superseded), and the telemetry turns
+the best of it into plain recommendations.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,7 +45,7 @@ from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
 from memory.graph.kuzu_graph import GraphLockedError
-from memory.models import EntityRow, TurnRow, utcnow
+from memory.models import EntityRow, MemoryRow, TurnRow, utcnow
 from memory.recall.hybrid import CANDIDATES, MemoryHit
 from memory.recall.vectors import MemoryIndex
 from memory.tokens import estimate_tokens, query_terms
@@ -66,6 +68,14 @@ FILL = 8
 document chunks (the granted memories come first; issue 14: half the budget went unused)."""
 AROUND = ("after", "before")
 """The turns shown around a loaded turn memory, in the order the budget goes to them (`_surround`)."""
+RINGS = 2
+"""How far a loaded turn memory's neighbouring lines reach: 1, the turns said just before and after
+it; 2, also the turns next to those (with the budget left once every memory had its first ring)."""
+FOLD = 3
+"""How far down the ranking (this many times the granted memories) a ranked turn said just before or
+after a chosen one is shown as that one's neighbouring line instead of taking a memory's place
+(`_places`, only when the granted count and not the budget is the limit; 0: every ranked memory takes
+a place, as before the seventeenth session)."""
 RELATED_SHOWN = 8
 """Unloaded items named on the block's "Related but not loaded" pointer line."""
 RELATED_HEAD = "Related but not loaded (EXPAND_ENTITY can load an entity): "
@@ -359,20 +369,33 @@ class ContextAssembler:
         history = self._turns.recent(user_id, thread_id, req.context_turns, before_id=before_turn_id)
         timings["turns"] = _ms(t0)
         t0 = time.perf_counter()
-        # A turn already in the history (or the message itself) is not recalled twice.
+        # A turn already in the history (or the message itself) is not recalled twice: nor does it
+        # take a place, or a ranked turn beside it would be kept as its line and shown nowhere.
         in_history = {t.id for t in history if t.id is not None} | ({before_turn_id} if before_turn_id else set())
         # One past the limit, to know whether the limit left a memory above the threshold out (the
-        # ranking is the same: `search` ranks every candidate and keeps the first `limit`).
-        found = self._memories.search(
+        # ranking is the same: `search` ranks every candidate and keeps the first `limit`); further
+        # down when a ranked turn next to a chosen one gives its place to the next (`_places`).
+        reach = FOLD if self.surround and FOLD > 0 else 1
+        ranking = self._memories.search(
             user_id,
             message,
-            req.vector_limit + 1 if req.vector_limit else 0,
+            reach * req.vector_limit + 1 if req.vector_limit else 0,
             req.similarity_threshold,
             document_ids=req.document_ids,
             today=now.date(),
         )
-        found, past = found[: req.vector_limit], found[req.vector_limit :]
-        fresh = [h for h in found if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
+        ranking = [h for h in ranking if h.memory.source_turn_id is None or h.memory.source_turn_id not in in_history]
+        turns = [h.memory.id for h in ranking if h.memory.kind == "turn" and h.memory.id is not None]
+        near = self._memories.turns_around(user_id, turns) if self.surround else {}
+
+        def cost(hit: MemoryHit) -> int:
+            return _memory_item(hit, now).cost("full")
+
+        # Places are freed only when the granted count, not the budget, is the limit: the best
+        # memories' texts fit what the frame leaves at most.
+        room = req.budget_tokens - max(FRAME_TOKENS, req.budget_tokens // FRAME_SHARE)
+        fold = reach > 1 and sum(map(cost, ranking[: req.vector_limit])) <= room
+        fresh, beside, past, crowded = _places(ranking, near if fold else {}, req.vector_limit, room, cost)
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
@@ -385,44 +408,71 @@ class ContextAssembler:
         items += [_excerpt(h, found, now) for h, found in graph.excerpts]
         others = [i for i in items if i.skip is not None]
         others += [_memory_item(h, now).skipped(Skip.FOCUS, _outside(h)) for h in fresh if h not in hits]
-        others += [_memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
-                   for h in past if h.memory.source_turn_id not in in_history
-                   and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
+        others += [
+            _memory_item(h, now).skipped(Skip.LIMIT, f"past VECTOR_SEARCH_LIMIT {req.vector_limit}")
+            for h in past
+            if _in_focus(h.memory.document_id, req.domains)
+        ]
         others += _unreachable(graph, req.triple_depth)
+        others += [_memory_item(h, now).skipped(Skip.BUDGET, "token budget") for h in crowded]
         loaded, skipped, shown = _fit([i for i in items if i.skip is None], others, req)
         if self.surround:
-            self._surround(user_id, loaded, _left(loaded, skipped, req, shown), in_history)
+            self._surround(user_id, loaded, near, beside, _left(loaded, skipped, req, shown), in_history)
+            # A ranked memory shown as a chosen one's line is still one the ranking found (the
+            # policy path's notes are built from the hits).
+            kept = {h.memory.id for h in hits} | ({r.id for _, r in beside} & {m for i in loaded for m in i.around})
+            hits = [h for h in ranking if h.memory.id in kept]
         timings["pack"] = _ms(t0)
         facts = graph.facts
         reached = max(hops(facts.subgraph, set(facts.seeds)).values(), default=0)
         return AssembledContext(history, loaded, skipped, hits, dict(facts.entities), facts.subgraph, timings,
                                 req.triple_depth, reached, req.vector_limit, shown)  # fmt: skip
 
-    def _surround(self, user_id: int, loaded: list[ContextItem], left: int, in_history: Set[int]) -> None:
+    def _surround(
+        self,
+        user_id: int,
+        loaded: list[ContextItem],
+        near: Mapping[int, tuple[MemoryRow | None, MemoryRow | None]],
+        beside: Sequence[tuple[int, MemoryRow]],
+        left: int,
+        in_history: Set[int],
+    ) -> None:
         """Show each loaded turn memory with the turns said next to it in its thread, as its own
-        indented lines, while `left` tokens of the budget allow: the chosen memories were packed
-        first; then every memory's next turn (the answer to a question is often the reply), best
-        memory first; then every memory's previous turn. A neighbour already loaded, already shown or
-        in the recent history is not shown again."""
-        turns = [i for i in loaded if i.kind == "turn" and i.level == "full"]
+        indented lines, while `left` tokens of the budget allow. The chosen memories were packed
+        first; then the ranked turns said next to a chosen one (`beside`, best first); then every
+        memory's next turn (the answer to a question is often the reply), best memory first; then
+        every memory's previous turn; then (`RINGS` 2) the turn past each line shown, after first.
+        A turn already loaded, already shown or in the recent history is not shown again."""
+        turns = {int(i.ref[1:]): i for i in loaded if i.kind == "turn" and i.level == "full"}
         if not turns or left <= 0:
             return
         shown = {int(i.ref[1:]) for i in loaded if i.ref.startswith("m")}
-        near = self._memories.turns_around(user_id, [int(i.ref[1:]) for i in turns])
-        lines: dict[tuple[str, str], str] = {}
+        lines: dict[tuple[int, int], str] = {}  # (memory id, offset: -2..2) -> the line of the turn said there
+        rows: dict[tuple[int, int], MemoryRow] = {}  # the same keys -> that turn
+
+        def show(mid: int, offset: int, row: MemoryRow | None) -> None:
+            nonlocal left
+            if row is None or row.id is None or row.id in shown or row.source_turn_id in in_history:
+                return
+            if (cost := estimate_tokens(said := _said(offset, row)) + 1) <= left:
+                left, lines[mid, offset], rows[mid, offset] = left - cost, said, row
+                shown.add(row.id)
+                turns[mid].around += (row.id,)
+
+        for mid, row in beside:
+            if mid in turns:
+                show(mid, 1 if (row.id or 0) > mid else -1, row)
         for side in AROUND:
-            for item in turns:
-                row = near.get(int(item.ref[1:]), (None, None))[side == "after"]
-                if row is None or row.id is None or row.id in shown or row.source_turn_id in in_history:
-                    continue
-                line = f"  said just {side}: {row.content}"
-                if (cost := estimate_tokens(line) + 1) <= left:
-                    left, lines[item.ref, side] = left - cost, line
-                    shown.add(row.id)
-                    item.around += (row.id,)
-        for item in turns:
-            said = [lines.get((item.ref, side), "") for side in ("before", "after")]
-            item.full = "\n".join([item.full, *filter(None, said)])
+            for mid in turns:
+                show(mid, 1 if side == "after" else -1, near.get(mid, (None, None))[side == "after"])
+        if RINGS > 1 and lines:
+            far = self._memories.turns_around(user_id, [r.id for r in rows.values() if r.id is not None])
+            for offset in (1, -1):
+                for mid in turns:
+                    if (row := rows.get((mid, offset))) is not None:
+                        show(mid, 2 * offset, far.get(row.id or 0, (None, None))[offset > 0])
+        for mid, item in turns.items():
+            item.full = "\n".join([item.full, *(lines[mid, o] for o in (-2, -1, 1, 2) if (mid, o) in lines)])
 
     def _graph(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> _Graph:
         depth, domains = req.triple_depth, req.domains
@@ -644,6 +694,50 @@ def _candidate_names(message: str) -> list[str]:
     phrases = [m.group(0) for m in _CAPITALIZED.finditer(message)]
     phrases += [w for w in _WORD.findall(message) if len(w) >= 4]
     return list(dict.fromkeys(p.strip() for p in phrases))[:24]
+
+
+def _places(
+    ranking: list[MemoryHit],
+    near: Mapping[int, tuple[MemoryRow | None, MemoryRow | None]],
+    limit: int,
+    room: int,
+    cost: Callable[[MemoryHit], int],
+) -> tuple[list[MemoryHit], list[tuple[int, MemoryRow]], list[MemoryHit], list[MemoryHit]]:
+    """The granted memories from `ranking` (best first): a turn said just before or after one already
+    chosen (`near`: each turn's previous and next) is kept as that one's neighbouring line instead of
+    taking a place (`beside`: (chosen id, turn), best first, all the way down `ranking`), since
+    `_surround` shows it there. With lines in play the budget goes in the ranking's order: a memory
+    whose text no longer fits the `room` left by the better-ranked memories and lines is not given a
+    place (`crowded`), so a place freed by a line never takes the budget of a better-ranked turn. Also
+    the first ranked memory past the limit, if any (for the "past VECTOR_SEARCH_LIMIT" pointer)."""
+    chosen: list[MemoryHit] = []
+    beside: list[tuple[int, MemoryRow]] = []
+    past: list[MemoryHit] = []
+    crowded: list[MemoryHit] = []
+    for hit in ranking:
+        anchor = next((c.memory.id for c in chosen if hit.memory.id in _ids(near.get(c.memory.id or 0))), None)
+        price = cost(hit) if near else 0  # no lines in play: `_fit` alone packs, as before
+        if anchor is not None:
+            beside.append((anchor, hit.memory))
+            room -= estimate_tokens(_said(1, hit.memory)) + 1
+        elif len(chosen) >= limit:
+            past = past or [hit]
+        elif chosen and price > room:
+            crowded.append(hit)
+        else:
+            chosen.append(hit)
+            room -= price
+    return chosen, beside, past, crowded
+
+
+def _ids(pair: tuple[MemoryRow | None, MemoryRow | None] | None) -> set[int | None]:
+    return {r.id for r in pair or () if r is not None}
+
+
+def _said(offset: int, row: MemoryRow) -> str:
+    """A turn said `offset` turns from a loaded one (-2..2), as its indented line."""
+    where = {-2: "before that", -1: "just before", 1: "just after", 2: "after that"}[offset]
+    return f"  said {where}: {row.content}"
 
 
 def _memory_item(hit: MemoryHit, now: datetime, asked: Sequence[str] = ()) -> ContextItem:

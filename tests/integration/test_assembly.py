@@ -130,21 +130,55 @@ def _exchange(storage: MemoryStore) -> tuple[int, list[int]]:
 def test_assembly_shows_a_turn_with_the_turns_beside_it(storage: MemoryStore) -> None:
     """Issue 14: a turn out of its exchange loses its meaning (the puppy's name is in the next turn),
     so a loaded turn memory is shown with the turns said next to it while the budget allows: lines of
-    that memory, not memories of their own, and counted in the context's tokens."""
+    that memory, not memories of their own, and counted in the context's tokens. The ranked turn just
+    before it comes first, then the one after, then (second ring) the one after that."""
     uid, ids = _exchange(storage)
     ask = ContextRequest(0, 1, 0.0, 0, budget_tokens=400)
     ctx = storage.assembler.assemble(uid, "another-chat", "Which shelter did we adopt the puppy from?", ask)
     [item] = ctx.loaded
-    assert item.ref == f"m{ids[1]}" and item.around == (ids[2], ids[0])  # the one after first
+    assert item.ref == f"m{ids[1]}" and item.around == (ids[0], ids[2], ids[3])
     assert item.full.splitlines()[1:] == [
         "  said just before: Work has been busy with the product launch.",
         "  said just after: She is a beagle and we named her Biscuit.",
+        "  said after that: Tomorrow I am driving to my parents for the weekend.",
     ]
     block = TwoLevelContext.from_assembled(ctx).block()
     assert f"- [m{ids[1]}] " in block and "  said just after: She is a beagle" in block
     telemetry = ctx.telemetry()
-    assert telemetry["neighbour_lines"] == 2 and telemetry["loaded"][0]["around"] == [f"m{ids[2]}", f"m{ids[0]}"]
-    assert telemetry["context_tokens"] == item.cost("full") and ctx.hits == ctx.hits[:1]  # still one memory
+    assert telemetry["neighbour_lines"] == 3 and telemetry["loaded"][0]["around"] == [f"m{ids[i]}" for i in (0, 2, 3)]
+    assert telemetry["context_tokens"] == item.cost("full") and len(ctx.loaded) == 1  # still one memory
+    # The ranked turns shown as its lines are still hits (the policy path's notes); the second ring's is not.
+    assert ctx.hits[0].memory.id == ids[1] and {h.memory.id for h in ctx.hits[1:]} == {ids[0], ids[2]}
+
+
+def test_assembly_a_ranked_turn_beside_a_chosen_one_gives_its_place(storage: MemoryStore) -> None:
+    """A ranked turn said next to a chosen memory is shown as that memory's line, and the memory's
+    place goes to the next one ranked: two memories granted hold two exchanges, not one twice."""
+    uid, ids = _exchange(storage)
+    other = storage.memories.add(uid, "turn", "The shelter gave us a puppy starter kit.", thread_id="chat-2")
+    question = "Which shelter did we adopt the puppy from?"
+    ask = ContextRequest(0, 2, 0.0, 0, budget_tokens=400)
+    ctx = storage.assembler.assemble(uid, "another-chat", question, ask)
+    assert {i.ref for i in ctx.loaded} == {f"m{ids[1]}", f"m{other.id}"}
+    assert ids[0] in next(i for i in ctx.loaded if i.ref == f"m{ids[1]}").around
+    # When the budget, not the count, is the limit, no place is freed: the better-ranked turn keeps it.
+    tight = storage.assembler.assemble(uid, "another-chat", question, ContextRequest(0, 2, 0.0, 0, budget_tokens=70))
+    assert len(tight.hits) == 2 and other.id not in {h.memory.id for h in tight.hits}
+    storage.assembler.surround = False  # without lines, each ranked memory takes a place
+    alone = storage.assembler.assemble(uid, "another-chat", question, ask)
+    assert f"m{other.id}" not in {i.ref for i in alone.loaded} and len(alone.loaded) == 2
+
+
+def test_assembly_a_turn_in_the_history_takes_no_place(storage: MemoryStore) -> None:
+    """A memory of a turn the history already shows is not recalled twice, nor does it keep a granted
+    place empty: the place goes to the next memory ranked."""
+    uid = storage.accounts.create("ben", "correct-horse").id
+    assert uid is not None
+    told = storage.turns.add(uid, "chat-1", "user", "We adopted a puppy from the shelter on Elm Street.")
+    storage.memories.add(uid, "turn", told.content, thread_id="chat-1", source_turn_id=told.id)
+    other = storage.memories.add(uid, "turn", "The shelter gave us a puppy starter kit.", thread_id="chat-2")
+    ctx = storage.assembler.assemble(uid, "chat-1", "Which shelter did we adopt the puppy from?", _req(vector_limit=1))
+    assert [t.id for t in ctx.history] == [told.id] and [i.ref for i in ctx.loaded] == [f"m{other.id}"]
 
 
 def test_assembly_neighbour_lines_only_with_budget_left(storage: MemoryStore) -> None:
