@@ -19,6 +19,9 @@ the question is read for what any answer must be about (`Ask`), and the notes ar
 - **Joining** (two or three hops): a note that shares a name with a chosen one is added when it
   covers a missing hard term or brings the missing answer type ("the colleague who bakes
   sourdough" → "My colleague Priya… bakes sourdough" + "Priya is originally from Bangalore").
+- **Someone named by what they did** ("what is the guy who bought my old hilux studying?") is found
+  first ("who bought my old hilux?": "the old Hilux i sold to Giorgos"), then asked about by name
+  ("what is Giorgos studying?"), when one note says the whole clause (`_through_whom`).
 - **The person**: a question about "my …" needs a chosen note that speaks as the person ("My cat…",
   "We have…", "The user's…"); "Ana adopted a dog" alone does not answer "my dog".
 - **Corrections**: among notes that cover as much, the newest wins.
@@ -1872,6 +1875,8 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    if (through := _through_whom(sit, candidates)) is not None:
+        return through
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = by_age(cased_question(sit, told), told)
     ask = read_ask(sit)
@@ -1905,6 +1910,107 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
     return _with_change(told[0] if sit.about_me and told else answers[0], ranked, ask)
+
+
+# "the guy who bought my old hilux", "the friend whose wedding we went to": someone named by what they did
+_DESCRIBED = re.compile(
+    r"\b(?:the|that|this)\s+(?:[a-z-]+\s+)?(?P<head>[a-z-]+)\s+(?P<rel>who|that|whose)\s+(?P<clause>[^,?—–]+)",
+    re.IGNORECASE,
+)
+_SOMEONE = WHO | word_set("guy lad man woman lady girl boy bloke fella chap person one someone nurse mechanic owner")
+_AFTER_CLAUSE = word_set("in at from to before now these days for a living with on")  # "…live in?", "…do for a living?"
+_ONLY_THE_NAME = re.compile(r"\W*what(?:'s|s| is)?\s+(?:the\s+)?(?:full\s+)?name\s+of\s+", re.IGNORECASE)
+_A_THING_BEFORE = word_set("the a an called named my our his her their")
+
+
+def by_what_they_did(question: str) -> tuple[int, int, str] | None:
+    """Where a question names someone by a relative clause, and that clause asked on its own: "what
+    is the guy who bought my old hilux studying?" → (the span of "the guy … hilux", "who bought my old
+    hilux?"). After "does/did" the question's own verb closes the clause ("where does the uncle who
+    started me off with bees live?"); after "is/was" a last "-ing" word does ("… studying?")."""
+    m = _DESCRIBED.search(question)
+    if not m or m["head"].casefold() not in _SOMEONE:
+        return None
+    clause = m["clause"].split()
+    folded = [w.casefold() for w in clause]
+    before = question[: m.start()].casefold().split()
+    closes = not question[m.end("clause") :].lstrip().startswith(",")
+    cut = len(clause)
+    if closes and set(before) & {"do", "does", "did", "is", "was", "are", "were"}:
+        if "do" in folded[1:]:  # "… do for a living?"
+            cut = folded.index("do", 1)
+        else:
+            while cut > 1 and folded[cut - 1] in _AFTER_CLAUSE:
+                cut -= 1
+            if set(before) & {"do", "does", "did"} or folded[cut - 1].endswith("ing"):
+                cut -= 1
+    if cut < 1:
+        return None
+    said = " ".join(clause[:cut])
+    end = m.start("clause") + question[m.start("clause") :].index(said) + len(said)
+    return m.start(), end, f"{'whose' if m['rel'].casefold() == 'whose' else 'who'} {said}?"
+
+
+def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
+    """A question about someone named by what they did, answered in two steps: the one note that says
+    the whole clause gives the name ("who bought my old hilux?": "the old Hilux i sold to Giorgos"),
+    then the question is asked of that name ("what is Giorgos studying?"). None when the question names
+    no one that way, when no note says the whole clause, or when the name leads to no answer."""
+    found = by_what_they_did(sit.text)
+    if found is None or _ONLY_THE_NAME.fullmatch(sit.text[: found[0]]):
+        return None  # ("what's the name of the vet who saw Ursu?": the one named is the answer)
+    start, end, clause = found
+    first = choose(read_message(clause), candidates)
+    terms = read_ask(read_message(clause)).terms
+    lead = next((n for n in first.notes if all(covers(n.stems, t) for t in terms)), None)
+    if first.verdict != "answer" or lead is None:
+        return None
+    asked = {n.casefold() for n in names_in(sit.text)}
+    named = [n for n in dict.fromkeys(names_in(lead.text))
+             if n.casefold() not in asked and n.casefold() not in clause.casefold() and not is_calendar(n)]  # fmt: skip
+    seen = {n: _said_as_someone(lead.text, n) for n in named}
+    people = sorted((n for n in named if seen[n] is not False),
+                    key=lambda n: (seen[n] is None, _words_apart(lead.text, n, terms)))  # fmt: skip
+    for name in people[:2]:
+        then = choose(read_message(_asked_of(sit.text, start, end, name)), candidates)
+        if then.verdict == "answer":
+            notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
+            return replace(then, notes=notes, reason=f"{name} {clause.removeprefix('who ').rstrip('?')}; {then.reason}")
+    return None
+
+
+def _said_as_someone(text: str, name: str) -> bool | None:
+    """Whether a note says `name` as a person ("my friend Patty": True), as a thing ("the Stramash",
+    "my leopard gecko Noodle" is a pet, so a person here; "Marek's old Ford Focus": False), or neither."""
+    said = words(text)
+    first = words(name)[0]
+    verdict: bool | None = None
+    for i in (i for i, w in enumerate(said) if w == first):
+        before = said[max(0, i - 3) : i]
+        if set(before) & WHO:
+            return True
+        if before and (before[-1] in _A_THING_BEFORE or any(w.endswith("'s") for w in before)):
+            verdict = False
+    return verdict
+
+
+def _words_apart(text: str, name: str, terms: Sequence[str]) -> int:
+    """How few words stand between `name` and a word of the clause in the note ("Dev's on nights")."""
+    said = words(text)
+    at = [i for i, w in enumerate(said) if w == words(name)[0]]
+    hits = [i for i, w in enumerate(said) if any(covers(frozenset({stem(w)}), t) for t in terms)]
+    return min((abs(i - j) for i in at for j in hits), default=len(said))
+
+
+def _asked_of(question: str, start: int, end: int, name: str) -> str:
+    """The question asked of `name` instead of the one it described; a question that starts with the
+    one described ("The lad who set up this tablet for me, where does he work now?") asks it of the
+    pronoun that stands for them."""
+    if question[:start].strip():
+        return question[:start] + name + question[end:]
+    rest = question[end:].lstrip(" ,—–-")
+    rest = re.sub(r"\b(?:his|her|their)\b", f"{name}'s", rest, count=1, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:he|she|they)\b", name, rest, count=1, flags=re.IGNORECASE)
 
 
 def _with_change(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask) -> Evidence:

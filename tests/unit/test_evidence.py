@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from capabilities.evidence import Note, aliases, answer_type, choose, covers, in_one_step, superseded, who_assumed
+from capabilities.evidence import (
+    Note,
+    aliases,
+    answer_type,
+    by_what_they_did,
+    choose,
+    covers,
+    in_one_step,
+    superseded,
+    who_assumed,
+)
 from capabilities.situation import read, stem
 
 T0 = datetime(2026, 11, 1)
@@ -1702,3 +1712,32 @@ def test_a_name_said_as_the_role_asked_answers_who_holds_it() -> None:
               _note("m2", "Sandra Pike Depot Manager, Kingsbury Road")]  # fmt: skip
     assert _answer_refs("Who is the depot manager?", notice)[:1] == ["m2"]
     assert _answer_refs("Who's our landlord?", [_note("m3", "The landlord arranges snow clearing.")]) == []
+
+
+def test_someone_named_by_what_they_did_is_found_then_asked_about_by_name() -> None:
+    """Multi-hop: "the guy who bought my old hilux" is who one note says bought it; the question is then
+    asked of that name. Before, "guy" was a word no note said: "nothing remembered about guy"."""
+    notes = [
+        _note("m1", "the old Hilux i sold to Giorgos for €1,200, he wants to fix the gearbox himself", 3),
+        _note("m2", "Giorgos is 19, he studies mechanical engineering at the Polytechnic in Chania", 1),
+        _note("m3", "bought the Navara! i pushed the dealer and he gave it for €8,700", 4),
+        _note("m4", "Katerina studies law in Athens, she wants to be a judge", 2),
+    ]
+    evidence = choose(read("what is the guy who bought my old hilux studying?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:2] == ["m1", "m2"]
+    assert evidence.reason.startswith("Giorgos bought my old hilux")
+    clauses = [by_what_they_did(q) for q in ("Where does the uncle who started me off with bees live?",
+                                             "What does the person who sold me my car do for a living?")]  # fmt: skip
+    assert [c[2] for c in clauses if c] == ["who started me off with bees?", "who sold me my car?"]
+    assert by_what_they_did("what's the address of Mira's shop?") is None
+
+
+def test_a_thing_named_beside_the_clause_is_not_taken_for_the_one_who_did_it() -> None:
+    """"the band's called the Stramash. dougie runs it": the Stramash is the band, not who runs it; with no
+    one else named the question is left to the one-step reading, which finds no name for the guy."""
+    notes = [
+        _note("m1", "the band's called the Stramash, five of us. dougie runs it, does all the bookings."),
+        _note("m2", "the Stramash play ceilidhs mostly, I'm on the fiddle"),
+    ]
+    evidence = choose(read("what instrument does the guy who runs my band play?"), notes)
+    assert not evidence.reason.startswith("Stramash")
