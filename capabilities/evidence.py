@@ -2440,6 +2440,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "only weak, partial matches", ())
     if ask.terms and not terms_covered and not ask.attributes:  # "the physio cost?": not "1150 a month"
         return Evidence("unknown", (), "low", "no note says any of " + ", ".join(ask.terms), ())
+    # "when's my next HbA1c test due?": not "Next week Wednesday, 9th April, is my birthday" (1 of 4)
+    if terms_covered * 3 < len(ask.terms) and not ask.attributes:
+        return Evidence("unknown", (), "low", "the notes say too little of what is asked", ())
     strong = (terms_covered == len(ask.terms) and best.note.relevance >= SURE_RELEVANCE
               and ask.answer_type != "number")  # see SURE_RELEVANCE
     why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"

@@ -1741,3 +1741,15 @@ def test_a_thing_named_beside_the_clause_is_not_taken_for_the_one_who_did_it() -
     ]
     evidence = choose(read("what instrument does the guy who runs my band play?"), notes)
     assert not evidence.reason.startswith("Stramash")
+
+
+def test_a_note_that_says_too_little_of_what_is_asked_is_no_answer() -> None:
+    """"when's my next HbA1c test due?" was answered with "Next week Wednesday, 9th April, is my
+    birthday": one key word of four. Less than a third of the question's words said is "I don't know"."""
+    notes = [
+        _note("m1", "Next week Wednesday, 9th April, is my birthday, 64 years. Vasanthi is planning a small pooja."),
+        _note("m2", "Last HbA1c in February was 7.4, he was not happy, he says below 7 is the target for me.", 1),
+    ]
+    evidence = choose(read("when's my next HbA1c test due"), notes)
+    assert evidence.verdict == "unknown" and evidence.reason == "the notes say too little of what is asked"
+    assert choose(read("when is my birthday?"), notes).verdict == "answer"
