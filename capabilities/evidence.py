@@ -1909,7 +1909,27 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return sum(any(covers(n.stems, t) for n in v.notes) for t in ask.terms)
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
-    return _with_change(told[0] if sit.about_me and told else answers[0], ranked, ask)
+    return _corrected(_with_change(told[0] if sit.about_me and told else answers[0], ranked, ask), notes, ask, sit)
+
+
+def _corrected(evidence: Evidence, notes: Sequence[Note], ask: Ask, sit: Situation) -> Evidence:
+    """The answer and a later note that puts a new value against the very one it gives: "When is my
+    knee operation?" is "The operation is planned for Thursday 14 January" and "…the knee operation is
+    moved. Not 14 January anymore but Thursday 4 February", even when that note shares fewer words
+    with the question."""
+    given = set().union(*(candidates(n.text, ask.answer_type, sit.text) for n in evidence.notes))
+    if not given or len(evidence.notes) > MAX_NOTES:
+        return evidence
+    def replaces(n: Note) -> bool:  # later than every chosen note that gives a value it says is gone
+        gone = _replaced(n.text, candidates(n.text, ask.answer_type, sit.text) | given) & given
+        old = [c for c in evidence.notes if candidates(c.text, ask.answer_type, sit.text) & gone]
+        return bool(old) and all(_later(n, c) for c in old)
+
+    later = [n for n in notes if n not in evidence.notes and corrects(n.text) and replaces(n)]
+    if not later:
+        return evidence
+    newest = max(later, key=_when)
+    return replace(evidence, notes=tuple(sorted((*evidence.notes, newest), key=_said_order)))
 
 
 # "the guy who bought my old hilux", "the friend whose wedding we went to": someone named by what they did

@@ -1753,3 +1753,16 @@ def test_a_note_that_says_too_little_of_what_is_asked_is_no_answer() -> None:
     evidence = choose(read("when's my next HbA1c test due"), notes)
     assert evidence.verdict == "unknown" and evidence.reason == "the notes say too little of what is asked"
     assert choose(read("when is my birthday?"), notes).verdict == "answer"
+
+
+def test_a_later_note_that_puts_a_value_against_the_one_given_joins_the_answer() -> None:
+    """"What year is my Corolla?": the purchase says 2008; a later note that shares no word asked but
+    says "a 2010 model actually not 2008" corrects that very value, so it joins (said last, it is the
+    one the reply leads with)."""
+    notes = [
+        _note("m1", "I finally bought a car!!! used toyota Corolla 2008, silver. paid 6.5 million."),
+        _note("m2", "also the car is a 2010 model actually not 2008, I checked the papers again", 3),
+        _note("m3", "the mechanic said the tyres need changing before the rainy season", 5),
+    ]
+    evidence = choose(read("What year is my Corolla?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes] == ["m1", "m2"]
