@@ -192,7 +192,7 @@ def corrects(text: str) -> bool:
 
 # a value said against the one it replaces: a name, a number, a month or a day after "not"
 _CONTRAST = re.compile(
-    r"\w[,;]?\s+not\s+(?:in\s+|on\s+|at\s+|the\s+)?(?:[A-ZÀ-ÞĀ-Ž0-9][\w:.]*"
+    r"[\w€$£%][,;]?\s+not\s+(?:in\s+|on\s+|at\s+|the\s+)?(?:[€$£]?[A-ZÀ-ÞĀ-Ž0-9][\w:.]*"
     r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?i:mon|tues|wednes|thurs|fri|satur|sun)days?)\b"
 )
 

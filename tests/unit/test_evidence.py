@@ -10,6 +10,7 @@ from capabilities.evidence import (
     answer_type,
     by_what_they_did,
     choose,
+    corrects,
     covers,
     in_one_step,
     superseded,
@@ -1766,3 +1767,10 @@ def test_a_later_note_that_puts_a_value_against_the_one_given_joins_the_answer()
     ]
     evidence = choose(read("What year is my Corolla?"), notes)
     assert evidence.verdict == "answer" and [n.ref for n in evidence.notes] == ["m1", "m2"]
+
+
+def test_a_sum_put_against_another_with_its_currency_sign_is_a_correction() -> None:
+    """"the rent in Monplaisir is 1,260 €, not 1,240 €" corrects "The rent is 1,240 € a month" (it was
+    not read as a correction: the pattern wanted a letter or digit before "not")."""
+    assert corrects("For the record, the rent in Monplaisir is 1,260 €, not 1,240 € (the charges were revised).")
+    assert corrects("the tickets are $45, not $40") and not corrects("it cost 40 €, not bad at all")
