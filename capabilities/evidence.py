@@ -1402,6 +1402,7 @@ def _continues(a: Note, b: Note, least: int = 3) -> bool:
 
 _I_ASKED = re.compile(r"\b(?:do|did|am|have|had|was|will|can|could|should|would)\s+i\b", re.IGNORECASE)
 _SUBJECT = word_set("i i'm i've i'd i'll we we're")
+_WE = word_set("we we're we've we'd we'll")  # (said together: not "our oldest")
 _WH = word_set("what who where when why how which whose")
 
 
@@ -1505,6 +1506,9 @@ def _score(
     own = note.said | frozenset(stem(w) for w in words(f"{note.title} {note.also} {plain if read else ''}"))  # as said
     stems = note.stems | own | (kinship(read) if read else frozenset())
     speaks = bool(_SUBJECT & set(words(note.text))) or "the user " in note.text.casefold()
+    # "since when have me and Ruaridh been together?": "we've been together since march 2023" says them both
+    if _WE & set(words(read or note.text)):
+        stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),

@@ -1774,3 +1774,16 @@ def test_a_sum_put_against_another_with_its_currency_sign_is_a_correction() -> N
     not read as a correction: the pattern wanted a letter or digit before "not")."""
     assert corrects("For the record, the rent in Monplaisir is 1,260 €, not 1,240 € (the charges were revised).")
     assert corrects("the tickets are $45, not $40") and not corrects("it cost 40 €, not bad at all")
+
+
+def test_we_says_the_person_and_the_one_they_ask_about_together() -> None:
+    """"since when have me and Ruaridh been together?": "we've been together since march 2023" names no
+    Ruaridh but says the two of them; notes that name him and another date do not answer."""
+    notes = [
+        _note("m1", "Ruaridh starts at the QE tomorrow, he's pretending he's not nervous", 5),
+        _note("m2", "my birthday's thursday, the 19th of june. Ruaridh's booked the ox and finch", 6),
+        _note("m3", "we've been together since march 2023, met at a ceilidh i was playing at", 1),
+        _note("m4", "Wietske is our oldest, she was born in May 1990", 2),
+    ]
+    evidence = choose(read("since when have me and Ruaridh been together"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["m3"]
