@@ -1955,7 +1955,8 @@ def by_what_they_did(question: str) -> tuple[int, int, str] | None:
     m = _DESCRIBED.search(question)
     if not m or m["head"].casefold() not in _SOMEONE:
         return None
-    clause = m["clause"].split()
+    spans = list(re.finditer(r"\S+", m["clause"]))  # (where each word ends: spaces may be doubled)
+    clause = [w[0] for w in spans]
     folded = [w.casefold() for w in clause]
     before = question[: m.start()].casefold().split()
     closes = not question[m.end("clause") :].lstrip().startswith(",")
@@ -1971,7 +1972,7 @@ def by_what_they_did(question: str) -> tuple[int, int, str] | None:
     if cut < 1:
         return None
     said = " ".join(clause[:cut])
-    end = m.start("clause") + question[m.start("clause") :].index(said) + len(said)
+    end = m.start("clause") + spans[cut - 1].end()
     return m.start(), end, f"{'whose' if m['rel'].casefold() == 'whose' else 'who'} {said}?"
 
 
@@ -2033,8 +2034,8 @@ def _asked_of(question: str, start: int, end: int, name: str) -> str:
     if question[:start].strip():
         return question[:start] + name + question[end:]
     rest = question[end:].lstrip(" ,—–-")
-    rest = re.sub(r"\b(?:his|her|their)\b", f"{name}'s", rest, count=1, flags=re.IGNORECASE)
-    return re.sub(r"\b(?:he|she|they)\b", name, rest, count=1, flags=re.IGNORECASE)
+    rest = re.sub(r"\b(?:his|her|their)\b", lambda _: f"{name}'s", rest, count=1, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:he|she|they)\b", lambda _: name, rest, count=1, flags=re.IGNORECASE)
 
 
 def _with_change(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask) -> Evidence:

@@ -1731,6 +1731,7 @@ def test_someone_named_by_what_they_did_is_found_then_asked_about_by_name() -> N
                                              "What does the person who sold me my car do for a living?")]  # fmt: skip
     assert [c[2] for c in clauses if c] == ["who started me off with bees?", "who sold me my car?"]
     assert by_what_they_did("what's the address of Mira's shop?") is None
+    assert by_what_they_did("what does the guy who  bought   my car do for a living?") == (10, 38, "who bought my car?")
 
 
 def test_a_thing_named_beside_the_clause_is_not_taken_for_the_one_who_did_it() -> None:
