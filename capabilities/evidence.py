@@ -1913,27 +1913,31 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return sum(any(covers(n.stems, t) for n in v.notes) for t in ask.terms)
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
-    return _corrected(_with_change(told[0] if sit.about_me and told else answers[0], ranked, ask), notes, ask, sit)
+    return _corrected(_with_change(told[0] if sit.about_me and told else answers[0], ranked, ask), ranked, ask, sit)
 
 
-def _corrected(evidence: Evidence, notes: Sequence[Note], ask: Ask, sit: Situation) -> Evidence:
+def _corrected(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
     """The answer and a later note that puts a new value against the very one it gives: "When is my
     knee operation?" is "The operation is planned for Thursday 14 January" and "…the knee operation is
     moved. Not 14 January anymore but Thursday 4 February", even when that note shares fewer words
-    with the question."""
-    given = set().union(*(candidates(n.text, ask.answer_type, sit.text) for n in evidence.notes))
-    if not given or len(evidence.notes) > MAX_NOTES:
+    with the question. The value is one a chosen note of what is asked gives (one holding as many of
+    the question's hard terms as any: not Dani's town in a note joined beside the grandchild's), and the
+    correction is said last, so that the reply leads with it."""
+    chosen = [s for s in ranked if s.note in evidence.notes]
+    if not chosen or len(evidence.notes) > MAX_NOTES:
         return evidence
-    def replaces(n: Note) -> bool:  # later than every chosen note that gives a value it says is gone
-        gone = _replaced(n.text, candidates(n.text, ask.answer_type, sit.text) | given) & given
-        old = [c for c in evidence.notes if candidates(c.text, ask.answer_type, sit.text) & gone]
-        return bool(old) and all(_later(n, c) for c in old)
+    most = max(len(s.hard) for s in chosen)
+    values = {s.note: candidates(s.note.text, ask.answer_type, sit.text) for s in chosen if len(s.hard) == most}
 
-    later = [n for n in notes if n not in evidence.notes and corrects(n.text) and replaces(n)]
+    def replaces(n: Note) -> bool:  # says a value of those is gone, and was said after the note that gave it
+        gone = _replaced(n.text, candidates(n.text, ask.answer_type, sit.text) | set().union(*values.values()))
+        return any(found & gone and _later(n, old) for old, found in values.items())
+
+    later = [s.note for s in ranked if s.note not in evidence.notes and corrects(s.note.text) and replaces(s.note)]
     if not later:
         return evidence
     newest = max(later, key=_when)
-    return replace(evidence, notes=tuple(sorted((*evidence.notes, newest), key=_said_order)))
+    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
 
 
 # "the guy who bought my old hilux", "the friend whose wedding we went to": someone named by what they did
