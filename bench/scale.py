@@ -21,6 +21,8 @@ A run that stopped after its embedded build (the 1M tier builds for half an hour
 long) is finished from what it left: `--resume DATA_DIR --resume-url URL` resumes the copy into that
 database with migrate-to's own resumable code and measures both installations with 40 questions drawn
 anew (the original draw followed the build's random state). Sixteenth session: docs/benchmarks.md.
+With `--keep DIR` a run leaves its tiers and its PostgreSQL data in DIR, and `--resume DIR/tier<N>
+--keep DIR` measures them again (after a fix) without rebuilding: the copy is found complete.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ import psutil
 from sqlalchemy import create_engine, insert, text
 from sqlalchemy.engine import make_url
 
-from app.runtime import open_storage
+from app.runtime import frozen_heap, open_storage
 from app.settings import Settings
 from bench.machine import print_machine
 from bench.pg_recall import pg_server
@@ -271,7 +273,8 @@ def measured(tier: Tier, settings: Settings, asks: list[tuple[int, str]], explai
                 tier.counts[table] = conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
             if settings.database_url:
                 tier.db_mb = conn.execute(text("SELECT pg_database_size(current_database())")).scalar_one() / 1024**2
-        tier.lat = measure(store, asks)
+        with frozen_heap():  # as open_runtime does once the app has started
+            tier.lat = measure(store, asks)
         if explain and settings.database_url:
             explain_dense(store, *asks[0])
         tier.rss_mb = psutil.Process().memory_info().rss / 1024**2
@@ -281,10 +284,17 @@ def measured(tier: Tier, settings: Settings, asks: list[tuple[int, str]], explai
 
 
 def run_tier(
-    n: int, users: int, topics: np.ndarray, k: int, work: Path, server: str = "", explain: bool = False
+    n: int,
+    users: int,
+    topics: np.ndarray,
+    k: int,
+    work: Path,
+    server: str = "",
+    explain: bool = False,
+    keep: bool = False,
 ) -> list[Tier]:
     """Build one tier from scratch in `work`, measure it (and its copy on the PostgreSQL `server`, if
-    one is given, with the same questions from the same users), and delete it."""
+    one is given, with the same questions from the same users), and delete it unless `keep`."""
     data = work / f"tier{n}"
     settings = Settings(_env_file=None, data_dir=data, llm_backend="embedded")  # pyright: ignore[reportCallIssue]
     tier, rng = Tier(n, users=users), random.Random(n)
@@ -300,7 +310,8 @@ def run_tier(
         url, pg.load_s = copy_to_postgres(settings.db_path, server, f"scale_{n}")
         print(f"  copied into PostgreSQL in {pg.load_s:.0f} s", flush=True)
         tiers.append(measured(pg, settings.model_copy(update={"database_url": url}), asks, explain))
-    shutil.rmtree(data, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(data, ignore_errors=True)
     return tiers
 
 
@@ -459,25 +470,32 @@ def main() -> None:
     parser.add_argument("--explain", action="store_true", help="print PostgreSQL's dense plan after each tier")
     parser.add_argument("--resume", type=Path, help="a stopped run's tier data dir, to finish (with --resume-url)")
     parser.add_argument("--resume-url", default="", help="the PostgreSQL database that run was copying into")
+    parser.add_argument("--keep", type=Path, help="leave tiers and PostgreSQL data in this dir (or resume from it)")
     args = parser.parse_args()
     print_machine()
     if args.resume:
-        tiers = resume(args.resume, args.resume_url, args.users, args.queries, args.explain)
+        with ExitStack() as stack:
+            url = args.resume_url
+            if args.keep:  # the server a --keep run left: its database for this tier
+                server = stack.enter_context(pg_server("", args.keep))[0]
+                url = server.get_uri(f"scale_{args.resume.name.removeprefix('tier')}")
+            tiers = resume(args.resume, url, args.users, args.queries, args.explain)
         side_by_side(tiers)
         report(tiers, real_embed_rate(args.embed_sample))
         return
     embedder = get_embedder()
     topics = embedder.embed([topic_text(t, "someone") for t in range(len(ACTS) * len(FRAMES))])
     embed_rate = real_embed_rate(args.embed_sample)
-    work = Path(tempfile.mkdtemp(prefix="reverie-scale-"))
+    work = args.keep or Path(tempfile.mkdtemp(prefix="reverie-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
     with ExitStack() as stack:
         server = ""
         if "postgresql" in args.backends:
-            server = str(stack.enter_context(pg_server("reverie-scale-pg-"))[0].get_uri())
+            server = str(stack.enter_context(pg_server("reverie-scale-pg-", args.keep))[0].get_uri())
         tiers = []
         for n in (int(x) for x in args.tiers.split(",")):
             t = time.perf_counter()
-            tiers += run_tier(n, args.users, topics, args.queries, work, server, args.explain)
+            tiers += run_tier(n, args.users, topics, args.queries, work, server, args.explain, bool(args.keep))
             print(f"tier {n:,} done in {time.perf_counter() - t:.0f} s", flush=True)
     report(tiers, embed_rate)
     print_machine()
