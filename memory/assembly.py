@@ -325,6 +325,9 @@ class ContextAssembler:
     question's words beside a name it does not say (`EXCERPTS`); a benchmark turns it off alone.
     `asked_summaries`: a document chunk packed short shows its sentence holding the question's
     words (`_memory_item`); off, its first 120 characters, as before the fifteenth session.
+    `around`: an excerpt's sentence that names nothing is read under its heading or beside its
+    neighbour, the question's own entities are no answer, and no sentence is shown twice
+    (`evidence_sentences`); off, each sentence alone, as before the eighteenth session.
     """
 
     def __init__(
@@ -339,6 +342,7 @@ class ContextAssembler:
         excerpts: bool = True,
         asked_summaries: bool = True,
         surround: bool = True,
+        around: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -350,6 +354,7 @@ class ContextAssembler:
         self.excerpts = excerpts
         self.asked_summaries = asked_summaries
         self.surround = surround
+        self.around = around
 
     def assemble(
         self,
@@ -506,21 +511,29 @@ class ContextAssembler:
                               [_domain(h.memory.document_id) for h in hits])  # fmt: skip
         facts = GraphFacts(rows, subgraph, frozenset(named) & set(seeds), frozenset(seeds) - set(named), relevance,
                            joins, asked)  # fmt: skip
-        excerpts = self._excerpts(user_id, message, hits, req) if self.evidence and self.excerpts else []
+        excerpts = []
+        if self.evidence and self.excerpts:
+            known = [f for i in named if i in rows for f in _forms(rows[i])]
+            excerpts = self._excerpts(user_id, message, hits, req, known)
         return _Graph(facts, tuple(beyond), tuple(old), tuple(outside), excerpts=tuple(excerpts))
 
     def _excerpts(
-        self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest
+        self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest, known: Sequence[str] = ()
     ) -> list[tuple[MemoryHit, list[Join]]]:
         """The sentences of the next `EXCERPTS` document chunks past the granted memories that hold
-        the question's words beside a name it does not say (`evidence_sentences`): where the answer
-        is a name no core entity holds, only a chunk can bring it, and a sentence costs a tenth of one."""
+        the question's words beside a name it does not say (`evidence_sentences`; `known`: the forms
+        of the entities the question names, which it does say): where the answer is a name no core
+        entity holds, only a chunk can bring it, and a sentence costs a tenth of one."""
         have, terms = {h.memory.id for h in hits}, query_terms(message)
         more = self._memories.search(user_id, message, req.vector_limit + EXCERPTS, req.similarity_threshold,
                                      kinds=["chunk"], document_ids=req.document_ids)  # fmt: skip
-        found = [(h, evidence_sentences(h.memory.content, terms)) for h in more
-                 if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains)]  # fmt: skip
-        return [(h, js) for h, js in found if js]
+        found: list[tuple[MemoryHit, list[Join]]] = []
+        for h in more:  # best first: a sentence the chunks' overlap repeats is shown by the better one
+            if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains):
+                shown = [j.sentence for _, js in found for j in js]
+                if js := evidence_sentences(h.memory.content, terms, known=known, shown=shown, around=self.around):
+                    found.append((h, js))
+        return found
 
     def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:
         """Document chunks past the granted memories, at the granted threshold, for graph mode's

@@ -24,6 +24,14 @@ it replaces: two sentences, or 240 characters, crowded other chunks out of flat 
 Dracula questions fewer; docs/benchmarks.md, "Fifteenth session")."""
 _WORDS = re.compile(r"[0-9a-z\u00c0-\uffff]+")
 STEM = 5
+HEADING_CHARS = 160
+"""A paragraph this short that is not quoted speech is a heading ("Letter, Sister Agatha, Hospital of St.
+Joseph and Ste. Mary, Buda-Pesth, to Miss Wilhelmina Murray."): it says who writes, where and when for
+the paragraphs under it."""
+REPEAT_CHARS = 40
+"""A sentence whose head, middle or tail this long is in an excerpt already shown is not shown again."""
+_PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
+_QUOTES = ('"', "'", "“", "‘")
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][\w'’-]+)")
 """A capitalised word after a lower-case word or a comma: a name, not a sentence's first word."""
 
@@ -57,23 +65,100 @@ def joining_sentence(text: str, a: Sequence[str], b: Sequence[str], terms: Seque
     return best
 
 
-def evidence_sentences(text: str, terms: Sequence[str], n: int = 2) -> list[Join]:
+def evidence_sentences(
+    text: str,
+    terms: Sequence[str],
+    n: int = 2,
+    *,
+    known: Sequence[str] = (),
+    shown: Sequence[str] = (),
+    around: bool = True,
+) -> list[Join]:
     """The `n` sentences of `text` that hold most of the question's `terms` (at least two, or
-    the one there is) and a name the question does not say (a capitalised word after another
-    word), best first: where a further chunk answers, its answer sits beside the asked words."""
+    the one there is) beside a name the question does not say (a capitalised word after another
+    word; `known`: the forms of the entities it names, "Count" for "Dracula"), best first: where a
+    further chunk answers, its answer sits beside the asked words. A sentence that holds them but
+    names nothing is read where its writer put it: under the heading above its paragraph ("Letter,
+    Sister Agatha, …, Buda-Pesth, to …"), else beside the sentence next to it that names what it
+    speaks of ("… at Jamaica Lane, Bermondsey. … these places were chosen as the first of
+    delivery"). No sentence is shown twice, nor one `shown` already (chunks overlap). `around`
+    False reads each sentence alone, as before the eighteenth session (a benchmark's row)."""
     need = min(2, len(terms))
-    asked = stems(terms)
-    found: list[Join] = []
-    for raw in sentences(text):
-        flat = " ".join(plain(raw).split())
-        held = [t for t in terms if _holds(stems(_WORDS.findall(flat.casefold())), t)]
-        name = next((m for m in _NAME.finditer(flat) if m.group(1)[:STEM].casefold() not in asked), None)
-        if not need or len(held) < need or name is None:
-            continue
-        word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", flat)
-        at = [name.start(1), name.end(1)] + ([word.start(), word.end()] if word else [])
-        found.append(Join(_window(flat, min(at), max(at)), len(held) / len(terms)))
-    return sorted(found, key=lambda j: -j.fit)[:n]
+    if not around:
+        known, shown = (), ()
+    asked = stems(terms) | stems([w for f in known for w in _WORDS.findall(f.casefold())])
+    found: list[tuple[float, frozenset[tuple[int, int]], str]] = []
+    for p, (heading, said) in enumerate(_paragraphs(text, terms, asked, shown, around)):
+        for i, (flat, held, named) in enumerate(said):
+            if not need or len(held) < need:
+                continue
+            parts, read = frozenset({(p, i)}), flat
+            if around and not named and heading is not None:
+                read = f"{heading} {flat}"
+            elif around and not named and (beside := _naming(said, i)) is not None:
+                parts, read = parts | {(p, beside)}, " ".join(said[k][0] for k in sorted((i, beside)))
+            if (name := _new_name(read, asked)) is not None:
+                word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", read)
+                at = [name.start(1), name.end(1)] + ([word.start(), word.end()] if word else [])
+                found.append((len(held) / len(terms), parts, _window(read, min(at), max(at))))
+    chosen: list[tuple[frozenset[tuple[int, int]], Join]] = []
+    for fit, parts, sentence in sorted(found, key=lambda f: -f[0]):
+        if len(chosen) < n and not any(parts & taken for taken, _ in chosen):
+            chosen.append((parts, Join(sentence, fit)))
+    return [j for _, j in chosen]
+
+
+Said = tuple[str, tuple[str, ...], bool]
+"""A sentence as `evidence_sentences` reads it: flat text, the asked terms it holds, whether it names
+something the question does not."""
+
+
+def _paragraphs(
+    text: str, terms: Sequence[str], asked: set[str], shown: Sequence[str], split: bool = True
+) -> list[tuple[str | None, list[Said]]]:
+    """`text`'s paragraphs (`split` False: one), each with the heading above it (None: none, or one
+    that names nothing) and its sentences; a sentence `shown` already holds and names nothing. A
+    heading is a short paragraph that is not quoted speech (`HEADING_CHARS`)."""
+    out: list[tuple[str | None, list[Said]]] = []
+    heading: str | None = None
+    for para in (p.strip() for p in (_PARAGRAPH.split(text) if split else [text]) if p.strip()):
+        said = [" ".join(plain(raw).split()) for raw in sentences(para)]
+        out.append((heading, [_read(s, terms, asked, shown) for s in said]))
+        flat = " ".join(plain(para).split())
+        if len(flat) <= HEADING_CHARS and not para.startswith(_QUOTES):  # a short line may be evidence too
+            heading = flat if _new_name(flat, asked) else None
+    return out
+
+
+def _naming(said: list[Said], i: int) -> int | None:
+    """The sentence after the `i`th, else the one before it, if it names something not asked."""
+    return next((j for j in (i + 1, i - 1) if 0 <= j < len(said) and said[j][2]), None)
+
+
+def _read(flat: str, terms: Sequence[str], asked: set[str], shown: Sequence[str]) -> Said:
+    if any(_repeats(flat, t) for t in shown):
+        return flat, (), False
+    return flat, tuple(_held(flat, terms)), _new_name(flat, asked) is not None
+
+
+def _repeats(sentence: str, shown: str) -> bool:
+    """Whether `sentence` is in `shown`, whole or cut: chunks overlap, so a chunk's first sentence is
+    often the end of one another chunk showed, and its last the start of one (its head, middle or
+    tail, `REPEAT_CHARS` long, is there)."""
+    k = REPEAT_CHARS
+    mid = max(0, (len(sentence) - k) // 2)
+    return any(part in shown for part in (sentence[:k], sentence[mid : mid + k], sentence[-k:]))
+
+
+def _new_name(flat: str, asked: set[str]) -> re.Match[str] | None:
+    """The first name in `flat` (a capitalised word after another word) whose stem is not `asked`."""
+    return next((m for m in _NAME.finditer(flat) if m.group(1)[:STEM].casefold() not in asked), None)
+
+
+def _held(flat: str, terms: Sequence[str]) -> list[str]:
+    """The `terms` a sentence holds."""
+    said = stems(_WORDS.findall(flat.casefold()))
+    return [t for t in terms if _holds(said, t)]
 
 
 def asked_sentences(text: str, terms: Sequence[str], n: int = 1, chars: int = SHORT_CHARS) -> list[str]:
@@ -83,8 +168,7 @@ def asked_sentences(text: str, terms: Sequence[str], n: int = 1, chars: int = SH
     scored: list[tuple[int, int, str]] = []
     for at, raw in enumerate(sentences(text)):
         flat = " ".join(plain(raw).split())
-        held = [t for t in terms if _holds(stems(_WORDS.findall(flat.casefold())), t)]
-        if held:
+        if held := _held(flat, terms):
             word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", flat)
             start = word.start() if word else 0  # the window holds some of what comes before it too
             scored.append((len(held), -at, _window(flat, start, start + chars // 2, chars)))
@@ -99,10 +183,7 @@ def stems(words: Sequence[str]) -> set[str]:
 
 def _fit(flat: str, terms: Sequence[str]) -> float:
     """The share of `terms` whose stem is among the sentence's words' stems."""
-    if not terms:
-        return 0.0
-    said = stems(_WORDS.findall(flat.casefold()))
-    return sum(_holds(said, t) for t in terms) / len(terms)
+    return len(_held(flat, terms)) / len(terms) if terms else 0.0
 
 
 def _holds(said: set[str], term: str) -> bool:

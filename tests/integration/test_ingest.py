@@ -157,6 +157,27 @@ def test_document_context_brings_a_further_chunks_sentence_with_the_answer(
     assert "Bilder" not in TwoLevelContext.from_assembled(storage.assembler.assemble(user, "t1", question, req)).block()
 
 
+def test_document_context_reads_a_further_chunks_answer_beside_its_neighbour(
+    storage: MemoryStore, user: int, tmp_path: Path
+) -> None:
+    """Eighteenth session: the sentence holding the question's words names only the entity the
+    question names ("the Count" for "Dracula": not an answer); the place it speaks of is named by
+    the sentence before it, which the excerpt shows with it."""
+    notes = tmp_path / "boxes.md"
+    notes.write_text("\n\n".join([
+        "Count Dracula sent boxes of earth to London, and Mina Harker said that Dracula bought houses there.",
+        "Mina Harker read that the boxes of earth came to London by train, and Dracula watched the boxes.",
+        "The carter gave me his notebook. He left six at Jamaica Lane, Bermondsey. If then the Count meant to "
+        "scatter the boxes of earth over London, these places were the first of delivery.",
+    ]))
+    _ingestor(storage, chunk_chars=240, overlap_chars=0).ingest(user, notes)
+    req = ContextRequest(context_turns=0, vector_limit=1, similarity_threshold=0.5, triple_depth=2, budget_tokens=1024)
+    ctx = storage.assembler.assemble(user, "t1", "Where are Dracula's boxes of earth delivered in London?", req)
+    assert "Bermondsey" not in ctx.hits[0].memory.content  # the granted memory does not answer
+    excerpts = [i.full.split(") ", 1)[1] for i in ctx.loaded if "excerpt" in i.full]
+    assert any("Jamaica Lane, Bermondsey. If then the Count" in e for e in excerpts), excerpts
+
+
 def test_document_context_fills_the_budget_when_no_entity_matches(
     storage: MemoryStore, user: int, tmp_path: Path
 ) -> None:

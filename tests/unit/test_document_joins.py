@@ -44,6 +44,54 @@ def test_evidence_sentences_hold_the_asked_words_beside_a_name_not_asked() -> No
     assert evidence_sentences("So Bersicker ran.", ["wolf"]) == []  # one word, not the one asked
 
 
+def test_evidence_sentences_read_a_nameless_answer_beside_its_neighbour() -> None:
+    """Eighteenth session: the sentence holding the asked words speaks of a place its neighbour
+    names ("these places"); the names of what the question names ("the Count" for "Dracula") are
+    not an answer."""
+    text = (
+        "He gave me the destinations of the boxes. There were six in the cartload which he left at "
+        "Jamaica Lane, Bermondsey. If then the Count meant to scatter these ghastly refuges over "
+        "London, these places were chosen as the first of delivery."
+    )
+    asked = ["dracula", "boxes", "earth", "delivered", "london"]
+    (found,) = evidence_sentences(text, asked, known=["Count Dracula", "Dracula", "Count"])
+    assert "Bermondsey. If then the Count" in found.sentence
+    assert found.fit == 0.4  # the answering sentence's own words: "London", "delivery"
+    (alone,) = evidence_sentences(text, asked)  # without the named entity's forms, "Count" passed for an answer
+    assert "Bermondsey" not in alone.sentence
+    assert evidence_sentences(text, ["boxes", "cartload"], known=["Count"]) == []  # "boxes" alone: no borrowing
+
+
+def test_evidence_sentences_read_a_nameless_answer_under_its_heading() -> None:
+    """Eighteenth session: a letter's heading says where its writer is; the sentence under it
+    does not, and is shown with it rather than with a neighbour naming someone else."""
+    text = (
+        "I must write no more.\n\n\n_Letter, Sister Agatha, Hospital of St. Joseph and Ste. Mary,\n"
+        'Buda-Pesth, to Miss Wilhelmina Murray._\n\n"Dear Madam,--\n\n"I write by desire of Mr. Jonathan '
+        "Harker. He has been under our care for nearly six weeks, suffering from a violent brain fever. He "
+        "wishes me to write for him to Mr. Peter Hawkins, Exeter."
+    )
+    (found,) = evidence_sentences(text, ["jonathan", "recover", "brain", "fever"], known=["Jonathan Harker"])
+    assert found.sentence == (
+        "Letter, Sister Agatha, Hospital of St. Joseph and Ste. Mary, Buda-Pesth, to Miss Wilhelmina Murray. "
+        "He has been under our care for nearly six weeks, suffering from a violent brain fever."
+    )
+    spoken = text.replace("_Letter", '"Letter')  # quoted speech is no heading: the neighbour names instead
+    (found,) = evidence_sentences(spoken, ["jonathan", "recover", "brain", "fever"], known=["Jonathan Harker"])
+    assert "Peter Hawkins" in found.sentence and "Buda-Pesth" not in found.sentence
+
+
+def test_evidence_sentences_do_not_repeat_what_an_overlapping_chunk_showed() -> None:
+    """Chunks overlap: the sentence a better-ranked chunk's excerpt showed is not shown again,
+    whole or cut at the chunk's edge."""
+    first = "It is only about 24 hours' sail from the Dardanelles to here, at the rate the Czarina has come."
+    asked = ["port", "czarina", "sail"]
+    (shown,) = evidence_sentences(first, asked)
+    assert evidence_sentences(first, asked, shown=[shown.sentence]) == []
+    cut = "hours' sail from the Dardanelles to here, at the rate the Czarina has come. She is late."
+    assert evidence_sentences(cut, asked, shown=[shown.sentence]) == []
+
+
 def test_asked_sentences_are_what_a_chunk_packed_short_shows() -> None:
     """Fifteenth session: the sentence holding most of the asked words, not the chunk's first
     characters (which hold none of them)."""
