@@ -257,6 +257,15 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, float]:
     return out
 
 
+def _where(store: MemoryStore, user: int, question: str, name: str) -> str:
+    """A missing name with the rank and relevance of the best-ranked chunk naming it, at any
+    threshold: where the answer would have to come from (past the granted 2 and the 10 excerpted
+    chunks, below relevance 0.5, it cannot)."""
+    ranked = store.memories.search(user, question, 200, 0.0, kinds=["chunk"])
+    at = next((r for r, h in enumerate(ranked) if covered([name], h.memory.content) == 1.0), None)
+    return f"{name} [no ranked chunk]" if at is None else f"{name} [chunk rank {at}, {ranked[at].relevance:.2f}]"
+
+
 def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str, float]]:
     """Coverage, tokens and time of each configuration, overall and on multi-hop questions."""
     questions = json.loads(QUESTIONS.read_text())
@@ -274,7 +283,7 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
             block = TwoLevelContext.from_assembled(ctx).block()  # the block the model is sent
             rows.append(_row(q, block, ctx.tokens, ctx.retrieval_ms))
             if name == "graph, shipped (evidence)" and rows[-1]["loaded"] < 1.0:
-                gone = [e for e in q["expect"] if covered([e], _loaded_only(block)) < 1.0]
+                gone = [_where(store, user, q["q"], e) for e in q["expect"] if covered([e], _loaded_only(block)) < 1.0]
                 misses.setdefault(name, []).append(f"{q['q']} (missing: {', '.join(gone)})")
         table[name] = _summary(rows)
     names = _names_block(store, user)
