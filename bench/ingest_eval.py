@@ -16,10 +16,11 @@
    not say; fifteenth session: a co-occurrence line ranked by the share of the question its sentence
    holds, a chunk packed short shown by its sentences holding the question's words; eighteenth
    session: an excerpt's sentence that names nothing read under its heading or beside its
-   neighbour, the question's own entities no answer, no sentence shown twice), each step of
-   the fifteenth session alone, the shipped graph without the eighteenth's step ("before"), the
-   same without the excerpts, the same with the evidence ranking term, and a bare list of every
-   entity name of the novel (a control). For each: answer-name coverage and the share
+   neighbour, the question's own entities no answer, no sentence shown twice; nineteenth session:
+   that neighbour the nearest naming sentence of its paragraph, up to two away), each step of the
+   fifteenth session alone, the shipped graph without the eighteenth's step and without the
+   nineteenth's ("before"), the same without the excerpts, the same with the evidence ranking
+   term, and a bare list of every entity name of the novel (a control). For each: answer-name coverage and the share
    of questions with every required name, on the whole block, on the loaded items only (no "Related
    but not loaded" pointers), and with the bare co-occurrence (RELATED_TO) lines or every one
    removed (the control of issue 14), tokens packed and tokens of the block, and time.
@@ -53,6 +54,7 @@ from memory.documents.chunking import chunk_stream
 from memory.documents.core_entities import CoreConfig, select_core
 from memory.documents.extraction import COOCCURS, EntityExtractor, PatternExtractor
 from memory.documents.ingest import Ingestor, ground
+from memory.documents.joins import REACH
 from memory.documents.store import DocumentStore
 from memory.formation.graph_writes import entity, link
 from memory.formation.plan import plan_turn
@@ -90,28 +92,32 @@ NAMESAKES = (
 are, so that a question's expansion crosses CROSS_DOMAIN edges into another domain."""
 
 
-def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool, bool, bool]]:
+def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool, bool, bool, int]]:
     """Each configuration: the request (None: no context), the graph weights, issue 14's evidence,
     the further chunks' excerpts (thirteenth session), a chunk packed short shown by its asked
     sentences (fifteenth session; the weights' `fit` weighs co-occurrence lines by their sentence),
-    and an excerpt's nameless sentence read under its heading or beside its neighbour (eighteenth
-    session, `around`)."""
+    an excerpt's nameless sentence read under its heading or beside its neighbour (eighteenth
+    session, `around`), and how many sentences away that neighbour may be (nineteenth session,
+    `reach`: 1, the next or previous sentence only)."""
     graph = ContextRequest(0, 2, 0.5, 2, budget)
     flat = ContextRequest(0, 15, 0.5, 0, budget)
     return {
-        "none": (None, GRAPH_WEIGHTS, True, True, True, True),
-        "flat, before (a chunk packed short: its first characters)": (flat, GRAPH_WEIGHTS, True, True, False, True),
-        "flat (top chunks to the budget)": (flat, GRAPH_WEIGHTS, True, True, True, True),
-        "graph, before issue 14 (bare relation lines)": (graph, UNWEIGHED, False, False, False, False),
-        "graph, before (thirteenth session's)": (graph, UNWEIGHED, True, True, False, False),
-        "graph, before + co-occurrence × its sentence's fit": (graph, GRAPH_WEIGHTS, True, True, False, False),
-        "graph, before + asked sentences for a chunk packed short": (graph, UNWEIGHED, True, True, True, False),
-        "graph, before (fifteenth session's: each sentence alone)": (graph, GRAPH_WEIGHTS, True, True, True, False),
-        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True, True, True),
-        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False, True, True),
-        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True, True, True),
-        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True, True, True),
-    }
+        "none": (None, GRAPH_WEIGHTS, True, True, True, True, REACH),
+        "flat, before (a chunk packed short: its first characters)": (flat, GRAPH_WEIGHTS, True, True, False, True,
+                                                                      REACH),
+        "flat (top chunks to the budget)": (flat, GRAPH_WEIGHTS, True, True, True, True, REACH),
+        "graph, before issue 14 (bare relation lines)": (graph, UNWEIGHED, False, False, False, False, 1),
+        "graph, before (thirteenth session's)": (graph, UNWEIGHED, True, True, False, False, 1),
+        "graph, before + co-occurrence × its sentence's fit": (graph, GRAPH_WEIGHTS, True, True, False, False, 1),
+        "graph, before + asked sentences for a chunk packed short": (graph, UNWEIGHED, True, True, True, False, 1),
+        "graph, before (fifteenth session's: each sentence alone)": (graph, GRAPH_WEIGHTS, True, True, True, False, 1),
+        "graph, before (eighteenth session's: the next or previous sentence)": (graph, GRAPH_WEIGHTS, True, True, True,
+                                                                                True, 1),
+        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True, True, True, REACH),
+        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False, True, True, REACH),
+        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True, True, True, REACH),
+        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True, True, True, REACH),
+    }  # fmt: skip
 
 
 def add_namesakes(store: MemoryStore, user: int) -> int:
@@ -251,14 +257,23 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, float]:
     return out
 
 
+def _where(store: MemoryStore, user: int, question: str, name: str) -> str:
+    """A missing name with the rank and relevance of the best-ranked chunk naming it, at any
+    threshold: where the answer would have to come from (past the granted 2 and the 10 excerpted
+    chunks, below relevance 0.5, it cannot)."""
+    ranked = store.memories.search(user, question, 200, 0.0, kinds=["chunk"])
+    at = next((r for r, h in enumerate(ranked) if covered([name], h.memory.content) == 1.0), None)
+    return f"{name} [no ranked chunk]" if at is None else f"{name} [chunk rank {at}, {ranked[at].relevance:.2f}]"
+
+
 def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str, float]]:
     """Coverage, tokens and time of each configuration, overall and on multi-hop questions."""
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
     misses: dict[str, list[str]] = {}
-    for name, (req, weights, evidence, excerpts, asked, around) in configs(budget).items():
+    for name, (req, weights, evidence, excerpts, asked, around, reach) in configs(budget).items():
         store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = weights, evidence, excerpts
-        store.assembler.asked_summaries, store.assembler.around = asked, around
+        store.assembler.asked_summaries, store.assembler.around, store.assembler.reach = asked, around, reach
         rows = []
         for q in questions:
             if req is None:
@@ -268,14 +283,14 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
             block = TwoLevelContext.from_assembled(ctx).block()  # the block the model is sent
             rows.append(_row(q, block, ctx.tokens, ctx.retrieval_ms))
             if name == "graph, shipped (evidence)" and rows[-1]["loaded"] < 1.0:
-                gone = [e for e in q["expect"] if covered([e], _loaded_only(block)) < 1.0]
+                gone = [_where(store, user, q["q"], e) for e in q["expect"] if covered([e], _loaded_only(block)) < 1.0]
                 misses.setdefault(name, []).append(f"{q['q']} (missing: {', '.join(gone)})")
         table[name] = _summary(rows)
     names = _names_block(store, user)
     listed = [_row(q, names, estimate_tokens(names), 0.0) for q in questions]
     table["control: every entity name, a bare list"] = _summary(listed)
     store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = GRAPH_WEIGHTS, True, True
-    store.assembler.asked_summaries, store.assembler.around = True, True
+    store.assembler.asked_summaries, store.assembler.around, store.assembler.reach = True, True, REACH
     table["misses (shipped, loaded items)"] = misses  # type: ignore[assignment]
     return table
 

@@ -40,7 +40,7 @@ from memory.attention import (
     recency,
 )
 from memory.db.engine import ids_clause, in_clause
-from memory.documents.joins import STEM, Join, asked_sentences, evidence_sentences, joining_sentence, stems
+from memory.documents.joins import REACH, STEM, Join, asked_sentences, evidence_sentences, joining_sentence, stems
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
@@ -328,6 +328,9 @@ class ContextAssembler:
     `around`: an excerpt's sentence that names nothing is read under its heading or beside its
     neighbour, the question's own entities are no answer, and no sentence is shown twice
     (`evidence_sentences`); off, each sentence alone, as before the eighteenth session.
+    `reach`: such a sentence is read beside the nearest sentence of its paragraph that names
+    something, at most this many away (`joins.REACH`); 1, the next or previous one only, as
+    before the nineteenth session.
     """
 
     def __init__(
@@ -343,6 +346,7 @@ class ContextAssembler:
         asked_summaries: bool = True,
         surround: bool = True,
         around: bool = True,
+        reach: int = REACH,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -355,6 +359,7 @@ class ContextAssembler:
         self.asked_summaries = asked_summaries
         self.surround = surround
         self.around = around
+        self.reach = reach
 
     def assemble(
         self,
@@ -531,7 +536,9 @@ class ContextAssembler:
         for h in more:  # best first: a sentence the chunks' overlap repeats is shown by the better one
             if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains):
                 shown = [j.sentence for _, js in found for j in js]
-                if js := evidence_sentences(h.memory.content, terms, known=known, shown=shown, around=self.around):
+                js = evidence_sentences(h.memory.content, terms, known=known, shown=shown, around=self.around,
+                                        reach=self.reach)  # fmt: skip
+                if js:
                     found.append((h, js))
         return found
 

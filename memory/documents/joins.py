@@ -28,6 +28,11 @@ HEADING_CHARS = 160
 """A paragraph this short that is not quoted speech is a heading ("Letter, Sister Agatha, Hospital of St.
 Joseph and Ste. Mary, Buda-Pesth, to Miss Wilhelmina Murray."): it says who writes, where and when for
 the paragraphs under it."""
+REACH = 2
+"""A sentence that holds the asked words but names nothing is read beside a sentence at most this many
+from it in its paragraph that names something: a paragraph names its subject once, then says "it" (the
+next or previous sentence only, 1, left "Which river …?" with no river: docs/benchmarks.md,
+"Nineteenth session")."""
 REPEAT_CHARS = 40
 """A sentence whose head, middle or tail this long is in an excerpt already shown is not shown again."""
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
@@ -73,16 +78,20 @@ def evidence_sentences(
     known: Sequence[str] = (),
     shown: Sequence[str] = (),
     around: bool = True,
+    reach: int = REACH,
 ) -> list[Join]:
     """The `n` sentences of `text` that hold most of the question's `terms` (at least two, or
     the one there is) beside a name the question does not say (a capitalised word after another
     word; `known`: the forms of the entities it names, "Count" for "Dracula"), best first: where a
     further chunk answers, its answer sits beside the asked words. A sentence that holds them but
     names nothing is read where its writer put it: under the heading above its paragraph ("Letter,
-    Sister Agatha, …, Buda-Pesth, to …"), else beside the sentence next to it that names what it
-    speaks of ("… at Jamaica Lane, Bermondsey. … these places were chosen as the first of
-    delivery"). No sentence is shown twice, nor one `shown` already (chunks overlap). `around`
-    False reads each sentence alone, as before the eighteenth session (a benchmark's row)."""
+    Sister Agatha, …, Buda-Pesth, to …"), else beside the nearest sentence of its paragraph, at most
+    `reach` sentences away, that names what it speaks of ("… at Jamaica Lane, Bermondsey. … these
+    places were chosen as the first of delivery"; "… either the Pruth or the Sereth. … The Count in
+    his box, then, was on a river …", the sentence between left out and marked). No sentence is
+    shown twice, nor one `shown` already (chunks overlap). `around` False reads each sentence
+    alone, as before the eighteenth session; `reach` 1, beside the next or previous sentence only,
+    as before the nineteenth (benchmark rows)."""
     need = min(2, len(terms))
     if not around:
         known, shown = (), ()
@@ -95,8 +104,10 @@ def evidence_sentences(
             parts, read = frozenset({(p, i)}), flat
             if around and not named and heading is not None:
                 read = f"{heading} {flat}"
-            elif around and not named and (beside := _naming(said, i)) is not None:
-                parts, read = parts | {(p, beside)}, " ".join(said[k][0] for k in sorted((i, beside)))
+            elif around and not named and (beside := _naming(said, i, reach)) is not None:
+                first, last = sorted((i, beside))
+                gap = " " if last - first == 1 else " … "  # the sentences between are left out
+                parts, read = parts | {(p, beside)}, f"{said[first][0]}{gap}{said[last][0]}"
             if (name := _new_name(read, asked)) is not None:
                 word = re.search(rf"(?i)\b{re.escape(held[0][:STEM])}", read)
                 at = [name.start(1), name.end(1)] + ([word.start(), word.end()] if word else [])
@@ -130,9 +141,11 @@ def _paragraphs(
     return out
 
 
-def _naming(said: list[Said], i: int) -> int | None:
-    """The sentence after the `i`th, else the one before it, if it names something not asked."""
-    return next((j for j in (i + 1, i - 1) if 0 <= j < len(said) and said[j][2]), None)
+def _naming(said: list[Said], i: int, reach: int = REACH) -> int | None:
+    """The sentence nearest the `i`th, at most `reach` away (after it first), that names something
+    not asked."""
+    near = sorted((j for j in range(i - reach, i + reach + 1) if j != i), key=lambda j: (abs(j - i), j < i))
+    return next((j for j in near if 0 <= j < len(said) and said[j][2]), None)
 
 
 def _read(flat: str, terms: Sequence[str], asked: set[str], shown: Sequence[str]) -> Said:

@@ -81,6 +81,27 @@ def test_evidence_sentences_read_a_nameless_answer_under_its_heading() -> None:
     assert "Peter Hawkins" in found.sentence and "Buda-Pesth" not in found.sentence
 
 
+def test_evidence_sentences_read_a_nameless_answer_beside_the_nearest_naming_sentence() -> None:
+    """Nineteenth session: a paragraph names what it speaks of once, then says "a road"; the
+    sentence holding the asked words is read with the nearest sentence of its paragraph that names
+    something, two sentences up, the one between left out and marked; never farther than `REACH`."""
+    text = (
+        "I looked at the map: the road most fit for the carts is either the Northway or the Eastmere. "
+        "I read my notes again by the lamp. The chest, then, went along a road in an open cart. "
+        "There would be no such sound on the hills."
+    )
+    asked = ["road", "chest", "follow"]
+    (found,) = evidence_sentences(text, asked)
+    assert found.sentence == (
+        "I looked at the map: the road most fit for the carts is either the Northway or the Eastmere. … "
+        "The chest, then, went along a road in an open cart."
+    )
+    assert found.fit == 2 / 3  # the asked sentence's own words; the naming one holds only "road"
+    assert evidence_sentences(text, asked, reach=1) == []  # the next or previous sentence only: no name
+    farther = text.replace("the lamp. ", "the lamp. The wind rose. ")  # three sentences up: too far
+    assert evidence_sentences(farther, asked) == []
+
+
 def test_evidence_sentences_do_not_repeat_what_an_overlapping_chunk_showed() -> None:
     """Chunks overlap: the sentence a better-ranked chunk's excerpt showed is not shown again,
     whole or cut at the chunk's edge."""
