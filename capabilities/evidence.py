@@ -21,7 +21,9 @@ the question is read for what any answer must be about (`Ask`), and the notes ar
   sourdough" → "My colleague Priya… bakes sourdough" + "Priya is originally from Bangalore").
 - **Someone named by what they did** ("what is the guy who bought my old hilux studying?") is found
   first ("who bought my old hilux?": "the old Hilux i sold to Giorgos"), then asked about by name
-  ("what is Giorgos studying?"), when one note says the whole clause (`_through_whom`).
+  ("what is Giorgos studying?"), when one note says the whole clause (`_through_whom`). So is
+  **someone named as another's kin** when no note says it in one step ("Naoko's mother": "Naoko, the
+  daughter of tia Kazuko", then "where does Kazuko live?"; `_through_kin`).
 - **The person**: a question about "my …" needs a chosen note that speaks as the person ("My cat…",
   "We have…", "The user's…"); "Ana adopted a dog" alone does not answer "my dog".
 - **Corrections**: among notes that cover as much, the newest wins.
@@ -1879,6 +1881,13 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    evidence = _chosen(sit, candidates)
+    if evidence.verdict == "answer":
+        return evidence
+    return _through_kin(sit, candidates) or evidence
+
+
+def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     if (through := _through_whom(sit, candidates)) is not None:
         return through
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
@@ -2006,6 +2015,77 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
             notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
             return replace(then, notes=notes, reason=f"{name} {clause.removeprefix('who ').rstrip('?')}; {then.reason}")
     return None
+
+
+# "Ørjan's mum", "my boss's wife": someone named as another's kin, found in two steps (`_through_kin`)
+_KIN_ASKED = re.compile(
+    rf"\b({NAME_WORD}|(?i:my|our)\s+(?:{_DESCRIBER})?[a-z-]+)(?:['’]s|(?<=s)['’])\s+(?:{_DESCRIBER})?([a-z-]+)\b"
+)
+_TITLE = r"(?:(?i:dr|mr|mrs|ms|prof|sr|sra|dra)\.?\s+|(?i:tia|tio|tía|tío|aunt|auntie|uncle)\s+)?"
+_PARENT_WORDS = word_set("mum mom mother dad father parent")
+_SPOUSE_WORDS = word_set("wife husband partner spouse fiance fiancee fiancé fiancée")
+_NAME_ONLY = word_set("what what's whats who who's whos is was the name first called of")
+
+
+def kin_named(name: str, kin: str, text: str) -> list[str]:
+    """Whom a text says is `name`'s `kin`: "Ørjan's mum Gunvor", "Gunvor, Ørjan's mum", for a parent
+    "Naoko, the daughter of tia Kazuko", for a spouse "Aoife … married to a lovely man called Ronan"."""
+    n, k = re.escape(name), rf"(?i:{re.escape(kin)})s?"
+    forms = [
+        rf"\b{n}['’]s\s+(?i:{_DESCRIBER})?{k}(?:,|\s+(?i:is|was|called|named))?\s+{_TITLE}({NAME_WORD})",
+        rf"\b({NAME_WORD}),?\s+(?:(?i:who\s+is|is|was)\s+)?{n}['’]s\s+(?i:{_DESCRIBER})?{k}\b",
+    ]
+    if kin in _PARENT_WORDS:
+        forms.append(rf"\b{n},?\s+(?i:is\s+|was\s+)?(?i:the\s+|a\s+)?(?i:son|daughter|child|kid|boy|girl)\s+of\s+"
+                     rf"{_TITLE}({NAME_WORD})")
+    if kin in _SPOUSE_WORDS:
+        forms.append(rf"\b{n}\b[^.!?]{{0,60}}?\b(?i:married|engaged)[!.]*\s+to\s+(?:[a-z]+\s+){{0,4}}?"
+                     rf"(?:called\s+|named\s+)?({NAME_WORD})")
+    # "Her younger sister Usha is in Chennai, with her husband Sridhar": the one said last before "her"
+    forms.append(rf"\b{n}\b((?:(?![.!?]).){{0,80}}?)\b(?i:her|his|their)\s+(?i:{_DESCRIBER})?{k},?\s+{_TITLE}({NAME_WORD})")
+    found = [m.groups()[-1] for form in forms for m in re.finditer(form, text)
+             if len(m.groups()) == 1 or not people_in(m[1])]
+    return [f for f in found if f.casefold() != name.casefold() and f.casefold() not in STOP and not is_calendar(f)]
+
+
+def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
+    """A question about someone named as another's kin, answered in two steps when no note says it in
+    one: whom the notes call that ("Ørjan's mum Gunvor"; "my boss" first read as the name the person
+    calls so), then the question asked of that name ("where does Gunvor live?"). A question asking only
+    the name ("what's Femke's mum called?") is answered by the note that gives it."""
+    told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    sit = cased_question(sit, told)
+    people = _PEOPLE_STEMS | {stem(w) for w in WHO}
+    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in people)
+    asked = next(kin_asked, None)
+    if asked is None:
+        return None
+    name, kin = asked[1], asked[2].casefold()
+    if name.split()[0].casefold() in ("my", "our"):
+        known = aliases(cased(glossed(told), sit.text))
+        mine = known.get(name.split()[-1].casefold())
+        if mine is None:
+            return None
+        name = mine.title()
+    readings = _readings(told, aliases(told))
+    said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
+    who = {w.casefold() for _, w in said}
+    if len(who) != 1:
+        return None
+    lead, person = said[0]
+    rest = sit.text[: asked.start()] + " " + sit.text[asked.end() :]
+    if set(words(rest)) <= _NAME_ONLY:
+        return Evidence("answer", (lead,), "medium", f"{person}, {name}'s {kin}")
+    # asked first of the other notes: the one that says whose kin they are seldom says more of them
+    # ("Naoko, the daughter of tia Kazuko. she live in Hamamatsu" is where Naoko lives)
+    question = read_message(f"{sit.text[: asked.start()]}{person}{sit.text[asked.end():]}")
+    giving = {n.ref for n, _ in said}
+    then = choose(question, [n for n in candidates if n.ref not in giving])
+    then = then if then.verdict == "answer" else choose(question, candidates)
+    if then.verdict != "answer":
+        return None
+    notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
+    return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
 
 
 def _said_as_someone(text: str, name: str) -> bool | None:

@@ -1788,3 +1788,25 @@ def test_we_says_the_person_and_the_one_they_ask_about_together() -> None:
     ]
     evidence = choose(read("since when have me and Ruaridh been together"), notes)
     assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["m3"]
+
+
+def test_someones_kin_is_found_by_name_then_asked_of() -> None:
+    """Multi-hop: "Aiko's mother" is whom a note calls that ("Aiko, the daughter of aunt Keiko"), and
+    the question is then asked of that name in the other notes: the note that gives the name says where
+    Aiko lives, not Keiko. Before, the notes about the person's own mother were the only "mother"."""
+    notes = [
+        _note("m1", "I have a cousin in Japan, Aiko, the daughter of aunt Keiko. she lives in Osaka and teaches", 3),
+        _note("m2", "my mother has a younger sister, aunt Keiko, she lives in Sendai. they talk every day", 4),
+        _note("m3", "my mother Yoko is 81 and she lives with us in our flat in Leeds", 5),
+    ]
+    evidence = choose(read("Aiko's mother lives in which city?"), notes)
+    assert evidence.verdict == "answer" and "m2" in [n.ref for n in evidence.notes]
+    assert evidence.reason.startswith("Keiko, Aiko's mother")
+    named = choose(read("What's the name of Dana's fiance?"),
+                   [_note("m1", "Dana got engaged!! to Marek, at his parents' house on Easter Sunday", 2),
+                    _note("m2", "my friend Dana drives fuel tankers for another company now", 5)])  # fmt: skip
+    assert named.verdict == "answer" and [n.ref for n in named.notes] == ["m1"]
+    # a kin no note names is still not known ("his wife is making plans" names no one)
+    unnamed = choose(read("What's Tomas's wife called?"),
+                     [_note("m1", "Tomas called, he is very happy we come in September, his wife is making plans", 2)])
+    assert unnamed.verdict == "unknown"
