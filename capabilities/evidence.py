@@ -1115,10 +1115,14 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())
-    return any((w.isdigit() or w in _NUMBER_WORDS) and not (len(w) == 4 and w.isdigit())
-               and not _dated(plain, i)
-               and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"})
-               for i, w in enumerate(plain))  # fmt: skip
+    return any(_an_age(plain, i) for i in range(len(plain)))
+
+
+def _an_age(plain: Sequence[str], i: int) -> bool:
+    """Whether the `i`th word may be an age: a number that is no year, no date's, no measure's."""
+    w = plain[i]
+    return ((w.isdigit() or w.split("-")[0] in _NUMBER_WORDS) and not (len(w) == 4 and w.isdigit())
+            and not _dated(plain, i) and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"}))
 
 
 _OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
@@ -2242,12 +2246,16 @@ def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
     return set(ask.hard) | set(ask.terms) <= said and set(ask.attributes) <= met and typed
 
 
-def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
+def _owned_attribute(ask: Ask, chosen: Sequence[_Scored], names: Sequence[str] = ()) -> bool:
     """Whether the attribute asked is said of the one asked about: "What does Gareth do?" is not
     answered by "Nia… she's a midwife" joined through Gareth. A note about the subject says it, or
     a note whose first name is one the subject's notes name ("My partner Jonas" + "Jonas works as…")."""
     subject = ask.hard[-1]
     wanted = set(ask.attributes)
+    named = subject in {stem(n.split()[0]) for n in names}  # (a name: not "my nephew", "Aoife's eldest")
+    said = [t for c in chosen for t in (c.note.text, c.read)]
+    if wanted == {stem("old")} and named and not any(_age_said_of(t, subject) for t in said):
+        return False  # "how old is Choco?": not "Nanay lives with us, she's 73 … and Choco"
     owners = [c for c in chosen if subject in c.hard and c.mine]
     if any(wanted <= c.attributes for c in owners):
         return True
@@ -2265,6 +2273,23 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     # (its subject is the pronoun: not "His wife Nia is a midwife" after "My brother Gareth…")
     return any(wanted <= c.attributes and _GOES_ON.match(c.note.text) is not None
                and any(_leans_on(c.note, o.note) for o in owners) for c in chosen)  # fmt: skip
+
+
+def _age_said_of(text: str, subject: str) -> bool:
+    """Whether a text says an age of the one asked about: a number after a mention of them with no one
+    else named between ("Marthese's boy Jake is 4": Jake's; "abuela rosa lives in pichilemu. shes 81":
+    hers; "Nanay lives with us, she's 73, … and Choco": Nanay's, not Choco's)."""
+    said = words(text.casefold())
+    people = {stem(n.split()[0]) for n in people_in(text) if not is_calendar(n.split()[0])}
+    at = -1
+    for i, w in enumerate(said):
+        if covers(frozenset({stem(w)}), subject):
+            at = i
+        elif stem(w) in people:
+            at = -1
+        elif at >= 0 and _an_age(said, i):
+            return True
+    return False
 
 
 _GOES_ON = re.compile(r"\W*(?:she|he|they)(?:['’](?:s|ve|re|d))?\s", re.IGNORECASE)
@@ -2488,7 +2513,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
-    if ask.attributes and ask.hard and not _owned_attribute(ask, chosen):
+    if ask.attributes and ask.hard and not _owned_attribute(ask, chosen, sit.names):
         return Evidence("unknown", (), "low", "the notes say it of someone else", ())
     others = [t for t in ask.terms if t != ask.verb]
     said_all = len(others) >= 2 and any(all(t in c.terms for t in others) for c in chosen)  # "took first prize"

@@ -1810,3 +1810,16 @@ def test_someones_kin_is_found_by_name_then_asked_of() -> None:
     unnamed = choose(read("What's Tomas's wife called?"),
                      [_note("m1", "Tomas called, he is very happy we come in September, his wife is making plans", 2)])
     assert unnamed.verdict == "unknown"
+
+
+def test_an_age_is_said_of_the_one_named_before_it() -> None:
+    """"How old is Bruno?" is not answered by an age said of someone named between Bruno and the number
+    ("Oma lives with us, she's 73, … and Bruno our aspin is 5 kilos": no measure either), but is by one said after a mention of them with
+    no one else named between, even in the next sentence ("abuela rosa lives in pichilemu. shes 81")."""
+    other = [_note("m1", "also Oma lives with us, she's 73, diabetic but still the boss of the house. and Bruno our "
+                         "aspin is 5 kilos of trouble", 3)]  # fmt: skip
+    assert choose(read("how old is Bruno?"), other).verdict == "unknown"
+    own = [_note("m1", "and my mom's mom, abuela carmen, lives in valdivia. shes 81 and still sells empanadas", 3),
+           _note("m2", "abuela carmen made like 200 empanadas for the 18", 1)]  # fmt: skip
+    evidence = choose(read("how old is abuela carmen?"), own)
+    assert evidence.verdict == "answer" and "m1" in [n.ref for n in evidence.notes]
