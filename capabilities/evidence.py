@@ -2465,7 +2465,33 @@ def _names_one(note: Note, question: str) -> bool:
     return bool(said) or (note.source == "chunk" and bool(note.title))
 
 
-_GIFT_ASKED = re.compile(r"\bwhat did (?:i|we) (?:get|give|buy)\s+(?!for\b)\w+(?:\s+\w+)?\s+for\b", re.IGNORECASE)
+_GIFT_ASKED = re.compile(
+    rf"\b(?i:what did) (?P<giver>(?i:i|we)|{NAME_WORD}) (?i:get|give|buy)\s+"
+    rf"(?P<to>(?!for\b)\w+(?:\s+\w+)?)\s+(?i:for)\b"
+)
+_ME = word_set("i we i've we've i'd we'd me us my our")
+
+
+def _gave(text: str, giver: str, to: str) -> bool:
+    """Whether a text says the giver asked gave something to the one asked: "Ørjan gave me a Garmin" for
+    "what did Ørjan give me…?", not "Desmond's knee has finally given up", nor "Eleni made the turkey and
+    i made the pilafi" for "what did I get Eleni…?" (a present: "a scarf from Tom" says its giver)."""
+    giver, to = giver.casefold(), [w for w in words(to.casefold()) if w not in ("my", "our", "his", "her", "their")]
+    mine = giver in ("i", "we")
+    by = (lambda ws: bool(_ME & set(ws))) if mine else (lambda ws: any(w.startswith(giver) for w in ws))
+    gets = (lambda ws: bool(_ME & set(ws))) if set(to) <= _ME else (lambda ws: any(t in ws for t in to))
+    for clause in re.split(r"[.!?;,]", text.casefold()):
+        said = words(clause)
+        for i, w in enumerate(said):
+            if stem(w) not in _GIVING or (i + 1 < len(said) and said[i + 1] == "up"):
+                continue
+            before, after = said[max(0, i - 3) : i], said[i + 1 : i + 6]
+            if w in ("present", "presents", "gift", "gifts"):
+                if by(after[:2]) or by(before):
+                    return True  # ("got Benja new boots": the person, unsaid, at a clause's start)
+            elif (by(before) or (mine and i == 0)) and (not to or gets(after) or any(f"for {t}" in clause for t in to)):
+                return True
+    return False
 _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bought", "buy", "present", "gift",
                                       "getting", "giving", "ordered", "made"))  # fmt: skip
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
@@ -2522,8 +2548,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
     # "what did I get Benja for his birthday?" asks for a present ("get" is too light a verb to require
     # elsewhere): not "Benja turned 17 on 3 october"
-    if _GIFT_ASKED.search(sit.text) and not any(c.note.stems & _GIVING for c in chosen):
-        return Evidence("unknown", (), "low", "no note says what the person gave", ())
+    gift = _GIFT_ASKED.search(sit.text)
+    if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
+        return Evidence("unknown", (), "low", f"no note says what {gift['giver']} gave", ())
     if ask.earlier and not any(c.earlier for c in chosen):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):

@@ -1814,8 +1814,9 @@ def test_someones_kin_is_found_by_name_then_asked_of() -> None:
 
 def test_an_age_is_said_of_the_one_named_before_it() -> None:
     """"How old is Bruno?" is not answered by an age said of someone named between Bruno and the number
-    ("Oma lives with us, she's 73, … and Bruno our aspin is 5 kilos": no measure either), but is by one said after a mention of them with
-    no one else named between, even in the next sentence ("abuela rosa lives in pichilemu. shes 81")."""
+    ("Oma lives with us, she's 73, … and Bruno our aspin is 5 kilos": no measure either), but is by one said
+    after a mention of them with no one else named between, even in the next sentence ("abuela rosa lives in
+    pichilemu. shes 81")."""
     other = [_note("m1", "also Oma lives with us, she's 73, diabetic but still the boss of the house. and Bruno our "
                          "aspin is 5 kilos of trouble", 3)]  # fmt: skip
     assert choose(read("how old is Bruno?"), other).verdict == "unknown"
@@ -1823,3 +1824,16 @@ def test_an_age_is_said_of_the_one_named_before_it() -> None:
            _note("m2", "abuela carmen made like 200 empanadas for the 18", 1)]  # fmt: skip
     evidence = choose(read("how old is abuela carmen?"), own)
     assert evidence.verdict == "answer" and "m1" in [n.ref for n in evidence.notes]
+
+
+def test_a_present_asked_is_one_the_asked_giver_gave() -> None:
+    """"What did Tomas give me for my birthday?" needs a note where Tomas gives ("Tomas gave me a Garmin"),
+    not one where his knee "has finally given up" or he "took me to lunch"; "what did I get Eleni…?" is
+    not "Eleni made the turkey and i made the pilafi" (nothing given to Eleni)."""
+    birthday = [_note("m1", "Tomas's right knee has finally given up after years of ladders", 3),
+                _note("m2", "Yesterday was my seventy-first birthday. Tomas took me to lunch", 2)]  # fmt: skip
+    assert choose(read("What did Tomas give me for my seventy-first birthday?"), birthday).verdict == "unknown"
+    given = [*birthday, _note("m3", "My birthday was 14 July. Tomas gave me a Garmin running watch", 1)]
+    assert [n.ref for n in choose(read("What did Tomas give me for my birthday?"), given).notes][:1] == ["m3"]
+    table = [_note("m1", "14 people at the table on Christmas day. Eleni made the turkey and i made the pilafi", 2)]
+    assert choose(read("what did i get Eleni for christmas?"), table).verdict == "unknown"
