@@ -2476,10 +2476,11 @@ def _gave(text: str, giver: str, to: str) -> bool:
     """Whether a text says the giver asked gave something to the one asked: "Ørjan gave me a Garmin" for
     "what did Ørjan give me…?", not "Desmond's knee has finally given up", nor "Eleni made the turkey and
     i made the pilafi" for "what did I get Eleni…?" (a present: "a scarf from Tom" says its giver)."""
-    giver, to = giver.casefold(), [w for w in words(to.casefold()) if w not in ("my", "our", "his", "her", "their")]
+    giver = giver.casefold()
+    receivers = [w for w in words(to.casefold()) if w not in ("my", "our", "his", "her", "their")]
     mine = giver in ("i", "we")
     by = (lambda ws: bool(_ME & set(ws))) if mine else (lambda ws: any(w.startswith(giver) for w in ws))
-    gets = (lambda ws: bool(_ME & set(ws))) if set(to) <= _ME else (lambda ws: any(t in ws for t in to))
+    gets = (lambda ws: bool(_ME & set(ws))) if set(receivers) <= _ME else (lambda ws: any(t in ws for t in receivers))
     for clause in re.split(r"[.!?;,]", text.casefold()):
         said = words(clause)
         for i, w in enumerate(said):
@@ -2489,7 +2490,9 @@ def _gave(text: str, giver: str, to: str) -> bool:
             if w in ("present", "presents", "gift", "gifts"):
                 if by(after[:2]) or by(before):
                     return True  # ("got Benja new boots": the person, unsaid, at a clause's start)
-            elif (by(before) or (mine and i == 0)) and (not to or gets(after) or any(f"for {t}" in clause for t in to)):
+            elif (by(before) or (mine and i == 0)) and (
+                not receivers or gets(after) or any(f"for {t}" in clause for t in receivers)
+            ):
                 return True
     return False
 _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bought", "buy", "present", "gift",
