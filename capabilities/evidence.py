@@ -833,7 +833,7 @@ _OPENS = word_set(
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
 
 
-_WHO_ROLE = re.compile(r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their)\s+([a-z]+)\b")
+_WHO_ROLE = re.compile(r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their|\w+['’]s)\s+([a-z]+)\b")
 
 
 def said_of(text: str, question: str) -> str:
@@ -2503,6 +2503,25 @@ _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
 _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 
 
+_PRONOUN_LED = re.compile(r"\W*(?:she|he|they)(?:['’]?s|['’](?:ve|re|d))?\s", re.IGNORECASE)  # ("shes Migo's…")
+
+
+def _named_beside(text: str, word: str, asked: set[str], near: int = 6) -> bool:
+    """Whether a text names someone, not one the question names, within a few words of `word` (a stem)
+    in one sentence: "The orthodontist is Dr Pillay", "Dr. Bakker, orthopaedic surgeon"."""
+    before: set[str] = set()  # the ones named last: "Grace Villanueva. same ward… shes Migo's ninang"
+    for part in sentences(text):
+        said = words(part)
+        at = [i for i, w in enumerate(said) if covers(frozenset({stem(w)}), word)]
+        names = {n.split()[0].casefold() for n in people_in(part) if not is_calendar(n)} - asked
+        if any(abs(i - j) <= near for i in at for j, w in enumerate(said) if w in names):
+            return True
+        if at and before and not names and _PRONOUN_LED.match(part):
+            return True
+        before = names or before
+    return False
+
+
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     covered = frozenset().union(*(c.hard for c in chosen))
     missing = tuple(t for t in ask.hard if t not in covered)
@@ -2587,12 +2606,18 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", f"the {ask.answer_type} named is said of something else", ())
     noun = _named_noun(sit.text)  # "which hospital…": where a note says the hospital, it names it
     saying = [c for c in chosen if noun and ask.answer_type in ("person", None) and covers(c.note.said, stem(noun))]
-    named = (lambda c: c.typed > 0) if ask.answer_type else (lambda c: _names_one(c.note, sit.text))
-    if saying and not any(named(c) for c in saying):  # "which airline…": not "the airline moved…"
+    who = ask.answer_type == "person" and re.match(r"\W*who\b", sit.text, re.IGNORECASE) is not None
+
+    def named(c: _Scored, word: str) -> bool:  # a name of the type asked; "who…": someone beside the word
+        if who:  # (not Kagiso in "Who is Kagiso's orthodontist?": "The orthodontist is in Fairland")
+            return c.typed > 0 and _named_beside(c.note.text, stem(word), {n.casefold() for n in sit.names})
+        return c.typed > 0 if ask.answer_type else _names_one(c.note, sit.text)
+
+    if saying and not any(named(c, noun) for c in saying):  # "which airline…": not "the airline moved…"
         return Evidence("unknown", (), "low", f"no note names the {noun}", ())
     role = _WHO_ROLE.match(sit.text.casefold())  # "who is the surgeon…": not "The surgeon is on sick leave"
     saying = [c for c in chosen if role and not noun and covers(c.note.said, stem(role[1]))]
-    if ask.answer_type == "person" and saying and not any(c.typed for c in saying):
+    if role and ask.answer_type == "person" and saying and not any(named(c, role[1]) for c in saying):
         return Evidence("unknown", (), "low", f"no note names the {role[1] if role else ''}", ())
     head = _ROLE_HEAD.match(sit.text.casefold())  # "who's Anto's violin teacher?": not "she studies violin"
     if (ask.answer_type == "person" and head and head[1] not in STOP

@@ -1837,3 +1837,17 @@ def test_a_present_asked_is_one_the_asked_giver_gave() -> None:
     assert [n.ref for n in choose(read("What did Tomas give me for my birthday?"), given).notes][:1] == ["m3"]
     table = [_note("m1", "14 people at the table on Christmas day. Eleni made the turkey and i made the pilafi", 2)]
     assert choose(read("what did i get Eleni for christmas?"), table).verdict == "unknown"
+
+
+def test_who_someones_role_is_needs_a_name_beside_the_role() -> None:
+    """"Who is Kagiso's orthodontist?" is not answered by "The orthodontist is in Fairland … Busi's cookies"
+    (Kagiso is the question's own, Busi is named far from the orthodontist), but is by "The surgeon is
+    Dr. Bakker" and by "Grace Villanueva. same ward. shes Migo's ninang" (she: the one named last)."""
+    braces = [_note("m1", "Kagiso got braces on Friday, poor boy. The orthodontist is in Fairland, and he's only "
+                          "allowed soft food. He's mostly upset he can't eat Busi's cookies", 2)]  # fmt: skip
+    assert choose(read("Who is Kagiso's orthodontist?"), braces).verdict == "unknown"
+    knee = [_note("m1", "Today the hospital called, the orthopaedic surgeon is Dr. Bakker, he wants to give me a new "
+                        "knee", 2)]  # fmt: skip
+    assert choose(read("who is the surgeon doing my knee"), knee).verdict == "answer"
+    ninang = [_note("m1", "my bestfriend at work is Grace Villanueva. same ward same shift. shes Migo's ninang too", 2)]
+    assert choose(read("who's Migo's ninang?"), ninang).verdict == "answer"
