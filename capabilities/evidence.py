@@ -2506,14 +2506,17 @@ _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\
 _PRONOUN_LED = re.compile(r"\W*(?:she|he|they)(?:['’]?s|['’](?:ve|re|d))?\s", re.IGNORECASE)  # ("shes Migo's…")
 
 
-def _named_beside(text: str, word: str, asked: set[str], near: int = 6) -> bool:
+def _named_beside(text: str, word: str, asked: set[str], near: int = 6, people: bool = True) -> bool:
     """Whether a text names someone, not one the question names, within a few words of `word` (a stem)
-    in one sentence: "The orthodontist is Dr Pillay", "Dr. Bakker, orthopaedic surgeon"."""
+    in one sentence: "The orthodontist is Dr Pillay", "Dr. Bakker, orthopaedic surgeon". `people`
+    False: any name, a place's too ("the Lakeview Inn"; not "a little inn in Fish Creek" for a
+    question that says Fish Creek)."""
     before: set[str] = set()  # the ones named last: "Grace Villanueva. same ward… shes Migo's ninang"
     for part in sentences(text):
         said = words(part)
         at = [i for i, w in enumerate(said) if covers(frozenset({stem(w)}), word)]
-        names = {n.split()[0].casefold() for n in people_in(part) if not is_calendar(n)} - asked
+        names = {n.split()[0].casefold() for n in (people_in(part) if people else names_in(part))
+                 if not is_calendar(n)} - asked
         if any(abs(i - j) <= near for i in at for j, w in enumerate(said) if w in names):
             return True
         if at and before and not names and _PRONOUN_LED.match(part):
@@ -2611,6 +2614,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     def named(c: _Scored, word: str) -> bool:  # a name of the type asked; "who…": someone beside the word
         if who:  # (not Kagiso in "Who is Kagiso's orthodontist?": "The orthodontist is in Fairland")
             return c.typed > 0 and _named_beside(c.note.text, stem(word), {n.casefold() for n in sit.names})
+        if ask.answer_type and word == noun and _NAME_OF.search(sit.text):  # "the name of the inn we booked in
+            asked = {n.split()[0].casefold() for n in sit.names}  # Fish Creek": not "a little inn in Fish Creek"
+            return c.typed > 0 and _named_beside(c.note.text, stem(word), asked, people=False)
         return c.typed > 0 if ask.answer_type else _names_one(c.note, sit.text)
 
     if saying and not any(named(c, noun) for c in saying):  # "which airline…": not "the airline moved…"

@@ -1851,3 +1851,15 @@ def test_who_someones_role_is_needs_a_name_beside_the_role() -> None:
     assert choose(read("who is the surgeon doing my knee"), knee).verdict == "answer"
     ninang = [_note("m1", "my bestfriend at work is Grace Villanueva. same ward same shift. shes Migo's ninang too", 2)]
     assert choose(read("who's Migo's ninang?"), ninang).verdict == "answer"
+
+
+def test_the_name_of_a_place_asked_is_one_beside_its_noun_and_not_the_questions() -> None:
+    """"What's the name of the inn we booked in Fish Creek?" is not "a little inn in Fish Creek" (the
+    question's own place) nor "scrap Savannah" far from any inn; "the Harbour Inn in Fish Creek" is."""
+    notes = [_note("m1", "Gary and I decided to scrap Savannah, so instead we booked a week in Door County", 3),
+             _note("m2", "We'll be staying at a little inn in Fish Creek from June 11th, and Gary found "
+                         "three places that do fish boils", 2)]  # fmt: skip
+    assert choose(read("What's the name of the inn we booked in Fish Creek?"), notes).verdict == "unknown"
+    named = [*notes, _note("m3", "We booked the Harbour Inn in Fish Creek, a room with a view of the bay", 1)]
+    evidence = choose(read("What's the name of the inn we booked in Fish Creek?"), named)
+    assert evidence.verdict == "answer" and "m3" in [n.ref for n in evidence.notes]
