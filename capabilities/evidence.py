@@ -751,6 +751,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _CLOCK.search(said) or candidates(said, kind, question, near_only=True) else 1
         if re.search(r"\b(?:what|which) date\b", q):
             return 2 if _DATE.search(said) else 1
+        if re.search(r"\b(?:birthday|anniversary)\b", q) and re.search(r"\b(?:when|what|which) (?:is|date|day)", q):
+            return 2 if day_months(said) else 1  # a yearly day is a day of a month: not "turned 75 on Friday"
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
             # (a day before a clock time alone: "my half-marathon… on 14 March", not "goal from 1:55 to 1:50")
             return 2 if _DATE.search(said) or _YEAR.search(said) else 1

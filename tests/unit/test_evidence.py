@@ -1863,3 +1863,14 @@ def test_the_name_of_a_place_asked_is_one_beside_its_noun_and_not_the_questions(
     named = [*notes, _note("m3", "We booked the Harbour Inn in Fish Creek, a room with a view of the bay", 1)]
     evidence = choose(read("What's the name of the inn we booked in Fish Creek?"), named)
     assert evidence.verdict == "answer" and "m3" in [n.ref for n in evidence.notes]
+
+
+def test_a_yearly_day_asked_is_a_day_of_a_month() -> None:
+    """"When is my wedding anniversary?": the note that says the day of the month ("we married on 14
+    June 2003") is the answer in the form asked, not one that says only a year or a weekday."""
+    from capabilities.evidence import type_level
+
+    q = "when is my wedding anniversary?"
+    assert type_level(_note("m1", "Marcos and me married on 14 June 2003 in the church of Liberdade"), "time", q) == 2
+    assert type_level(_note("m2", "Juliana married with Rafael in 2022, nice boy"), "time", q) == 1
+    assert type_level(_note("m3", "our anniversary dinner was on Friday, so nice"), "time", q) == 1
