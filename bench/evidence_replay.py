@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import pickle
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +37,12 @@ from capabilities.situation import read
 def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]]) -> dict[str, dict[str, Any]]:
     """Each question that reached `choose`: its type, whether the verdict is right, and the reason."""
     out: dict[str, dict[str, Any]] = {}
-    for q, (sit, notes) in zip(questions, inputs, strict=True):
+    for q, (sit, recorded) in zip(questions, inputs, strict=True):
         if sit is None:  # small talk, a reminder: the evidence policy was not asked
             continue
+        # each note made again from its fields: a pickled note carries the words and stems its recording's
+        # code cached (`Note.said`, `stems`, `phrases`), which would hide a change to how a note is read
+        notes = [replace(n) for n in recorded]
         # the question is read again, by the code under test: a change to reading it counts too
         # (each was asked in a new thread, so no history)
         expect = [str(x) for x in q.get("expect", []) or []]

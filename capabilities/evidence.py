@@ -21,7 +21,9 @@ the question is read for what any answer must be about (`Ask`), and the notes ar
   sourdough" → "My colleague Priya… bakes sourdough" + "Priya is originally from Bangalore").
 - **Someone named by what they did** ("what is the guy who bought my old hilux studying?") is found
   first ("who bought my old hilux?": "the old Hilux i sold to Giorgos"), then asked about by name
-  ("what is Giorgos studying?"), when one note says the whole clause (`_through_whom`).
+  ("what is Giorgos studying?"), when one note says the whole clause (`_through_whom`). So is
+  **someone named as another's kin** when no note says it in one step ("Naoko's mother": "Naoko, the
+  daughter of tia Kazuko", then "where does Kazuko live?"; `_through_kin`).
 - **The person**: a question about "my …" needs a chosen note that speaks as the person ("My cat…",
   "We have…", "The user's…"); "Ana adopted a dog" alone does not answer "my dog".
 - **Corrections**: among notes that cover as much, the newest wins.
@@ -749,6 +751,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _CLOCK.search(said) or candidates(said, kind, question, near_only=True) else 1
         if re.search(r"\b(?:what|which) date\b", q):
             return 2 if _DATE.search(said) else 1
+        if re.search(r"\b(?:birthday|anniversary)\b", q) and re.search(r"\b(?:when|what|which) (?:is|date|day)", q):
+            return 2 if day_months(said) else 1  # a yearly day is a day of a month: not "turned 75 on Friday"
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
             # (a day before a clock time alone: "my half-marathon… on 14 March", not "goal from 1:55 to 1:50")
             return 2 if _DATE.search(said) or _YEAR.search(said) else 1
@@ -831,7 +835,7 @@ _OPENS = word_set(
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
 
 
-_WHO_ROLE = re.compile(r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their)\s+([a-z]+)\b")
+_WHO_ROLE = re.compile(r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their|\w+['’]s)\s+([a-z]+)\b")
 
 
 def said_of(text: str, question: str) -> str:
@@ -1113,10 +1117,14 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())
-    return any((w.isdigit() or w in _NUMBER_WORDS) and not (len(w) == 4 and w.isdigit())
-               and not _dated(plain, i)
-               and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"})
-               for i, w in enumerate(plain))  # fmt: skip
+    return any(_an_age(plain, i) for i in range(len(plain)))
+
+
+def _an_age(plain: Sequence[str], i: int) -> bool:
+    """Whether the `i`th word may be an age: a number that is no year, no date's, no measure's."""
+    w = plain[i]
+    return ((w.isdigit() or w.split("-")[0] in _NUMBER_WORDS) and not (len(w) == 4 and w.isdigit())
+            and not _dated(plain, i) and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"}))
 
 
 _OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
@@ -1879,6 +1887,13 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    evidence = _chosen(sit, candidates)
+    if evidence.verdict == "answer":
+        return evidence
+    return _through_kin(sit, candidates) or evidence
+
+
+def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     if (through := _through_whom(sit, candidates)) is not None:
         return through
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
@@ -2006,6 +2021,77 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
             notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
             return replace(then, notes=notes, reason=f"{name} {clause.removeprefix('who ').rstrip('?')}; {then.reason}")
     return None
+
+
+# "Ørjan's mum", "my boss's wife": someone named as another's kin, found in two steps (`_through_kin`)
+_KIN_ASKED = re.compile(
+    rf"\b({NAME_WORD}|(?i:my|our)\s+(?:{_DESCRIBER})?[a-z-]+)(?:['’]s|(?<=s)['’])\s+(?:{_DESCRIBER})?([a-z-]+)\b"
+)
+_TITLE = r"(?:(?i:dr|mr|mrs|ms|prof|sr|sra|dra)\.?\s+|(?i:tia|tio|tía|tío|aunt|auntie|uncle)\s+)?"
+_PARENT_WORDS = word_set("mum mom mother dad father parent")
+_SPOUSE_WORDS = word_set("wife husband partner spouse fiance fiancee fiancé fiancée")
+_NAME_ONLY = word_set("what what's whats who who's whos is was the name first called of")
+
+
+def kin_named(name: str, kin: str, text: str) -> list[str]:
+    """Whom a text says is `name`'s `kin`: "Ørjan's mum Gunvor", "Gunvor, Ørjan's mum", for a parent
+    "Naoko, the daughter of tia Kazuko", for a spouse "Aoife … married to a lovely man called Ronan"."""
+    n, k = re.escape(name), rf"(?i:{re.escape(kin)})s?"
+    forms = [
+        rf"\b{n}['’]s\s+(?i:{_DESCRIBER})?{k}(?:,|\s+(?i:is|was|called|named))?\s+{_TITLE}({NAME_WORD})",
+        rf"\b({NAME_WORD}),?\s+(?:(?i:who\s+is|is|was)\s+)?{n}['’]s\s+(?i:{_DESCRIBER})?{k}\b",
+    ]
+    if kin in _PARENT_WORDS:
+        forms.append(rf"\b{n},?\s+(?i:is\s+|was\s+)?(?i:the\s+|a\s+)?(?i:son|daughter|child|kid|boy|girl)\s+of\s+"
+                     rf"{_TITLE}({NAME_WORD})")
+    if kin in _SPOUSE_WORDS:
+        forms.append(rf"\b{n}\b[^.!?]{{0,60}}?\b(?i:married|engaged)[!.]*\s+to\s+(?:[a-z]+\s+){{0,4}}?"
+                     rf"(?:called\s+|named\s+)?({NAME_WORD})")
+    # "Her younger sister Usha is in Chennai, with her husband Sridhar": the one said last before "her"
+    forms.append(rf"\b{n}\b((?:(?![.!?]).){{0,80}}?)\b(?i:her|his|their)\s+(?i:{_DESCRIBER})?{k},?\s+{_TITLE}({NAME_WORD})")
+    found = [m.groups()[-1] for form in forms for m in re.finditer(form, text)
+             if len(m.groups()) == 1 or not people_in(m[1])]
+    return [f for f in found if f.casefold() != name.casefold() and f.casefold() not in STOP and not is_calendar(f)]
+
+
+def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
+    """A question about someone named as another's kin, answered in two steps when no note says it in
+    one: whom the notes call that ("Ørjan's mum Gunvor"; "my boss" first read as the name the person
+    calls so), then the question asked of that name ("where does Gunvor live?"). A question asking only
+    the name ("what's Femke's mum called?") is answered by the note that gives it."""
+    told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    sit = cased_question(sit, told)
+    people = _PEOPLE_STEMS | {stem(w) for w in WHO}
+    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in people)
+    asked = next(kin_asked, None)
+    if asked is None:
+        return None
+    name, kin = asked[1], asked[2].casefold()
+    if name.split()[0].casefold() in ("my", "our"):
+        known = aliases(cased(glossed(told), sit.text))
+        mine = known.get(name.split()[-1].casefold())
+        if mine is None:
+            return None
+        name = mine.title()
+    readings = _readings(told, aliases(told))
+    said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
+    who = {w.casefold() for _, w in said}
+    if len(who) != 1:
+        return None
+    lead, person = said[0]
+    rest = sit.text[: asked.start()] + " " + sit.text[asked.end() :]
+    if set(words(rest)) <= _NAME_ONLY:
+        return Evidence("answer", (lead,), "medium", f"{person}, {name}'s {kin}")
+    # asked first of the other notes: the one that says whose kin they are seldom says more of them
+    # ("Naoko, the daughter of tia Kazuko. she live in Hamamatsu" is where Naoko lives)
+    question = read_message(f"{sit.text[: asked.start()]}{person}{sit.text[asked.end():]}")
+    giving = {n.ref for n, _ in said}
+    then = choose(question, [n for n in candidates if n.ref not in giving])
+    then = then if then.verdict == "answer" else choose(question, candidates)
+    if then.verdict != "answer":
+        return None
+    notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
+    return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
 
 
 def _said_as_someone(text: str, name: str) -> bool | None:
@@ -2162,12 +2248,16 @@ def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
     return set(ask.hard) | set(ask.terms) <= said and set(ask.attributes) <= met and typed
 
 
-def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
+def _owned_attribute(ask: Ask, chosen: Sequence[_Scored], names: Sequence[str] = ()) -> bool:
     """Whether the attribute asked is said of the one asked about: "What does Gareth do?" is not
     answered by "Nia… she's a midwife" joined through Gareth. A note about the subject says it, or
     a note whose first name is one the subject's notes name ("My partner Jonas" + "Jonas works as…")."""
     subject = ask.hard[-1]
     wanted = set(ask.attributes)
+    named = subject in {stem(n.split()[0]) for n in names}  # (a name: not "my nephew", "Aoife's eldest")
+    said = [t for c in chosen for t in (c.note.text, c.read)]
+    if wanted == {stem("old")} and named and not any(_age_said_of(t, subject) for t in said):
+        return False  # "how old is Choco?": not "Nanay lives with us, she's 73 … and Choco"
     owners = [c for c in chosen if subject in c.hard and c.mine]
     if any(wanted <= c.attributes for c in owners):
         return True
@@ -2185,6 +2275,23 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored]) -> bool:
     # (its subject is the pronoun: not "His wife Nia is a midwife" after "My brother Gareth…")
     return any(wanted <= c.attributes and _GOES_ON.match(c.note.text) is not None
                and any(_leans_on(c.note, o.note) for o in owners) for c in chosen)  # fmt: skip
+
+
+def _age_said_of(text: str, subject: str) -> bool:
+    """Whether a text says an age of the one asked about: a number after a mention of them with no one
+    else named between ("Marthese's boy Jake is 4": Jake's; "abuela rosa lives in pichilemu. shes 81":
+    hers; "Nanay lives with us, she's 73, … and Choco": Nanay's, not Choco's)."""
+    said = words(text.casefold())
+    people = {stem(n.split()[0]) for n in people_in(text) if not is_calendar(n.split()[0])}
+    at = -1
+    for i, w in enumerate(said):
+        if covers(frozenset({stem(w)}), subject):
+            at = i
+        elif stem(w) in people:
+            at = -1
+        elif at >= 0 and _an_age(said, i):
+            return True
+    return False
 
 
 _GOES_ON = re.compile(r"\W*(?:she|he|they)(?:['’](?:s|ve|re|d))?\s", re.IGNORECASE)
@@ -2360,13 +2467,64 @@ def _names_one(note: Note, question: str) -> bool:
     return bool(said) or (note.source == "chunk" and bool(note.title))
 
 
-_GIFT_ASKED = re.compile(r"\bwhat did (?:i|we) (?:get|give|buy)\s+(?!for\b)\w+(?:\s+\w+)?\s+for\b", re.IGNORECASE)
+_GIFT_ASKED = re.compile(
+    rf"\b(?i:what did) (?P<giver>(?i:i|we)|{NAME_WORD}) (?i:get|give|buy)\s+"
+    rf"(?P<to>(?!for\b)\w+(?:\s+\w+)?)\s+(?i:for)\b"
+)
+_ME = word_set("i we i've we've i'd we'd me us my our")
+
+
+def _gave(text: str, giver: str, to: str) -> bool:
+    """Whether a text says the giver asked gave something to the one asked: "Ørjan gave me a Garmin" for
+    "what did Ørjan give me…?", not "Desmond's knee has finally given up", nor "Eleni made the turkey and
+    i made the pilafi" for "what did I get Eleni…?" (a present: "a scarf from Tom" says its giver)."""
+    giver = giver.casefold()
+    receivers = [w for w in words(to.casefold()) if w not in ("my", "our", "his", "her", "their")]
+    mine = giver in ("i", "we")
+    by = (lambda ws: bool(_ME & set(ws))) if mine else (lambda ws: any(w.startswith(giver) for w in ws))
+    gets = (lambda ws: bool(_ME & set(ws))) if set(receivers) <= _ME else (lambda ws: any(t in ws for t in receivers))
+    for clause in re.split(r"[.!?;,]", text.casefold()):
+        said = words(clause)
+        for i, w in enumerate(said):
+            if stem(w) not in _GIVING or (i + 1 < len(said) and said[i + 1] == "up"):
+                continue
+            before, after = said[max(0, i - 3) : i], said[i + 1 : i + 6]
+            if w in ("present", "presents", "gift", "gifts"):
+                if by(after[:2]) or by(before):
+                    return True  # ("got Benja new boots": the person, unsaid, at a clause's start)
+            elif (by(before) or (mine and i == 0)) and (
+                not receivers or gets(after) or any(f"for {t}" in clause for t in receivers)
+            ):
+                return True
+    return False
 _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bought", "buy", "present", "gift",
                                       "getting", "giving", "ordered", "made"))  # fmt: skip
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
 _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
+
+
+_PRONOUN_LED = re.compile(r"\W*(?:she|he|they)(?:['’]?s|['’](?:ve|re|d))?\s", re.IGNORECASE)  # ("shes Migo's…")
+
+
+def _named_beside(text: str, word: str, asked: set[str], near: int = 6, people: bool = True) -> bool:
+    """Whether a text names someone, not one the question names, within a few words of `word` (a stem)
+    in one sentence: "The orthodontist is Dr Pillay", "Dr. Bakker, orthopaedic surgeon". `people`
+    False: any name, a place's too ("the Lakeview Inn"; not "a little inn in Fish Creek" for a
+    question that says Fish Creek)."""
+    before: set[str] = set()  # the ones named last: "Grace Villanueva. same ward… shes Migo's ninang"
+    for part in sentences(text):
+        said = words(part)
+        at = [i for i, w in enumerate(said) if covers(frozenset({stem(w)}), word)]
+        names = {n.split()[0].casefold() for n in (people_in(part) if people else names_in(part))
+                 if not is_calendar(n)} - asked
+        if any(abs(i - j) <= near for i in at for j, w in enumerate(said) if w in names):
+            return True
+        if at and before and not names and _PRONOUN_LED.match(part):
+            return True
+        before = names or before
+    return False
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
@@ -2408,7 +2566,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
-    if ask.attributes and ask.hard and not _owned_attribute(ask, chosen):
+    if ask.attributes and ask.hard and not _owned_attribute(ask, chosen, sit.names):
         return Evidence("unknown", (), "low", "the notes say it of someone else", ())
     others = [t for t in ask.terms if t != ask.verb]
     said_all = len(others) >= 2 and any(all(t in c.terms for t in others) for c in chosen)  # "took first prize"
@@ -2417,8 +2575,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
     # "what did I get Benja for his birthday?" asks for a present ("get" is too light a verb to require
     # elsewhere): not "Benja turned 17 on 3 october"
-    if _GIFT_ASKED.search(sit.text) and not any(c.note.stems & _GIVING for c in chosen):
-        return Evidence("unknown", (), "low", "no note says what the person gave", ())
+    gift = _GIFT_ASKED.search(sit.text)
+    if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
+        return Evidence("unknown", (), "low", f"no note says what {gift['giver']} gave", ())
     if ask.earlier and not any(c.earlier for c in chosen):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
@@ -2452,12 +2611,21 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", f"the {ask.answer_type} named is said of something else", ())
     noun = _named_noun(sit.text)  # "which hospital…": where a note says the hospital, it names it
     saying = [c for c in chosen if noun and ask.answer_type in ("person", None) and covers(c.note.said, stem(noun))]
-    named = (lambda c: c.typed > 0) if ask.answer_type else (lambda c: _names_one(c.note, sit.text))
-    if saying and not any(named(c) for c in saying):  # "which airline…": not "the airline moved…"
+    who = ask.answer_type == "person" and re.match(r"\W*who\b", sit.text, re.IGNORECASE) is not None
+
+    def named(c: _Scored, word: str) -> bool:  # a name of the type asked; "who…": someone beside the word
+        if who:  # (not Kagiso in "Who is Kagiso's orthodontist?": "The orthodontist is in Fairland")
+            return c.typed > 0 and _named_beside(c.note.text, stem(word), {n.casefold() for n in sit.names})
+        if ask.answer_type and word == noun and _NAME_OF.search(sit.text):  # "the name of the inn we booked in
+            asked = {n.split()[0].casefold() for n in sit.names}  # Fish Creek": not "a little inn in Fish Creek"
+            return c.typed > 0 and _named_beside(c.note.text, stem(word), asked, people=False)
+        return c.typed > 0 if ask.answer_type else _names_one(c.note, sit.text)
+
+    if saying and not any(named(c, noun) for c in saying):  # "which airline…": not "the airline moved…"
         return Evidence("unknown", (), "low", f"no note names the {noun}", ())
     role = _WHO_ROLE.match(sit.text.casefold())  # "who is the surgeon…": not "The surgeon is on sick leave"
     saying = [c for c in chosen if role and not noun and covers(c.note.said, stem(role[1]))]
-    if ask.answer_type == "person" and saying and not any(c.typed for c in saying):
+    if role and ask.answer_type == "person" and saying and not any(named(c, role[1]) for c in saying):
         return Evidence("unknown", (), "low", f"no note names the {role[1] if role else ''}", ())
     head = _ROLE_HEAD.match(sit.text.casefold())  # "who's Anto's violin teacher?": not "she studies violin"
     if (ask.answer_type == "person" and head and head[1] not in STOP

@@ -1788,3 +1788,89 @@ def test_we_says_the_person_and_the_one_they_ask_about_together() -> None:
     ]
     evidence = choose(read("since when have me and Ruaridh been together"), notes)
     assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["m3"]
+
+
+def test_someones_kin_is_found_by_name_then_asked_of() -> None:
+    """Multi-hop: "Aiko's mother" is whom a note calls that ("Aiko, the daughter of aunt Keiko"), and
+    the question is then asked of that name in the other notes: the note that gives the name says where
+    Aiko lives, not Keiko. Before, the notes about the person's own mother were the only "mother"."""
+    notes = [
+        _note("m1", "I have a cousin in Japan, Aiko, the daughter of aunt Keiko. she lives in Osaka and teaches", 3),
+        _note("m2", "my mother has a younger sister, aunt Keiko, she lives in Sendai. they talk every day", 4),
+        _note("m3", "my mother Yoko is 81 and she lives with us in our flat in Leeds", 5),
+    ]
+    evidence = choose(read("Aiko's mother lives in which city?"), notes)
+    assert evidence.verdict == "answer" and "m2" in [n.ref for n in evidence.notes]
+    assert evidence.reason.startswith("Keiko, Aiko's mother")
+    named = choose(read("What's the name of Dana's fiance?"),
+                   [_note("m1", "Dana got engaged!! to Marek, at his parents' house on Easter Sunday", 2),
+                    _note("m2", "my friend Dana drives fuel tankers for another company now", 5)])  # fmt: skip
+    assert named.verdict == "answer" and [n.ref for n in named.notes] == ["m1"]
+    # a kin no note names is still not known ("his wife is making plans" names no one)
+    unnamed = choose(read("What's Tomas's wife called?"),
+                     [_note("m1", "Tomas called, he is very happy we come in September, his wife is making plans", 2)])
+    assert unnamed.verdict == "unknown"
+
+
+def test_an_age_is_said_of_the_one_named_before_it() -> None:
+    """"How old is Bruno?" is not answered by an age said of someone named between Bruno and the number
+    ("Oma lives with us, she's 73, … and Bruno our aspin is 5 kilos": no measure either), but is by one said
+    after a mention of them with no one else named between, even in the next sentence ("abuela rosa lives in
+    pichilemu. shes 81")."""
+    other = [_note("m1", "also Oma lives with us, she's 73, diabetic but still the boss of the house. and Bruno our "
+                         "aspin is 5 kilos of trouble", 3)]  # fmt: skip
+    assert choose(read("how old is Bruno?"), other).verdict == "unknown"
+    own = [_note("m1", "and my mom's mom, abuela carmen, lives in valdivia. shes 81 and still sells empanadas", 3),
+           _note("m2", "abuela carmen made like 200 empanadas for the 18", 1)]  # fmt: skip
+    evidence = choose(read("how old is abuela carmen?"), own)
+    assert evidence.verdict == "answer" and "m1" in [n.ref for n in evidence.notes]
+
+
+def test_a_present_asked_is_one_the_asked_giver_gave() -> None:
+    """"What did Tomas give me for my birthday?" needs a note where Tomas gives ("Tomas gave me a Garmin"),
+    not one where his knee "has finally given up" or he "took me to lunch"; "what did I get Eleni…?" is
+    not "Eleni made the turkey and i made the pilafi" (nothing given to Eleni)."""
+    birthday = [_note("m1", "Tomas's right knee has finally given up after years of ladders", 3),
+                _note("m2", "Yesterday was my seventy-first birthday. Tomas took me to lunch", 2)]  # fmt: skip
+    assert choose(read("What did Tomas give me for my seventy-first birthday?"), birthday).verdict == "unknown"
+    given = [*birthday, _note("m3", "My birthday was 14 July. Tomas gave me a Garmin running watch", 1)]
+    assert [n.ref for n in choose(read("What did Tomas give me for my birthday?"), given).notes][:1] == ["m3"]
+    table = [_note("m1", "14 people at the table on Christmas day. Eleni made the turkey and i made the pilafi", 2)]
+    assert choose(read("what did i get Eleni for christmas?"), table).verdict == "unknown"
+
+
+def test_who_someones_role_is_needs_a_name_beside_the_role() -> None:
+    """"Who is Kagiso's orthodontist?" is not answered by "The orthodontist is in Fairland … Busi's cookies"
+    (Kagiso is the question's own, Busi is named far from the orthodontist), but is by "The surgeon is
+    Dr. Bakker" and by "Grace Villanueva. same ward. shes Migo's ninang" (she: the one named last)."""
+    braces = [_note("m1", "Kagiso got braces on Friday, poor boy. The orthodontist is in Fairland, and he's only "
+                          "allowed soft food. He's mostly upset he can't eat Busi's cookies", 2)]  # fmt: skip
+    assert choose(read("Who is Kagiso's orthodontist?"), braces).verdict == "unknown"
+    knee = [_note("m1", "Today the hospital called, the orthopaedic surgeon is Dr. Bakker, he wants to give me a new "
+                        "knee", 2)]  # fmt: skip
+    assert choose(read("who is the surgeon doing my knee"), knee).verdict == "answer"
+    ninang = [_note("m1", "my bestfriend at work is Grace Villanueva. same ward same shift. shes Migo's ninang too", 2)]
+    assert choose(read("who's Migo's ninang?"), ninang).verdict == "answer"
+
+
+def test_the_name_of_a_place_asked_is_one_beside_its_noun_and_not_the_questions() -> None:
+    """"What's the name of the inn we booked in Fish Creek?" is not "a little inn in Fish Creek" (the
+    question's own place) nor "scrap Savannah" far from any inn; "the Harbour Inn in Fish Creek" is."""
+    notes = [_note("m1", "Gary and I decided to scrap Savannah, so instead we booked a week in Door County", 3),
+             _note("m2", "We'll be staying at a little inn in Fish Creek from June 11th, and Gary found "
+                         "three places that do fish boils", 2)]  # fmt: skip
+    assert choose(read("What's the name of the inn we booked in Fish Creek?"), notes).verdict == "unknown"
+    named = [*notes, _note("m3", "We booked the Harbour Inn in Fish Creek, a room with a view of the bay", 1)]
+    evidence = choose(read("What's the name of the inn we booked in Fish Creek?"), named)
+    assert evidence.verdict == "answer" and "m3" in [n.ref for n in evidence.notes]
+
+
+def test_a_yearly_day_asked_is_a_day_of_a_month() -> None:
+    """"When is my wedding anniversary?": the note that says the day of the month ("we married on 14
+    June 2003") is the answer in the form asked, not one that says only a year or a weekday."""
+    from capabilities.evidence import type_level
+
+    q = "when is my wedding anniversary?"
+    assert type_level(_note("m1", "Marcos and me married on 14 June 2003 in the church of Liberdade"), "time", q) == 2
+    assert type_level(_note("m2", "Juliana married with Rafael in 2022, nice boy"), "time", q) == 1
+    assert type_level(_note("m3", "our anniversary dinner was on Friday, so nice"), "time", q) == 1
