@@ -124,6 +124,8 @@ async def test_embedded_crash_surfaces_as_model_api_error() -> None:
         os.kill(opened.embedded.pid, signal.SIGKILL)  # what a llama.cpp abort looks like from outside
         with pytest.raises(ModelAPIError):
             await Agent(opened.model).run("Hello?")
+        # the request can fail (its socket closed) a moment before the killed child is reaped: wait for it
+        opened.embedded.process.wait(timeout=30)
         assert not opened.embedded.is_running()
 
 
