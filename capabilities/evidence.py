@@ -1928,7 +1928,8 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return sum(any(covers(n.stems, t) for n in v.notes) for t in ask.terms)
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
-    return _corrected(_with_change(told[0] if sit.about_me and told else answers[0], ranked, ask), ranked, ask, sit)
+    evidence = _with_change(told[0] if sit.about_me and told else answers[0], ranked, ask)
+    return _updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit)
 
 
 def _corrected(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
@@ -1953,6 +1954,76 @@ def _corrected(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Sit
         return evidence
     newest = max(later, key=_when)
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
+
+
+def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
+    """The answer and the person's later news of the same thing: "how much is the bulgogi brisket taco
+    now?" is "best seller is the bulgogi brisket taco, $4.50" and the later "taco's going from $4.50 to
+    $5.25 starting april 1", which says fewer of the question's words. The news tells a change, gives an
+    answer of the type asked and what the chosen note that answers best meets ("name", "job"), is said
+    after it, and is about what it is about (see `_same_thing`). It is said last, so that the reply leads
+    with it. Unless the question asks what is so now or how it ended, the news must also say that a word
+    of that note is no longer so ("what fruit is Luke allergic to?": "…allergic to strawberries", then "its
+    not strawberries at all, its kiwi"; not "Miso is actually five" for "what breed is Miso?")."""
+    if ask.earlier or len(evidence.notes) > MAX_NOTES:
+        return evidence
+    chosen = [s for s in ranked if s.note in evidence.notes]
+    if not chosen:
+        return evidence
+    best = chosen[0]
+    idf = _idf(ask, [s.note for s in ranked])
+    asked_now = _NOW.search(sit.text) or _ENDED.search(sit.text) or _CURRENT.search(sit.text)
+    news = [s for s in ranked
+            if s.note not in evidence.notes and s.note.source != "chunk" and s.typed > 0 and (s.mine or not best.mine)
+            and best.attributes <= s.attributes and _later(s.note, best.note) and best.hard <= s.hard
+            and _same_thing(s, best, idf) and tells_change(s.note.text)
+            and (asked_now or bool(_no_longer(s.note.text) & best.note.said))]  # fmt: skip
+    if not news:
+        return evidence
+    newest = max(news, key=lambda s: (len(s.terms & best.terms), _when(s.note))).note
+    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
+
+
+_CURRENT = re.compile(r"\bcurrent\b", re.IGNORECASE)  # "what is my current goal time…?"
+
+
+def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float]) -> bool:
+    """Whether a note is about what the chosen one is: it says, in the very words asked (not through a
+    word's group: "cleared me for driving" is no news of the car), at least half of the question's words
+    the chosen one covers, each weighed by how rare it is ("Deepa", said in few notes, before "work")."""
+    shared = sum(idf.get(t, 1.0) for t in best.terms & news.terms if _said_as_asked(news.note.said, t))
+    return shared > 0 and 2 * shared >= sum(idf.get(t, 1.0) for t in best.terms)
+
+
+def _no_longer(text: str) -> frozenset[str]:
+    """The stems of the words a note says are no longer so: denied ("not a shepherd anymore", "did not
+    fly in the end") or replaced ("1:52 rather than 1:50", "instead of sundays")."""
+    plain = _plain(text)
+    gone = denied(text) | {w for i, w in enumerate(plain) if {"rather", "instead"} & set(plain[max(0, i - 3) : i])}
+    return frozenset(stem(w) for w in gone if w not in STOP)
+
+
+# how it ended: "which car did we end up buying?"
+_ENDED = re.compile(r"\b(?:(?:end|ends|ended|ending) up|in the end)\b", re.IGNORECASE)
+
+
+def tells_change(text: str) -> bool:
+    """Whether a note says something changed (`corrects`), or tells news of a new value in the ways a
+    change is told without a word of correction: "going from $4.50 to $5.25", "starting august", "she
+    started at the Book Trust", "got postponed to 22 April", "1:52 rather than 1:50"."""
+    return corrects(text) or _CHANGE_NEWS.search(text) is not None
+
+
+_CHANGE_NEWS = re.compile(
+    r"\bfrom\s+[$€£]?\d[\d.,:]*\s*\w*\s+to\s+[$€£]?\d"  # a value from one to another
+    rf"|\b(?:starting|from)\s+(?:on\s+|in\s+)?(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?{_DAY_MONTH}\b"
+    r"|\b(?:start|starts|started|starting)\s+(?:at|in|with|on)\b"
+    r"|\b(?:transferred|postponed|rescheduled|pushed back|brought forward|revised|promoted|been made|leaving"
+    r"|rather than|after all|turns out|turned out|in the end|raising|raises)\b"
+    r"|\bnew\s+(?:[\w-]+\s+){1,2}(?:are|were)\b"  # "new dates are nov 5-19"
+    r"|\bnot\s+(?:the\s+|a\s+)?[\w$€£.,:-]+\s+(?:but|at all)\b",  # "not 20 December but 10 January"
+    re.IGNORECASE,
+)
 
 
 # "the guy who bought my old hilux", "the friend whose wedding we went to": someone named by what they did

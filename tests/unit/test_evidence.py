@@ -1874,3 +1874,33 @@ def test_a_yearly_day_asked_is_a_day_of_a_month() -> None:
     assert type_level(_note("m1", "Marcos and me married on 14 June 2003 in the church of Liberdade"), "time", q) == 2
     assert type_level(_note("m2", "Juliana married with Rafael in 2022, nice boy"), "time", q) == 1
     assert type_level(_note("m3", "our anniversary dinner was on Friday, so nice"), "time", q) == 1
+
+
+def test_later_news_of_the_same_thing_answers_what_is_so_now() -> None:
+    # the news says fewer of the question's words and no word of correction ("going from … to …")
+    notes = [
+        _note("m1", "best seller is the bulgogi brisket taco, $4.50 each, people lose their minds over it", 0, 1.0),
+        _note("m2", "also gonna have to raise prices, brisket went up like 20%. taco's going from $4.50 to $5.25", 5),
+        _note("m3", "we're parked at Eastside yard, open wed through sun 11am-9pm", 6, 0.9),
+    ]
+    assert _answer_refs("how much is the bulgogi brisket taco now", notes)[-1] == "m2"
+    notes = [
+        _note("m1", "My son Dani works at the tractor dealer in Sneek.", 0, 0.9),
+        _note("m2", "Dani has news too. He finished his training, on Monday he started at Lely in Leeuwarden.", 5),
+        _note("m3", "Wietske does most of the work with the cows now.", 6, 0.7),  # ("Dani" is rarer than "work")
+        _note("m4", "I still work in the mornings, my back permitting.", 7, 0.7),
+    ]
+    assert _answer_refs("Where does Dani work these days?", notes)[-1] == "m2"
+
+
+def test_later_news_answers_without_now_only_when_it_says_the_old_value_is_gone() -> None:
+    notes = [
+        _note("m1", "and Luke got a part in the school christmas play, he's a shepherd, it's on 18 December", 0, 1.0),
+        _note("m2", "update on Luke, they changed the play, he's not a shepherd anymore, he's the innkeeper", 5, 0.9),
+    ]
+    assert _answer_refs("what part is Luke playing in the christmas play", notes) == ["m1", "m2"]
+    notes = [
+        _note("m1", "We have a cat called Miso, a grey British shorthair.", 0, 0.9),
+        _note("m2", "Also I said Miso is four, but she's actually five, I checked her papers.", 5),
+    ]
+    assert _answer_refs("What breed is Miso?", notes) == ["m1"]  # news of Miso, not of her breed
