@@ -1991,16 +1991,24 @@ def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float]) -> bool:
     """Whether a note is about what the chosen one is: it says, in the very words asked (not through a
     word's group: "cleared me for driving" is no news of the car), at least half of the question's words
     the chosen one covers, each weighed by how rare it is ("Deepa", said in few notes, before "work")."""
-    shared = sum(idf.get(t, 1.0) for t in best.terms & news.terms if _said_as_asked(news.note.said, t))
-    return shared > 0 and 2 * shared >= sum(idf.get(t, 1.0) for t in best.terms)
+    shared = [t for t in best.terms & news.terms if _said_as_asked(news.note.said, t)]
+    weight = sum(idf.get(t, 1.0) for t in shared)  # (a light verb alone is no thing: "he's getting bumped to $62k")
+    return any(t not in _LIGHT_FORMS for t in shared) and 2 * weight >= sum(idf.get(t, 1.0) for t in best.terms)
+
+
+# the stems of the light verbs as a question says them ("what did we end up getting appa…")
+_LIGHT_FORMS = frozenset(stem(f) for v in _LIGHT_VERBS for f in (v, f"{v}s", f"{v}ing", f"{v}{v[-1]}ing"))
 
 
 def _no_longer(text: str) -> frozenset[str]:
     """The stems of the words a note says are no longer so: denied ("not a shepherd anymore", "did not
     fly in the end") or replaced ("1:52 rather than 1:50", "instead of sundays")."""
     plain = _plain(text)
-    gone = denied(text) | {w for i, w in enumerate(plain) if {"rather", "instead"} & set(plain[max(0, i - 3) : i])}
-    return frozenset(stem(w) for w in gone if w not in STOP)
+    replaced = {plain[i + 2] for i in range(len(plain) - 2) if (plain[i], plain[i + 1]) in _REPLACED}
+    return frozenset(stem(w) for w in denied(text) | replaced if w not in STOP)
+
+
+_REPLACED = {("rather", "than"), ("instead", "of")}  # the word after them is no longer so
 
 
 # how it ended: "which car did we end up buying?"

@@ -1904,3 +1904,14 @@ def test_later_news_answers_without_now_only_when_it_says_the_old_value_is_gone(
         _note("m2", "Also I said Miso is four, but she's actually five, I checked her papers.", 5),
     ]
     assert _answer_refs("What breed is Miso?", notes) == ["m1"]  # news of Miso, not of her breed
+
+
+def test_later_news_must_share_more_than_a_light_verb() -> None:
+    # "getting" alone says no news of what was got for appa
+    notes = [
+        _note("m1", "we ended up getting him an omega seamaster, split 3 ways w Hannah and marcus", 0, 0.85),
+        _note("m2", "his new boss is Teresa Castillo, she owns the firm. he's getting bumped to $62k", 5, 0.6),
+        _note("m3", "the loan ended up at $48k, signed at the end of the week", 1, 0.5),
+        _note("m4", "we ended up closing early on sunday, end of the month rush", 2, 0.5),
+    ]
+    assert _answer_refs("what did we end up getting appa for his 60th?", notes) == ["m1"]
