@@ -1973,10 +1973,13 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     best = chosen[0]
     idf = _idf(ask, [s.note for s in ranked])
     asked_now = _NOW.search(sit.text) or _ENDED.search(sit.text) or _CURRENT.search(sit.text)
+    # (asked for no type of answer, news of the one named is not news of the thing asked: "We start the
+    # Henderson kitchen install…" for "what's the total price on the Henderson job now?")
+    names = {stem(n.split()[0]) for n in sit.names} if ask.answer_type is None else set()
     news = [s for s in ranked
             if s.note not in evidence.notes and s.note.source != "chunk" and s.typed > 0 and (s.mine or not best.mine)
             and best.attributes <= s.attributes and _later(s.note, best.note) and best.hard <= s.hard
-            and _same_thing(s, best, idf) and tells_change(s.note.text)
+            and _same_thing(s, best, idf, names) and tells_change(s.note.text)
             and (asked_now or bool(_no_longer(s.note.text) & best.note.said))]  # fmt: skip
     if not news:
         return evidence
@@ -1987,13 +1990,14 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
 _CURRENT = re.compile(r"\bcurrent\b", re.IGNORECASE)  # "what is my current goal time…?"
 
 
-def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float]) -> bool:
+def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float], names: set[str]) -> bool:
     """Whether a note is about what the chosen one is: it says, in the very words asked (not through a
     word's group: "cleared me for driving" is no news of the car), at least half of the question's words
     the chosen one covers, each weighed by how rare it is ("Deepa", said in few notes, before "work")."""
     shared = [t for t in best.terms & news.terms if _said_as_asked(news.note.said, t)]
     weight = sum(idf.get(t, 1.0) for t in shared)  # (a light verb alone is no thing: "he's getting bumped to $62k")
-    return any(t not in _LIGHT_FORMS for t in shared) and 2 * weight >= sum(idf.get(t, 1.0) for t in best.terms)
+    thing = any(t not in _LIGHT_FORMS and t not in names for t in shared)  # (and no name of `names`)
+    return thing and 2 * weight >= sum(idf.get(t, 1.0) for t in best.terms)
 
 
 # the stems of the light verbs as a question says them ("what did we end up getting appa…")

@@ -1915,3 +1915,17 @@ def test_later_news_must_share_more_than_a_light_verb() -> None:
         _note("m4", "we ended up closing early on sunday, end of the month rush", 2, 0.5),
     ]
     assert _answer_refs("what did we end up getting appa for his 60th?", notes) == ["m1"]
+
+
+def test_news_of_the_one_named_is_not_news_of_the_thing_asked() -> None:
+    notes = [
+        _note("m1", "Landed a decent job - the Hendersons, new kitchen plus a staircase. Quoted $48,500", 0),
+        _note("m2", "Henderson job's grown. They added a pantry, so the price is now $52,300 plus GST", 3, 0.99),
+        _note("m3", "We start the Henderson kitchen install the week of 16 June, so the delay actually suits", 5),
+        _note("m4", "Finished the Baxter deck today, lovely job", 6, 0.5),
+        Note("c1", "5. Premium: Annual premium $5,377.83, GST $806.67, **Total annual premium** $6,184.50", T0, 0.99,
+             "chunk", title="Tradesman insurance"),
+        _note("m5", "the ute needs new tyres, job for next week", 7, 0.5),
+    ]
+    refs = _answer_refs("What's the total price on the Henderson job now?", notes)
+    assert "m2" in refs and "m3" not in refs  # (the install's start says nothing of the price)
