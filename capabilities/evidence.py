@@ -2113,6 +2113,7 @@ _KIN_ASKED = re.compile(
 _TITLE = r"(?:(?i:dr|mr|mrs|ms|prof|sr|sra|dra)\.?\s+|(?i:tia|tio|tía|tío|aunt|auntie|uncle)\s+)?"
 _PARENT_WORDS = word_set("mum mom mother dad father parent")
 _SPOUSE_WORDS = word_set("wife husband partner spouse fiance fiancee fiancé fiancée")
+_KIN_STEMS = frozenset(stem(w) for w in (*_PEOPLE, *WHO))  # the words someone may be named by as another's
 _NAME_ONLY = word_set("what what's whats who who's whos is was the name first called of")
 
 
@@ -2144,8 +2145,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     the name ("what's Femke's mum called?") is answered by the note that gives it."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = cased_question(sit, told)
-    people = _PEOPLE_STEMS | {stem(w) for w in WHO}
-    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in people)
+    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in _KIN_STEMS)
     asked = next(kin_asked, None)
     if asked is None:
         return None
