@@ -19,7 +19,9 @@ Why a child process and not ``xllamacpp.Server`` in the app's own process:
   child ends, which kills the model whenever a worker thread started it.
 * Own session: a Ctrl-C in the terminal reaches only the app, which stops the child in order.
 
-The child binds port 0 on 127.0.0.1 and reports the port it got: no pick-then-bind race.
+The child binds port 0 on 127.0.0.1 and reports the port it got: no pick-then-bind race. The app's
+own port is held while the child binds: the web server binds it only after start-up, and the kernel
+once gave the child that very port (CI, 2026-11-29), so the app could not bind its own address.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -161,6 +164,7 @@ async def start_embedded_server(
     cache_mb: int = DEFAULT_CACHE_MB,
     alias: str = DEFAULT_ALIAS,
     startup_timeout_s: float = 60.0,
+    keep_free: int | None = None,
 ) -> EmbeddedServer:
     """Start llama.cpp's server on a free loopback port in a child process and wait until it answers.
 
@@ -172,6 +176,7 @@ async def start_embedded_server(
         cache_mb: Host memory for the states of earlier prompts (0: none kept).
         alias: Model name the server reports and accepts.
         startup_timeout_s: Give up (and kill the child) after this many seconds.
+        keep_free: A loopback port the child must not get (the app's own, bound after start-up).
 
     Returns:
         The running server; call ``stop()`` (or use ``embedded_server``) to end it.
@@ -185,28 +190,30 @@ async def start_embedded_server(
               "parent": os.getpid()}  # fmt: skip
     # Unlinked at once, so nothing is left behind; owned by the EmbeddedServer, closed in stop().
     log = tempfile.TemporaryFile(prefix="reverie-llama-")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-I", str(Path(__file__).resolve()), json.dumps(config)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=log,
-        start_new_session=True,
-    )
-    server = EmbeddedServer("", alias, path, n_ctx, proc, log)
-    try:
-        with anyio.fail_after(startup_timeout_s):
-            base_url = await _read_address(server)
-            await _wait_healthy(server, base_url)
-    except TimeoutError:
-        tail = server.log_tail()
-        await server.stop(timeout_s=2.0)
-        raise EmbeddedServerError(
-            f"The embedded LLM server did not answer within {startup_timeout_s:.0f} s. "
-            f"Fix: raise the start-up timeout on a slow or busy machine, or use Ollama. Server log:\n{tail}"
-        ) from None
-    except BaseException:
-        await server.stop(timeout_s=2.0)
-        raise
+    with _holding(keep_free) as release:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", str(Path(__file__).resolve()), json.dumps(config)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            start_new_session=True,
+        )
+        server = EmbeddedServer("", alias, path, n_ctx, proc, log)
+        try:
+            with anyio.fail_after(startup_timeout_s):
+                base_url = await _read_address(server)
+                release()  # the child is bound: the app may have its port back
+                await _wait_healthy(server, base_url)
+        except TimeoutError:
+            tail = server.log_tail()
+            await server.stop(timeout_s=2.0)
+            raise EmbeddedServerError(
+                f"The embedded LLM server did not answer within {startup_timeout_s:.0f} s. "
+                f"Fix: raise the start-up timeout on a slow or busy machine, or use Ollama. Server log:\n{tail}"
+            ) from None
+        except BaseException:
+            await server.stop(timeout_s=2.0)
+            raise
     return EmbeddedServer(base_url, alias, path, n_ctx, proc, log)
 
 
@@ -219,17 +226,33 @@ async def embedded_server(
     cache_mb: int = DEFAULT_CACHE_MB,
     alias: str = DEFAULT_ALIAS,
     startup_timeout_s: float = 60.0,
+    keep_free: int | None = None,
 ) -> AsyncIterator[EmbeddedServer]:
     """Run the embedded server for the duration of the block (arguments as ``start_embedded_server``)."""
     server = await start_embedded_server(
         model_path, n_threads=n_threads, n_ctx=n_ctx, cache_mb=cache_mb, alias=alias,
-        startup_timeout_s=startup_timeout_s,
+        startup_timeout_s=startup_timeout_s, keep_free=keep_free,
     )  # fmt: skip
     try:
         yield server
     finally:
         with anyio.CancelScope(shield=True):
             await server.stop()
+
+
+@contextmanager
+def _holding(port: int | None) -> Iterator[Callable[[], None]]:
+    """Keep ``port`` bound (not listening) on loopback until the yielded release is called or the
+    block ends, so the kernel hands it to no one else: without SO_REUSEADDR, a port-0 bind conflicts
+    with it. A port someone else already has is just as unavailable, so failing to hold it is fine."""
+    sock = socket.socket()
+    try:
+        if port:
+            with suppress(OSError):
+                sock.bind(("127.0.0.1", port))
+        yield sock.close
+    finally:
+        sock.close()
 
 
 async def _read_address(server: EmbeddedServer) -> str:

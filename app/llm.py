@@ -79,6 +79,7 @@ class LLMConfig:
         timeout_s: Per-request timeout for chat calls.
         probe_timeout_s: How long ``auto`` waits for Ollama before choosing the embedded model.
         startup_timeout_s: How long to wait for the embedded server to come up.
+        keep_free_port: The app's own web port, which the embedded server must not take.
     """
 
     backend: BackendChoice = "auto"
@@ -91,6 +92,7 @@ class LLMConfig:
     timeout_s: float = 120.0
     probe_timeout_s: float = 1.0
     startup_timeout_s: float = 60.0
+    keep_free_port: int | None = None
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,7 @@ async def _open_embedded(cfg: LLMConfig, stack: AsyncExitStack) -> Backend:
             n_ctx=cfg.embedded_ctx,
             cache_mb=cfg.embedded_cache_mb,
             startup_timeout_s=cfg.startup_timeout_s,
+            keep_free=cfg.keep_free_port,
         )
     )
     base_url = f"{server.base_url}/v1"

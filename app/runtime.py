@@ -169,6 +169,8 @@ def llm_config(settings: Settings) -> LLMConfig:
         embedded_ctx=settings.embedded_ctx,
         embedded_cache_mb=settings.embedded_cache_mb,
         timeout_s=settings.llm_timeout_s,
+        # The web server binds its port only after start-up; `reverie run` puts it here.
+        keep_free_port=int(os.environ["CHAINLIT_PORT"]) if os.environ.get("CHAINLIT_PORT") else None,
     )
 
 

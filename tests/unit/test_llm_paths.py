@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 
 from app.embedded_llm import (
     EmbeddedModelMissingError,
+    _holding,  # pyright: ignore[reportPrivateUsage]
     packaged_gguf,
     resolve_model_path,
     start_embedded_server,
@@ -39,6 +41,40 @@ def test_resolve_model_path_missing_file_names_the_fix(tmp_path: Path) -> None:
 async def test_start_embedded_server_missing_gguf_fails_before_spawning(tmp_path: Path) -> None:
     with pytest.raises(EmbeddedModelMissingError, match=r"bash \.ci/setup"):
         await start_embedded_server(tmp_path / "absent.gguf")
+
+
+def _bind_like_llama_cpp(port: int) -> bool:
+    """Whether a server socket could bind ``port`` now (cpp-httplib sets SO_REUSEADDR)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def test_the_apps_port_is_held_from_the_embedded_server_until_released() -> None:
+    # CI, 2026-11-29: the kernel gave the starting child the port the web server was about to bind.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with _holding(port) as release:
+        assert not _bind_like_llama_cpp(port)
+        release()
+        assert _bind_like_llama_cpp(port)
+    with _holding(None):
+        pass  # nothing to hold: no error
+
+
+def test_runtime_tells_the_llm_layer_the_apps_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.runtime import llm_config
+    from app.settings import Settings
+
+    monkeypatch.setenv("CHAINLIT_PORT", "43253")
+    assert llm_config(Settings(_env_file=None)).keep_free_port == 43253  # pyright: ignore[reportCallIssue]
+    monkeypatch.delenv("CHAINLIT_PORT")
+    assert llm_config(Settings(_env_file=None)).keep_free_port is None  # pyright: ignore[reportCallIssue]
 
 
 def test_normalize_host_adds_scheme_and_drops_slash() -> None:
