@@ -23,7 +23,7 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.settings import ModelSettings
 
 from app.llm import Backend
-from capabilities.evidence import CLOCK_TIME, Note, corrects, covers, day_months
+from capabilities.evidence import CLOCK_TIME, Note, covers, day_months, tells_change
 from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
 from memory.assembly import escape_delimiters
 from memory.formation.patterns import sentences
@@ -286,10 +286,11 @@ def _capitalised(text: str) -> str:
 
 def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] = ()) -> str:
     """The notes themselves, addressed to the person, newest last (but a newest that corrects the others
-    first, the rest after "Earlier:": "The dentist moved to thursday 4 december, same time. Earlier: your
-    dentist appointment is on tuesday 2 december at 10am."): of each, the sentences that give
-    what was asked (a `needed` word) or, failing that, say a word of the question; a note that only
-    brings context gives its first sentence. Repeats are said once."""
+    or tells of a new value, as the evidence policy's `tells_change` reads it, first, the rest after
+    "Earlier:": "The dentist moved to thursday 4 december, same time. Earlier: your dentist appointment is
+    on tuesday 2 december at 10am."; "The rent is going from $450 to $520. Earlier: …"): of each, the
+    sentences that give what was asked (a `needed` word) or, failing that, say a word of the question; a
+    note that only brings context gives its first sentence. Repeats are said once."""
     terms = key_terms(question)
     wanted = {w.casefold() for w in needed}
     picked: list[tuple[list[str], list[str], list[str]]] = []
@@ -304,7 +305,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
     said = [_spoken(p) for p in dict.fromkeys(parts)]
-    newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and corrects(notes[-1].text) else []
+    newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and tells_change(notes[-1].text) else []
     now = [_spoken(p) for p in dict.fromkeys(newest)]
     before = [p for p in said if p not in now]
     if now and before:  # the correction first, what it replaced as history

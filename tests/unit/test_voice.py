@@ -300,3 +300,14 @@ def test_a_correction_is_said_first_and_what_it_replaced_as_history() -> None:
     said = extractive(notes, "when is my dentist appointment?")
     assert said.startswith("The dentist moved to thursday 4 december") and "Earlier: Your dentist" in said
     assert extractive(notes[:1], "when is my dentist appointment?").startswith("Your dentist appointment is on")
+
+
+def test_news_of_a_new_value_told_without_a_word_of_correction_is_said_first() -> None:
+    # the evidence policy joins later news of the same thing (`tells_change`); the voice says it as the answer
+    notes = [
+        Note("m1", "my rent is $450 a month", datetime(2026, 10, 1, 12)),
+        Note("m2", "landlord wrote, the rent is going from $450 to $520 in january", datetime(2026, 11, 28, 13)),
+    ]
+    said = extractive(notes, "how much is my rent?")
+    assert said.startswith("Landlord wrote, the rent is going from $450 to $520")
+    assert "Earlier: Your rent is $450" in said
