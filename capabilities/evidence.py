@@ -1977,10 +1977,12 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     # Henderson kitchen install…" for "what's the total price on the Henderson job now?")
     names = {stem(n.split()[0]) for n in sit.names} if ask.answer_type is None else set()
     news = [s for s in ranked
-            if s.note not in evidence.notes and s.note.source != "chunk" and s.typed > 0 and (s.mine or not best.mine)
-            and best.attributes <= s.attributes and _later(s.note, best.note) and best.hard <= s.hard
-            and _same_thing(s, best, idf, names) and tells_change(s.note.text)
-            and (asked_now or bool(_no_longer(s.note.text) & best.note.said))]  # fmt: skip
+            if s.note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
+            and _later(s.note, best.note) and tells_change(s.note.text)
+            and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
+                  and _same_thing(s, best, idf, names)
+                  and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
+                 or _denies_of_named(s, best, sit))]  # fmt: skip
     if not news:
         return evidence
     newest = max(news, key=lambda s: (len(s.terms & best.terms), _when(s.note))).note
@@ -1988,6 +1990,17 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
 
 
 _CURRENT = re.compile(r"\bcurrent\b", re.IGNORECASE)  # "what is my current goal time…?"
+
+
+def _denies_of_named(news: _Scored, best: _Scored, sit: Situation) -> bool:
+    """Whether later news says no to a word of the chosen note about a name that note gives and the
+    question does not say: "what breed is my dog?" answered by "we adopted a dog, a grey whippet called
+    Fumo" is corrected by "actually Fumo is a lurcher, not a whippet", which says neither "dog" nor "breed"."""
+    asked = {n.casefold() for n in sit.names}
+    named = {n.casefold() for n in names_in(best.note.text)} - asked
+    return bool(named & {n.casefold() for n in names_in(news.note.text)}) and bool(
+        _no_longer(news.note.text) & best.note.said
+    )
 
 
 def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float], names: set[str]) -> bool:

@@ -393,6 +393,24 @@ async def test_policy_path_follows_what_the_answer_names_to_its_change(
     assert any("may have changed since" in reason for reason in _reasons(events))
 
 
+async def test_policy_path_finds_a_correction_said_of_the_name_not_of_what_was_asked(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"What breed is my dog?": the correction says "Fumo" and "lurcher", neither "dog" nor "breed"
+    (a real `reverie chat` answered the whippet it replaced, twentieth session)."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("tomas", "correct-horse").id or 0
+    _told(rt, uid, "a", "we adopted a dog last weekend, a grey whippet called Fumo")
+    _told(rt, uid, "a", "oh and my birthday is on 3 March")
+    _told(rt, uid, "a", "the shop manager is a guy called Rui, very chill")
+    _told(rt, uid, "b", "actually Fumo is a lurcher, not a whippet, the vet said")
+    _told(rt, uid, "b", "I started climbing at a gym in Bonfim, going tuesdays and fridays")
+    breed = _reply(await _say(rt, uid, "q", "what breed is my dog?"))
+    assert breed.reply.startswith("Fumo is a lurcher") or "lurcher" in breed.reply.split("Earlier:")[0]
+    before = _reply(await _say(rt, uid, "q2", "what breed was my dog when we adopted him?"))
+    assert "whippet" in before.reply
+
+
 async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_an_answer(
     settings: Settings, storage: MemoryStore
 ) -> None:
