@@ -2172,7 +2172,8 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     readings = _readings(told, aliases(told))
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
     who = {w.casefold() for _, w in said}
-    if len(who) != 1:
+    said = said if len(who) == 1 else _kin_of_alias(name, kin, told)
+    if not said:
         return None
     lead, person = said[0]
     rest = sit.text[: asked.start()] + " " + sit.text[asked.end() :]
@@ -2188,6 +2189,19 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
         return None
     notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
     return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
+
+
+def _kin_of_alias(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:
+    """Whom the notes call the kin of one the person calls by a word: "Inês's husband" is Carlos when the
+    notes say "my sister Inês" and "my sister's husband Carlos"; the note that names him leads."""
+    known = aliases(told)
+    called = [w for w, n in known.items() if n == name.casefold() and "'" not in w and " " not in w]
+    who = {known[f"{w}'s {kin}"] for w in called if f"{w}'s {kin}" in known}
+    if len(who) != 1:
+        return []
+    person = who.pop()
+    naming = [n for n in told if person in n.text.casefold() and kin in n.text.casefold()]
+    return [(naming[0], person.title())] if naming else []
 
 
 def _said_as_someone(text: str, name: str) -> bool | None:

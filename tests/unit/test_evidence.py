@@ -1812,6 +1812,19 @@ def test_someones_kin_is_found_by_name_then_asked_of() -> None:
     assert unnamed.verdict == "unknown"
 
 
+def test_the_kin_of_one_the_person_calls_by_a_word_is_the_kin_of_that_word() -> None:
+    """"Inês's husband" is Carlos when the notes say "my sister Inês" and "my sister's husband Carlos" (a
+    real chat answered "I don't know", twentieth session)."""
+    notes = [
+        _note("m1", "my sister Inês is a nurse in Braga, she has two kids", 3),
+        _note("m2", "my sister's husband Carlos is a chef", 2),
+        _note("m3", "I started climbing at a gym in Bonfim, going tuesdays and fridays", 1),
+    ]
+    evidence = choose(read("what does Inês's husband do?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["m2"]
+    assert choose(read("what's Inês's husband called?"), notes).reason.startswith("Carlos, Inês's husband")
+
+
 def test_an_age_is_said_of_the_one_named_before_it() -> None:
     """"How old is Bruno?" is not answered by an age said of someone named between Bruno and the number
     ("Oma lives with us, she's 73, … and Bruno our aspin is 5 kilos": no measure either), but is by one said
