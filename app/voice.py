@@ -41,6 +41,9 @@ _LEAKS = re.compile(
     r"You are Reverie|CONTEXT_TURNS|VECTOR_LIMIT|SIMILARITY_THRESHOLD|TRIPLE_DEPTH|<\s*/?\s*\w+\s*>",
     re.IGNORECASE,
 )
+# The prompt's own form of a date, which no person speaks: "What's a joke about a 2020-11-29?" for "tell me a
+# joke" was the system prompt's "Today is 2026-11-29." garbled (a real chat, twentieth session).
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _TODAY_IS = re.compile(r"\b(?:today is|it is|it's)\s+\d{4}-\d{2}-\d{2}\b\W*", re.IGNORECASE)
 # What the small model puts before an answer: "The answer is:", and agreeing with what nobody said ("You're right,").
 _ANSWER_PREFIX = re.compile(
@@ -146,7 +149,7 @@ def clean(raw: str, message: str) -> tuple[str, str]:
         text = text[:cut] if cut > 0 else _DANGLING.sub("", text)  # "…Otago Hospital, and you work as"
     if not text or sum(c.isalnum() for c in text) < 2:
         return "", "empty reply"
-    if _LEAKS.search(text):
+    if _LEAKS.search(text) or any(d not in message for d in _ISO_DATE.findall(text)):
         return "", "the reply repeated prompt text"
     if _foreign(text, message) or _switched_language(text, message) or _switched_language(whole, message):
         return "", "the reply switched language"

@@ -216,6 +216,9 @@ def test_a_greeting_that_says_who_the_person_is_is_a_statement_greeted_back() ->
 def test_the_prompts_date_said_back_is_dropped() -> None:
     raw = "Today is 2026-11-24, I'm glad you asked. Lentil curry is a good one."
     assert clean(raw, "what's a good vegetarian dinner idea?")[0] == "I'm glad you asked. Lentil curry is a good one."
+    # said anywhere else, garbled or not, the prompt's form of a date is prompt text ("tell me a joke")
+    assert clean("What's a joke about a 2020-11-29?", "tell me a joke") == ("", "the reply repeated prompt text")
+    assert clean("2026-12-25 is a Friday.", "what day of the week is 2026-12-25?")[0] == "2026-12-25 is a Friday."
     heard = acknowledgement("hey! im priya, just moved to Leeds")  # the greeting is not what was said
     assert heard == "Got it — you're priya, just moved to Leeds. I'll remember that."
 
