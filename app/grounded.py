@@ -42,6 +42,7 @@ from app.voice import (
     say,
     second_person,
     system_text,
+    told_when,
     without_opener,
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
@@ -518,6 +519,8 @@ async def _grounded(
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
         text = extractive(evidence.notes, question, needed)
         confidence = "medium" if confidence == "high" else confidence
+    if ask.answer_type == "time":  # "last weekend", said weeks ago: the days it meant
+        text = f"{_fit(text)} {told_when(text, evidence.notes)}".strip()
     if evidence.missing:  # answered though no note says who is asked of (see `_who_unsaid`): said so
         text = f"{_fit(text)} {who_assumed(question, evidence.missing)}"
     return Answer(

@@ -27,6 +27,7 @@ from capabilities.evidence import CLOCK_TIME, Note, covers, day_months, tells_ch
 from capabilities.situation import CATEGORIES, STOP, key_terms, stem, word_set, words
 from memory.assembly import escape_delimiters
 from memory.formation.patterns import sentences
+from memory.recall.dates import Span, said_days
 
 GROUNDED_SYSTEM = (
     "Answer in one short sentence using only the notes. If the notes do not say, reply: I don't know."
@@ -314,6 +315,36 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     if now and before:  # the correction first, what it replaced as history
         return " ".join([*now, "Earlier:", *before])
     return " ".join(said)
+
+
+def told_when(reply: str, notes: Sequence[Note]) -> str:
+    """When a reply gives a time as the person said it ("You adopted a dog last weekend"), the day they
+    said it and the days that meant: "(You told me that on Sunday 29 November 2026, so “last weekend” was
+    21–22 November 2026.)". Asked weeks later, "last weekend" alone answers nothing. '' when the reply
+    says no such time of a note."""
+    said = reply.casefold()
+    for note in notes:
+        if note.created_at is None:
+            continue
+        day = note.created_at.date()
+        for phrase, span in said_days(note.text, day):
+            if phrase.casefold() in said:
+                told = f"You told me that on {_day(day)}"
+                return f"({told}.)" if span == (day, day) else f"({told}, so “{phrase}” was {_days(span)}.)"
+    return ""
+
+
+def _day(day: date) -> str:
+    return f"{day:%A} {day.day} {day:%B %Y}"
+
+
+def _days(span: Span) -> str:
+    first, last = span
+    if first == last:
+        return _day(first)
+    if (first.year, first.month) == (last.year, last.month):
+        return f"{first.day}–{last.day} {last:%B %Y}"
+    return f"{first.day} {first:%B} – {last.day} {last:%B %Y}"
 
 
 def _spoken(part: str) -> str:

@@ -1982,7 +1982,8 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                   and _same_thing(s, best, idf, names)
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
-                 or _denies_of_named(s, best, sit))]  # fmt: skip
+                 or (_denies_of_named(s, best, sit)
+                     and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
     if not news:
         return evidence
     newest = max(news, key=lambda s: (len(s.terms & best.terms), _when(s.note))).note

@@ -156,6 +156,13 @@ def _named_unit(which: str, unit: str, day: date) -> Span | None:
     return span
 
 
+def said_days(text: str, day: date) -> list[tuple[str, Span]]:
+    """Each relative expression of a day, week or month in `text` ("last weekend", "yesterday") with the
+    days it points at, said on `day`: what a reply says beside the words ("N days ago", widened for
+    recall, is left out)."""
+    return [(m.group(0), s) for m in _RELATIVE.finditer(text) if (s := _relative(m, day)) is not None]
+
+
 def resolved_spans(text: str, day: date) -> list[Span]:
     """The days relative expressions in `text` point at, said on `day` ("yesterday" -> the day
     before). Explicit dates are not read here: they are in the words, where BM25 sees them."""

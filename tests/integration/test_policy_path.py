@@ -409,6 +409,8 @@ async def test_policy_path_finds_a_correction_said_of_the_name_not_of_what_was_a
     assert breed.reply.startswith("Fumo is a lurcher") or "lurcher" in breed.reply.split("Earlier:")[0]
     before = _reply(await _say(rt, uid, "q2", "what breed was my dog when we adopted him?"))
     assert "whippet" in before.reply
+    when = _reply(await _say(rt, uid, "q3", "when did we adopt Fumo?"))  # and the days "last weekend" meant
+    assert "last weekend" in when.reply and "so “last weekend” was" in when.reply
 
 
 async def test_policy_path_never_lets_the_voice_give_what_a_note_denies_or_half_an_answer(

@@ -314,3 +314,17 @@ def test_news_of_a_new_value_told_without_a_word_of_correction_is_said_first() -
     said = extractive(notes, "how much is my rent?")
     assert said.startswith("Landlord wrote, the rent is going from $450 to $520")
     assert "Earlier: Your rent is $450" in said
+
+
+def test_a_time_said_as_the_person_said_it_gets_the_days_it_meant() -> None:
+    # "when did I adopt Fumo?", asked weeks later: "last weekend" alone answers nothing (a real chat)
+    from app.voice import told_when
+
+    notes = [Note("m8", "we adopted a dog last weekend, a grey whippet called Fumo", datetime(2026, 11, 29, 4))]
+    reply = "You adopted a dog last weekend, a grey whippet called Fumo."
+    assert told_when(reply, notes) == (
+        "(You told me that on Sunday 29 November 2026, so “last weekend” was 21–22 November 2026.)"
+    )
+    today = [Note("m1", "Cataract surgery done today, right eye", datetime(2025, 7, 3, 18))]
+    assert told_when("Your cataract surgery was done today.", today) == "(You told me that on Thursday 3 July 2025.)"
+    assert told_when("You adopted a grey whippet called Fumo.", notes) == ""  # the reply says no such time
