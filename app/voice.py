@@ -232,9 +232,9 @@ def grounded_reply(
     said = {stem(w) for w in words(text) if w not in STOP and len(w) > 2}
     if not answer_words(notes, question) & said:
         return "", "the reply says nothing the notes say"
-    stray_dates = set(_ISO_DATE.findall(text)) - {d for n in notes for d in _ISO_DATE.findall(n.text)}
-    if stray_dates:  # a note's date stamp repeated as if it were the answer ("You spent 2026-11-23 at…")
-        return "", "the reply repeated a note's date stamp"
+    # (a note's date stamp said as if it were the answer, "You spent 2026-11-23 at…", is `clean`'s prompt text)
+    if _DENIES.search(text) and not any(_DENIES.search(t) for t in (question, *(n.text for n in notes))):
+        return "", "the reply denies what no note denies"  # "Rui is a shop manager, not a guy."
     dated = {d for t in (question, *(n.text for n in notes)) for d in day_months(t)}
     if day_months(text) - dated:  # "22 September" from "turns 44 on the 22nd" and "70 on 14 September"
         return "", "the reply puts a day and a month together that no note does"
@@ -253,6 +253,7 @@ def grounded_reply(
     return second_person(text), ""
 
 
+_DENIES = re.compile(r"\b(?:not|never|no longer)\b|n[’']t\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[,\u00a0 ]\d{3}(?!\d))*(?:\.\d+)?")
 
 

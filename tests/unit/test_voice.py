@@ -101,6 +101,16 @@ def test_grounded_reply_refuses_a_name_the_notes_never_say() -> None:
     assert grounded_reply("You are a senior UX researcher.", notes, "What's my job title?")[0]
 
 
+def test_grounded_reply_refuses_a_denial_no_note_makes() -> None:
+    # a real chat: "who is Rui?" from "the shop manager is a guy called Rui, very chill"
+    notes = [Note("m10", "the shop manager is a guy called Rui, very chill")]
+    assert grounded_reply("Rui is a shop manager, not a guy.", notes, "who is Rui?")[1]
+    assert grounded_reply("Rui is the shop manager.", notes, "who is Rui?")[0] == "Rui is the shop manager."
+    corrected = [Note("m11", "actually Fumo is a lurcher, not a whippet, the vet said")]
+    assert grounded_reply("Fumo is a lurcher, not a whippet.", corrected, "what breed is Fumo?")[0]
+    assert grounded_reply("You spent 2026-11-23 at the shop.", notes, "who is Rui?")[1]  # a date stamp
+
+
 def test_a_number_the_notes_do_not_say_is_not_given() -> None:
     from app.voice import grounded_reply
     from capabilities.evidence import Note
