@@ -563,6 +563,8 @@ def answer_type(question: str) -> AnswerType | None:
         return "thing"  # "what car do we drive?": a Subaru, a Civic
     if re.search(r"\bwhere\b", q):
         return "place"
+    if _HOW_WHEN.match(q):  # "how much did she weigh when she was born?": a weight, not a time
+        return "number"
     if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
         return "time"
     if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
@@ -575,6 +577,8 @@ def answer_type(question: str) -> AnswerType | None:
 
 
 _WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+(?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}\W*$")
+# a question that asks an amount, then says when ("how old was I when…", "how much did she weigh when…")
+_HOW_WHEN = re.compile(r"^\W*how (?:old|many|much|often|long(?! ago))\b(?=.*\bwhen\b)")
 
 
 # "what did I pay for the Navara?", "what am I charging for…", "what did I get for the Duster?": an amount
@@ -897,7 +901,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         clauses = _clause_numbers(text)
         found = {
             w.lstrip("$€£").removeprefix("r").rstrip(".,") for i, w in enumerate(plain)  # "R37,000" (rand)
-            if (re.fullmatch(r"(?:[$€£]|r(?=\d))?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k|[a-z](?=$))?", w)
+            if (re.fullmatch(r"(?:[$€£]|r(?=\d))?\d[\d,.]*(?:mg|g|kg|ml|l|km|m|cm|mm|%|k|lbs?|oz|[a-z](?=$))?", w)
                 and w.rstrip(".") not in clauses
                 and not (amount and re.fullmatch(r"(?:19|20)\d\d", w))
                 and not (money and (re.search(r"\d(?:mg|g|kg|ml|l|km|m|cm|mm|%)$", w) or _measured(plain, i)
@@ -2738,6 +2742,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     saying = [c for c in chosen if role and not noun and covers(c.note.said, stem(role[1]))]
     if role and ask.answer_type == "person" and saying and not any(named(c, role[1]) for c in saying):
         return Evidence("unknown", (), "low", f"no note names the {role[1] if role else ''}", ())
+    only = _ROLE_ALONE.match(sit.text.casefold())  # "who's the captain on Dennis's ship?": not "his ship is MV…"
+    if (only and ask.answer_type == "person" and not noun and only[1] not in STOP | _SOMEONE
+            and not any(covers(c.note.stems, stem(only[1])) for c in chosen)):
+        return Evidence("unknown", (), "low", f"no note says who the {only[1]} is", ())
     head = _ROLE_HEAD.match(sit.text.casefold())  # "who's Anto's violin teacher?": not "she studies violin"
     if (ask.answer_type == "person" and head and head[1] not in STOP
             and not any(covers(c.note.stems, stem(head[1])) for c in chosen)):
@@ -2748,6 +2756,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "only weak, partial matches", ())
     if ask.terms and not terms_covered and not ask.attributes:  # "the physio cost?": not "1150 a month"
         return Evidence("unknown", (), "low", "no note says any of " + ", ".join(ask.terms), ())
+    if ask.terms and not terms_covered and not sit.about_me:  # "what does debbie do?": not "…to her old work"
+        return Evidence("unknown", (), "low", "no note says who or what the attribute is of", ())
     # "when's my next HbA1c test due?": not "Next week Wednesday, 9th April, is my birthday" (1 of 4)
     if terms_covered * 3 < len(ask.terms) and not ask.attributes:
         return Evidence("unknown", (), "low", "the notes say too little of what is asked", ())
@@ -2811,6 +2821,11 @@ def _other_rate(text: str, question: str, asked: str) -> bool:
     return True
 
 
+# The role a person is asked by, one word long, at the end or before a preposition: "who's the captain on…"
+_ROLE_ALONE = re.compile(
+    r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their|\w+['’]s)\s+([a-z]+)"
+    r"(?:\s+(?:on|at|of|in|for|from|with)\b|\W*$)"
+)
 # The role a person is asked by, two words long, and its head: "who's Anto's violin teacher?" (teacher).
 _ROLE_HEAD = re.compile(
     r"^\W*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the|my|our|his|her|their|\w+['’]s)\s+[a-z]+\s+([a-z]{3,})"

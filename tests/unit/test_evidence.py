@@ -1942,3 +1942,35 @@ def test_news_of_the_one_named_is_not_news_of_the_thing_asked() -> None:
     ]
     refs = _answer_refs("What's the total price on the Henderson job now?", notes)
     assert "m2" in refs and "m3" not in refs  # (the install's start says nothing of the price)
+
+
+# --- twentieth session, abstain ---
+
+
+def test_how_much_then_when_asks_an_amount_not_a_time() -> None:
+    # the "when" of a clause the question goes on with is no time asked: a weight, said in pounds and ounces
+    assert answer_type("How much did the baby weigh when she was born?") == "number"
+    assert answer_type("How old was I when we moved to Leeds?") == "number"
+    assert answer_type("When was the baby born?") == "time"
+    notes = [_note("m1", "the baby is born on 9 March, 4:20 in the morning, in the hospital in Campinas", 0, 0.95)]
+    assert _answer_refs("how much did the baby weigh when she was born?", notes) == []
+    notes = [_note("m1", "Tia had a girl on tuesday the 27th. Isla Mae, 7lb 2oz, both fine", 0, 0.95)]
+    assert _answer_refs("How much did Isla weigh when she was born?", notes) == ["m1"]
+
+
+def test_who_is_the_role_needs_a_note_that_says_the_role() -> None:
+    notes = [
+        _note("m1", "Tomas called this morning. his ship is MV Northern Star, panama flag, docked in Santos", 0, 0.93),
+        _note("m2", "Tomas called, the ship already left Santos, crossing to Qingdao now", 2, 0.9),
+    ]
+    assert _answer_refs("who's the captain on Tomas's ship?", notes) == []
+    notes.append(_note("m3", "the captain on Tomas's ship is a Croatian guy, Ivan Horvat, very strict", 3, 0.8))
+    assert _answer_refs("who's the captain on Tomas's ship?", notes) == ["m3"]
+
+
+def test_an_attribute_of_someone_no_note_mentions_is_unknown() -> None:
+    # "debbie" typed in lower case reads as no name: the job asked is still of someone no note names
+    notes = [_note("m1", "mum went out at 6am in her slippers looking for the bus to her old work", 0, 0.73)]
+    assert _answer_refs("what does shona do for work", notes) == []
+    notes.append(_note("m2", "shona is a midwife at the royal infirmary, nights mostly", 1, 0.7))
+    assert _answer_refs("what does shona do for work", notes) == ["m2"]
