@@ -517,6 +517,7 @@ class Ask:
     # that say that one does it ("Ørjan is electrician, he works at Nordlys Elektro") before those
     # that merely name both ("Ørjan's holiday got changed because of the UNN job")
     named_does: tuple[str, str] = ("", "")
+    owners: tuple[str, ...] = ()  # the names asked as another's owner: "Meghna's mother's name" → meghna
 
 
 @dataclass(frozen=True)
@@ -687,7 +688,7 @@ def read_ask(sit: Situation) -> Ask:
     doing = _NAMED_DID.search(text)
     named_does = (doing[1].casefold(), stem(doing[2])) if doing and doing[2] not in STOP | _LIGHT_VERBS else ("", "")
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb,
-               things, stem(noun) if noun else "", named_does)  # fmt: skip
+               things, stem(noun) if noun else "", named_does, tuple(_name_chains(text)[::2]))  # fmt: skip
 
 
 def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
@@ -1146,6 +1147,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
     # (of a compound asked, its last word too: "my training partner's name" is "partner is Inès")
     last = frozenset().union(*(related_stems(t) for t in ask.terms[-1:] if t not in ask.attributes)) - wanted
     wanted |= last
+    if ask.owners and ask.things:  # "Meghna's mother's name": a name said of the mother, not beside Meghna
+        wanted -= frozenset().union(*(related_stems(o) for o in ask.owners)) - thing  # ("Marian… Mr. Pennyworth")
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
     parts_said = sentences(note.text)
@@ -1169,16 +1172,23 @@ def _names_it(note: Note, ask: Ask) -> bool:
         # a name before the thing: "given Maxidex eye drops" (not a sentence's first word, nor a name)
         before = tokens[i - 1].strip(".,!?;:()\"'*") if i > 1 and word[:1].islower() else ""
         if (before[:1].isupper() and before.casefold() not in STOP and not is_calendar(before)
-                and not (before.endswith("'s") and stem(word.strip(",")) in last)):  # ("Refilwe's baby is due…")
+                and not (before.endswith("'s") and stem(word.strip(",")) in last)  # ("Refilwe's baby is due…")
+                and not (before.endswith("'s") and stem(before.removesuffix("'s")) in ask.owners)):
             return True
         after = [t for t in tokens[i + 1 : i + 5]  # "is a Dr. Brandt", "a dog 😂 Suya", "the boat though, Stella"
                  if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and not _EMOJI.fullmatch(t)][:1]
         name = after[0].strip(".,!?;:()\"'") if after else ""
         if name[:1].isupper() and not is_calendar(name) and stem(name) not in {*wanted, *ask.terms}:  # not "Fish Creek"
             return True
-    # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
+    # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog", "To Steki, the kafeneio"
+    if any(stem(m[2]) in wanted and not is_calendar(m[1]) and m[1].casefold() not in STOP
+           for m in _NAME_THE.finditer(note.text)):  # fmt: skip
+        return True
     return any(stem(word) in wanted and not is_calendar(name) and name.casefold() not in STOP
                for name, word in _name_first(note.text))  # fmt: skip
+
+
+_NAME_THE = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][\w'’-]+),\s+the\s+([a-z]+)\b")  # a name, then what it is
 
 
 def _name_first(text: str) -> list[tuple[str, str]]:

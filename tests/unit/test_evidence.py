@@ -1974,3 +1974,15 @@ def test_an_attribute_of_someone_no_note_mentions_is_unknown() -> None:
     assert _answer_refs("what does shona do for work", notes) == []
     notes.append(_note("m2", "shona is a midwife at the royal infirmary, nights mostly", 1, 0.7))
     assert _answer_refs("what does shona do for work", notes) == ["m2"]
+
+
+def test_a_name_asked_of_someones_kin_is_not_one_said_beside_that_someone() -> None:
+    notes = [_note("m1", "Vasanthi cried, Priya's mother cried, I also got something in my eye ha ha", 0, 0.94)]
+    assert _answer_refs("what's Priya's mother's name", notes) == []
+    notes = [_note("m1", "My sister Edith is coming to house-sit and look after Mr. Whiskers, heaven help us", 0, 0.9)]
+    assert _answer_refs("What is Edith's husband's name?", notes) == []
+    notes = [_note("m1", "Edith's husband Walter is retiring at last, she is delighted", 0, 0.9)]
+    assert _answer_refs("What is Edith's husband's name?", notes) == ["m1"]
+    # the name said first, then what it is ("To Steki, the kafeneio"), not the owner's, followed by "I"
+    notes = [_note("m1", "thursday is tavli at To Steki, the kafeneio of my friend Nikos. I lost again", 0, 0.9)]
+    assert _answer_refs("what's Nikos's kafeneio called?", notes) == ["m1"]
