@@ -2442,6 +2442,9 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
     return not people_in(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
 
 
+_TYPE_OF = re.compile(r"\b([a-z]{3,})\s+(type|group)\b", re.IGNORECASE)  # "blood type", "blood group"
+
+
 _OF_SOMEONE = re.compile(
     r"\b([a-z]+)\s+of\s+(?:(?:my|our|the|his|her|their)\s+)?((?:[A-Z][\w-]*\s+){0,2}[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
 )  # "daughter of my Tita Nora": whose the daughter is
@@ -2688,6 +2691,12 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
                   if (not is_first_person(n.text) and _given_to_other(n, sit)) or _only_theirs(n, sit)]  # fmt: skip
         if holders and len(theirs) == len(holders):
             return Evidence("unknown", (), "low", "the notes are about someone else's", ())
+    compound = _TYPE_OF.search(sit.text)  # "my mother's blood type": not "type 2 diabetes", "the blood test"
+    if compound and compound[1].casefold() not in STOP and not any(
+        covers(said, stem(compound[1])) and covers(said, stem(compound[2]))
+        for n in notes for said in map(_said, sentences(n.text))
+    ):
+        return Evidence("unknown", (), "low", f"no note says the {compound[0]}", ())
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))

@@ -1986,3 +1986,13 @@ def test_a_name_asked_of_someones_kin_is_not_one_said_beside_that_someone() -> N
     # the name said first, then what it is ("To Steki, the kafeneio"), not the owner's, followed by "I"
     notes = [_note("m1", "thursday is tavli at To Steki, the kafeneio of my friend Nikos. I lost again", 0, 0.9)]
     assert _answer_refs("what's Nikos's kafeneio called?", notes) == ["m1"]
+
+
+def test_a_type_asked_of_something_is_said_with_it() -> None:
+    notes = [
+        _note("m1", "He has atrial fibrillation (since 2024) and type 2 diabetes; his GP is Dr. Morel.", 0, 0.78),
+        _note("m2", "The blood test (2 December) showed an HbA1c of 7.1%, which Dr. Morel finds acceptable.", 1, 0.7),
+    ]
+    assert _answer_refs("What is my father's blood type?", notes) == []
+    notes.append(_note("m3", "my father's blood type is O negative, good to know for the surgery", 2, 0.7))
+    assert _answer_refs("What is my father's blood type?", notes) == ["m3"]
