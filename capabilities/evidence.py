@@ -1003,6 +1003,7 @@ _MONEY = re.compile(
     r"|\bhow much\b.*\b(?:make|makes|made|making)\b",  # "how much did I make per hour…" asks for pay
     re.IGNORECASE,
 )
+_MONEY_NOUN = re.compile(r"\b(?:deposit|rent|fee|salary|wage|fare|premium|tip|fine|tax|bill)\b", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"\b(?:dr|dra|mr|mrs|ms|prof|sra)\.?\s+([a-zß-ÿ][\w-]+)", re.IGNORECASE)
 _UNITS = word_set(
     "km kms kilometres kilometers mile miles kg kilos pounds lbs metres meters cm mm minutes mins hours hrs days "
@@ -2726,6 +2727,10 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         _of_it(c, chosen, asked, money) for c in typed
     ):
         return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of something else", ())
+    due = _MONEY_NOUN.search(sit.text)  # "how much was the deposit on the flat?": not "the rent… is 1,260 €"
+    if money and ask.answer_type == "number" and due and typed and not any(covers(c.note.stems, stem(due[0].casefold()))
+                                                                          for c in chosen):  # fmt: skip
+        return Evidence("unknown", (), "low", f"no note gives the {due[0]}", ())
     whose = _whose_thing(sit)  # "when is Trisha's birthday?": not the date of "Paolo's birthday is on Sept 21"
     if ask.answer_type in ("number", "time") and whose and typed:
         owner, thing = whose

@@ -1996,3 +1996,13 @@ def test_a_type_asked_of_something_is_said_with_it() -> None:
     assert _answer_refs("What is my father's blood type?", notes) == []
     notes.append(_note("m3", "my father's blood type is O negative, good to know for the surgery", 2, 0.7))
     assert _answer_refs("What is my father's blood type?", notes) == ["m3"]
+
+
+def test_the_kind_of_money_asked_is_said() -> None:
+    notes = [
+        _note("m1", "We have found a flat in Vaise, third floor, with a lift and a small balcony.", 0, 0.97),
+        _note("m2", "And for the record, the rent in Vaise is 1,260 €, not 1,240 €.", 1, 0.9),
+    ]
+    assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
+    notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
+    assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
