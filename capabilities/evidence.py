@@ -1887,10 +1887,31 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    who = _WHO_IS_NAME.match(sit.text)
+    described = [n for n in candidates if who and _describes(who[1], n.text)]
+    if described and (evidence := _chosen(sit, described)).verdict == "answer":
+        return evidence  # "who is Rui?": "the shop manager is a guy called Rui", not "dinner with Rui"
     evidence = _chosen(sit, candidates)
     if evidence.verdict == "answer":
         return evidence
     return _through_kin(sit, candidates) or evidence
+
+
+# "who is Rui?", "who's Dr Okafor?": asked who someone is, which a note says by what it calls them
+_WHO_IS_NAME = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+((?:Dr\.?\s+)?{NAME_WORD}(?:\s+{NAME_WORD})?)\W*$")
+
+
+def _describes(name: str, text: str) -> bool:
+    """Whether a note says who `name` is: "Rui is the shop manager", "a guy called Rui", "his wife Marta",
+    "my physio, Greta", "Greta, my physio"."""
+    n = re.escape(name)
+    return re.search(
+        rf"\b{n}(?:['’]s|\s+is|\s+was)\s+(?:now\s+|still\s+)?(?:a|an|the|my|our|his|her|their)\b"
+        rf"|\b(?:called|named)\s+{n}\b|\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){{0,2}}[a-z-]+,?\s+{n}\b"
+        rf"|\b{n},\s+(?:my|our|his|her|their|the)\s+[a-z]",
+        text,
+        re.IGNORECASE,
+    ) is not None
 
 
 def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:

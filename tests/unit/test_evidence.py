@@ -1825,6 +1825,18 @@ def test_the_kin_of_one_the_person_calls_by_a_word_is_the_kin_of_that_word() -> 
     assert choose(read("what's Inês's husband called?"), notes).reason.startswith("Carlos, Inês's husband")
 
 
+def test_who_someone_is_is_the_note_that_says_what_they_are() -> None:
+    """"Who is Rui?" is answered by what a note calls him ("the shop manager is a guy called Rui"), not by
+    the newer note that only names him (a real chat answered with the dinner, twentieth session)."""
+    notes = [
+        _note("m1", "the shop manager is a guy called Rui, very chill", 1, 0.7),
+        _note("m2", "yesterday I had dinner with Rui and his wife Marta at a tasca in Ribeira", 3, 0.8),
+    ]
+    assert [n.ref for n in choose(read("who is Rui?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("who's Marta?"), notes).notes] == ["m2"]  # "his wife Marta"
+    assert choose(read("who is Tiago?"), notes).verdict == "unknown"
+
+
 def test_an_age_is_said_of_the_one_named_before_it() -> None:
     """"How old is Bruno?" is not answered by an age said of someone named between Bruno and the number
     ("Oma lives with us, she's 73, … and Bruno our aspin is 5 kilos": no measure either), but is by one said
