@@ -1892,11 +1892,16 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     if described and (evidence := _chosen(sit, described)).verdict == "answer":
         return evidence  # "who is Rui?": "the shop manager is a guy called Rui", not "dinner with Rui"
     evidence = _chosen(sit, candidates)
+    wed = _WHO_WED.match(sit.text)
+    if wed:  # "who is Inês married to?" is her husband or her wife, found as kin
+        asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in ("husband", "wife"))
+        return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
         return evidence
     return _through_kin(sit, candidates) or evidence
 
 
+_WHO_WED = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+({NAME_WORD})\s+(?:married|engaged)\s+to\W*$")
 # "who is Rui?", "who's Dr Okafor?": asked who someone is, which a note says by what it calls them
 _WHO_IS_NAME = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+((?:Dr\.?\s+)?{NAME_WORD}(?:\s+{NAME_WORD})?)\W*$")
 
