@@ -2203,7 +2203,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     if not said:
         return None
     lead, person = said[0]
-    rest = sit.text[: asked.start()] + " " + sit.text[asked.end() :]
+    rest = sit.text[: asked.start()] + " " + re.sub(r"^['’]s\b", "", sit.text[asked.end() :])  # "…husband's name"
     if set(words(rest)) <= _NAME_ONLY:
         return Evidence("answer", (lead,), "medium", f"{person}, {name}'s {kin}")
     # asked first of the other notes: the one that says whose kin they are seldom says more of them

@@ -1824,6 +1824,7 @@ def test_the_kin_of_one_the_person_calls_by_a_word_is_the_kin_of_that_word() -> 
     assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["m2"]
     assert choose(read("what's Inês's husband called?"), notes).reason.startswith("Carlos, Inês's husband")
     assert choose(read("who is Inês married to?"), notes).reason.startswith("Carlos, Inês's husband")
+    assert choose(read("what's Inês's husband's name?"), notes).reason == "Carlos, Inês's husband"  # name only
 
 
 def test_who_someone_is_is_the_note_that_says_what_they_are() -> None:
