@@ -2539,7 +2539,17 @@ _WORKS_OUT = re.compile(r"\b(?:work|turn)(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out
 
 def _said(text: str) -> frozenset[str]:
     said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
+    said |= _particled(text)
     return said | frozenset(root(s) for s in said)
+
+
+# A verb and its particle, said apart, are the hyphenated word asked: "move in jan 1" is the move-in date,
+# "my check up is moved" the check-up
+_PARTICLE = re.compile(r"\b([a-z]+)\s+(up|in|out|off|on|over|down|back)\b", re.IGNORECASE)
+
+
+def _particled(text: str) -> frozenset[str]:
+    return frozenset(stem(f"{b}-{p}") for a, p in _PARTICLE.findall(text) for b in (a, stem(a)))
 
 
 def _names_one(note: Note, question: str) -> bool:
@@ -2585,6 +2595,10 @@ _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bo
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
+# …and other deeds so told: "when did I start at Medlink?": "been there since september 2024"; "what day
+# did we collect the car?": "picked it up saturday"
+_SAID_AS |= {stem(asked): frozenset(stem(w) for w in told.split())
+             for asked, told in (("start", "since joined began"), ("collect", "picked"))}  # fmt: skip
 _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 
 

@@ -1929,3 +1929,34 @@ def test_news_of_the_one_named_is_not_news_of_the_thing_asked() -> None:
     ]
     refs = _answer_refs("What's the total price on the Henderson job now?", notes)
     assert "m2" in refs and "m3" not in refs  # (the install's start says nothing of the price)
+
+
+# --- twentieth session, single/update/temporal facts ---
+
+
+def test_a_deed_asked_may_be_told_in_other_words() -> None:
+    # "start" told as "been there since", "collect" as "picked it up"
+    notes = [
+        _note("m1", "i work at Brightwell Pharmacy on Hill road, been there since march 2023", 0, 0.9),
+        _note("m2", "Brightwell gives only 15 days leave a year, not enough for my plans", 1, 0.8),
+    ]
+    assert _answer_refs("When did I start at Brightwell?", notes) == ["m1"]
+    notes = [
+        _note("m1", "we bought a van, a Ford Transit, we picked it up saturday the 9th of may", 0, 0.9),
+        _note("m2", "our old van is dying, the clutch is finished", 1, 0.7),
+    ]
+    assert "m1" in _answer_refs("what day did we collect the new van", notes)
+
+
+def test_a_hyphenated_word_asked_may_be_said_apart() -> None:
+    # "move-in" said as "move in", "check-up" as "check up"
+    notes = [
+        _note("m1", "we got the flat on Elm street!! move in march 3 instead of feb 1", 0, 0.8),
+        _note("m2", "the new place has a tiny kitchen but a huge window", 1, 0.7),
+    ]
+    assert _answer_refs("when's our move-in date for the new place?", notes) == ["m1"]
+    notes = [
+        _note("m1", "Dr Lambros is away, so my check up is moved to 12 May at 10:00 instead", 0, 0.9),
+        _note("m2", "went to Dr Lambros yesterday, pressure was fine", 1, 0.8),
+    ]
+    assert "m1" in _answer_refs("what day did I end up having my check-up with Dr Lambros?", notes)
