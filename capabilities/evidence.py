@@ -1517,6 +1517,7 @@ def _score(
     # "since when have me and Ruaridh been together?": "we've been together since march 2023" says them both
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
+    stems |= _compounds_said(ask.terms, stems)
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
@@ -1542,6 +1543,13 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
+    """The words asked that a note says in their two parts: "beehives" is "the bees!! i keep 14 hives",
+    "bee colonies… so now 41 hives" (each part of three letters or more)."""
+    return frozenset(t for t in terms if t not in stems and any(
+        len(s) >= 3 and len(t) - len(s) >= 3 and t.startswith(s) and t[len(s):] in stems for s in stems))
 
 
 # A key word said as asked weighs more than one said another way: "where does mama live?" is "…lives in

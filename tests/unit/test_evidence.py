@@ -1960,3 +1960,12 @@ def test_a_hyphenated_word_asked_may_be_said_apart() -> None:
         _note("m2", "went to Dr Lambros yesterday, pressure was fine", 1, 0.8),
     ]
     assert "m1" in _answer_refs("what day did I end up having my check-up with Dr Lambros?", notes)
+
+
+def test_a_compound_word_asked_may_be_said_in_its_two_parts() -> None:
+    # "beehives": "the bees… 14 hives"
+    notes = [
+        _note("m1", "oh and the bees!! i keep 14 hives at the farm. started with 3 hives my aunt Vera gave me", 0, 0.8),
+        _note("m2", "Pop gave me the old truck because of the mentor thing", 1, 0.9),
+    ]
+    assert _answer_refs("Who gave me my first beehives?", notes) == ["m1"]
