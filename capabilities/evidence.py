@@ -1142,6 +1142,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
     # (of a compound asked, its last word too: "my training partner's name" is "partner is Inès")
     last = frozenset().union(*(related_stems(t) for t in ask.terms[-1:] if t not in ask.attributes)) - wanted
     wanted |= last
+    if MEDICINE in wanted and _drug_named(note.text):  # (a medicine's name is said in lower case)
+        return True  # "what's that blood pressure tablet called?": "I'm on amlodipine for the blood pressure"
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
     parts_said = sentences(note.text)
@@ -1167,6 +1169,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
         if (before[:1].isupper() and before.casefold() not in STOP and not is_calendar(before)
                 and not (before.endswith("'s") and stem(word.strip(",")) in last)):  # ("Refilwe's baby is due…")
             return True
+        if i > 2 and tokens[i - 1].casefold() == "the" and _named_the(tokens[i - 3], tokens[i - 2]):
+            return True  # "then there's Ġorġ the tortoise"
         after = [t for t in tokens[i + 1 : i + 5]  # "is a Dr. Brandt", "a dog 😂 Suya", "the boat though, Stella"
                  if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and not _EMOJI.fullmatch(t)][:1]
         name = after[0].strip(".,!?;:()\"'") if after else ""
@@ -1175,6 +1179,19 @@ def _names_it(note: Note, ask: Ask) -> bool:
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
     return any(stem(word) in wanted and not is_calendar(name) and name.casefold() not in STOP
                for name, word in _name_first(note.text))  # fmt: skip
+
+
+def _named_the(before: str, name: str) -> bool:
+    """Whether `name` (said after `before`, inside a sentence) is a name said before "the" and what it is."""
+    name = name.strip(".,!?;:()\"'*")
+    return (name[:1].isupper() and not before.endswith((".", "!", "?")) and name.casefold() not in STOP
+            and not is_calendar(name))
+
+
+def _drug_named(text: str) -> bool:
+    """Whether a text names a medicine (by its name's ending: "amlodipine"), not just says one ("antibiotics")."""
+    said = (m[0].casefold().rstrip("s") for m in _DRUG.finditer(text))
+    return any(w not in ("antibiotic", "antihistamine", "inhaler") for w in said)
 
 
 def _name_first(text: str) -> list[tuple[str, str]]:

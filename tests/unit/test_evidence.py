@@ -1969,3 +1969,23 @@ def test_a_compound_word_asked_may_be_said_in_its_two_parts() -> None:
         _note("m2", "Pop gave me the old truck because of the mentor thing", 1, 0.9),
     ]
     assert _answer_refs("Who gave me my first beehives?", notes) == ["m1"]
+
+
+def test_a_medicine_is_named_by_its_name_in_lower_case() -> None:
+    notes = [
+        _note("m1", "I'm on ramipril for the blood pressure, one tablet every morning with the breakfast.", 0, 0.9),
+        _note("m2", "My grandson put you on the tablet for me this morning.", 1, 0.5),
+    ]
+    assert _answer_refs("What's that blood pressure tablet I take called?", notes) == ["m1"]
+    notes = [_note("m1", "the GP gave me antibiotics for the chest, one tablet three times a day", 0, 0.9)]
+    assert _answer_refs("What's that chest tablet I take called?", notes) == []  # says one, names none
+
+
+def test_a_name_said_before_the_and_what_it_is() -> None:
+    notes = [
+        _note("m1", "then there's Pepe the tortoise, he was my nonna's, he sleeps in a box all winter", 0, 0.9),
+        _note("m2", "we have to take her back on 9 december to be weighed again", 1, 0.5),
+    ]
+    assert _answer_refs("what is the tortoise called", notes) == ["m1"]
+    notes = [_note("m1", "Saw a tortoise at the zoo. Then the tortoise ate my sandwich", 0, 0.9)]
+    assert _answer_refs("what is the tortoise called", notes) == []
