@@ -1025,7 +1025,12 @@ def _priced(plain: Sequence[str], i: int, token: str) -> bool:
     if re.search(r"\dk\W*$", token, re.IGNORECASE):  # "41k", but not "did 14k yesterday" (a distance)
         return not (i and plain[i - 1] in _COVERED)
     back = 6 if i and plain[i - 1] == "to" else 4  # "the rent is going up to 15,500"
+    if i > 1 and plain[i - 1] == "for" and _SOLD & set(plain[max(0, i - 5) : i - 1]):
+        return True  # "we sold the RAV4 for 165 000": what it went for
     return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - back) : i], *plain[i + 1 : i + 5]])
+
+
+_SOLD = word_set("sold sell sells selling bought buy buys buying")
 
 
 def _clause_numbers(text: str) -> set[str]:

@@ -1989,3 +1989,11 @@ def test_a_name_said_before_the_and_what_it_is() -> None:
     assert _answer_refs("what is the tortoise called", notes) == ["m1"]
     notes = [_note("m1", "Saw a tortoise at the zoo. Then the tortoise ate my sandwich", 0, 0.9)]
     assert _answer_refs("what is the tortoise called", notes) == []
+
+
+def test_what_a_thing_was_sold_for_is_a_price() -> None:
+    notes = [
+        _note("m1", "And we sold the Passat for 95 000.", 5, 0.9),
+        _note("m2", "Car question: our Passat from 2012 is getting tired and we want to go electric.", 0, 0.8),
+    ]
+    assert _answer_refs("how much did we get for the Passat?", notes) == ["m1"]
