@@ -879,6 +879,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
             or CLOCK_TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
         }  # fmt: skip
+        found |= _slash_dates(plain)
         if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
             found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
         elif re.search(r"\bwhat time\b", question, re.IGNORECASE):  # "what time…": 8:15, "at 6", not "March 27th"
@@ -941,6 +942,17 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
     if kind == "thing":  # (all of a note's names stay: "didn't go the Hilux… picked up a Ford Ranger")
         return headed(text, question, found) if near_only else found
     return near if near_only and kind in ("person", "place") else near or found
+
+
+def _slash_dates(plain: Sequence[str]) -> set[str]:
+    """Dates typed with a slash: "passed the fire inspection on 8/21", "by 12/03/2025" (a day and a month
+    after a word that leads a date, or with a year: not the "3/4" of a recipe or a "9/10" score)."""
+    return {w for i, w in enumerate(plain) if (m := _SLASH_DATE.fullmatch(w)) and min(int(m[1]), int(m[2])) <= 12
+            and max(int(m[1]), int(m[2])) <= 31 and (m[3] or (i and plain[i - 1] in _BEFORE_DATE))}
+
+
+_SLASH_DATE = re.compile(r"(\d{1,2})/(\d{1,2})(/(?:\d{2}|\d{4}))?")
+_BEFORE_DATE = word_set("on by until till til from since before after due")
 
 
 _AGE_NUMBER = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"

@@ -1997,3 +1997,15 @@ def test_what_a_thing_was_sold_for_is_a_price() -> None:
         _note("m2", "Car question: our Passat from 2012 is getting tired and we want to go electric.", 0, 0.8),
     ]
     assert _answer_refs("how much did we get for the Passat?", notes) == ["m1"]
+
+
+def test_a_date_typed_with_a_slash_is_a_time() -> None:
+    notes = [
+        _note("m1", "gonna sign the Acme quote tuesday the 20th and pay the deposit, biggest check ever", 0, 0.9),
+        _note("m2", "oh and the Acme deposit went through on 5/22. truck 2 is real now lol", 3, 0.9),
+    ]
+    assert "m2" in _answer_refs("when did the acme deposit go through", notes)
+    from capabilities.evidence import type_level
+
+    q = "when did we bake the cake?"
+    assert type_level(_note("m3", "we used 3/4 of the butter, it scored 9/10"), "time", q) == 0  # no date
