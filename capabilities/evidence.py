@@ -2794,6 +2794,9 @@ _WHEN_TAIL = re.compile(
     re.IGNORECASE,
 )
 _OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into", "of", "by")
+# what a thing asked is for, after the verb's own preposition: "… from for the Lisbon trip", "… to for our holiday"
+_FOR_TAIL = re.compile(r"(\s(?:to|at|in|from|on|into|by))\s+for\s+(?:the|our|my|this|that)\s+[\w\s'’-]+$",
+                       re.IGNORECASE)
 
 
 def said_as_object(question: str, text: str) -> bool:
@@ -2808,7 +2811,10 @@ def said_as_object(question: str, text: str) -> bool:
     rest = asked[1]
     while (tail := _WHEN_TAIL.search(rest)) and tail.start() > 0:  # "… in February", "… these days"
         rest = rest[: tail.start()]
+    rest = _FOR_TAIL.sub(r"\1", rest)  # "which airport are we flying from for the Lisbon trip?"
     prep = next((p for p in _OBJECT_PREPS if re.search(rf"\s{p}$", rest, re.IGNORECASE)), "")
+    if prep == "from":  # "flying out of Knock" says where from
+        text = re.sub(r"\bout of\b", "out from", text)
     said = rest[: len(rest) - len(prep)].split()
     verb = said[-1] if said else ""
     if not verb.isalpha() or not verb.islower() or verb in STOP:

@@ -2009,3 +2009,12 @@ def test_a_date_typed_with_a_slash_is_a_time() -> None:
 
     q = "when did we bake the cake?"
     assert type_level(_note("m3", "we used 3/4 of the butter, it scored 9/10"), "time", q) == 0  # no date
+
+
+def test_which_kind_said_as_the_object_of_the_verb_past_a_purpose_tail() -> None:
+    # "flying from for the Porto trip": "flying out of Bristol" names where from
+    notes = [
+        _note("m1", "And in May Sam and I are off to Porto for a week, flying out of Cardiff on the 9th.", 0, 0.9),
+        _note("m2", "We're not flying out of Cardiff for Porto at all, it's Bristol.", 3, 0.9),
+    ]
+    assert "m2" in _answer_refs("Which airport are we flying from for the Porto trip?", notes)
