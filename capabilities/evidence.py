@@ -248,7 +248,9 @@ _ROLE_VERB = re.compile(
 # The person's own job said as what they do: "I teach chemistry at Lakeside High", "I now teach at…" (not
 # "I drive a blue Škoda", "I run a half marathon": the person's own driving and running are not a job).
 _MY_ROLE_VERB = re.compile(
-    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+)"
+    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+"
+    # "I drive buses for Midland Citybus", "I fix boilers for a firm in Leeds": a trade plied for someone
+    r"|(?:drive|fix|repair|build|deliver|install|clean)\s+(?!it\b|them\b)\w+s\s+for\s+(?:an?\s+|the\s+)?[A-Z\w]\w*)"
 )
 # A business of one's own is a job: "my dad jorge has a mechanic shop there, Taller Rojas" (whoever has it).
 _OWN_BUSINESS = re.compile(

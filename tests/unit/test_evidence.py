@@ -2018,3 +2018,11 @@ def test_which_kind_said_as_the_object_of_the_verb_past_a_purpose_tail() -> None
         _note("m2", "We're not flying out of Cardiff for Porto at all, it's Bristol.", 3, 0.9),
     ]
     assert "m2" in _answer_refs("Which airport are we flying from for the Porto trip?", notes)
+
+
+def test_a_trade_plied_for_someone_is_the_persons_work() -> None:
+    notes = [
+        _note("m1", "I drive buses for Westline Buses out of Harbour Road depot, twelve years now", 0, 0.7),
+        _note("m2", "passed my licence in 2013 and started at the depot the year after", 1, 0.8),
+    ]
+    assert "m1" in _answer_refs("Which depot do I work out of?", notes)
