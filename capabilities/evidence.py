@@ -248,7 +248,9 @@ _ROLE_VERB = re.compile(
 # The person's own job said as what they do: "I teach chemistry at Lakeside High", "I now teach at…" (not
 # "I drive a blue Škoda", "I run a half marathon": the person's own driving and running are not a job).
 _MY_ROLE_VERB = re.compile(
-    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+)"
+    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+"
+    # "I drive buses for Midland Citybus", "I fix boilers for a firm in Leeds": a trade plied for someone
+    r"|(?:drive|fix|repair|build|deliver|install|clean)\s+(?!it\b|them\b)\w+s\s+for\s+(?:an?\s+|the\s+)?[A-Z\w]\w*)"
 )
 # A business of one's own is a job: "my dad jorge has a mechanic shop there, Taller Rojas" (whoever has it).
 _OWN_BUSINESS = re.compile(
@@ -879,6 +881,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
             or CLOCK_TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
         }  # fmt: skip
+        found |= _slash_dates(plain)
         if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
             found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
         elif re.search(r"\bwhat time\b", question, re.IGNORECASE):  # "what time…": 8:15, "at 6", not "March 27th"
@@ -941,6 +944,17 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
     if kind == "thing":  # (all of a note's names stay: "didn't go the Hilux… picked up a Ford Ranger")
         return headed(text, question, found) if near_only else found
     return near if near_only and kind in ("person", "place") else near or found
+
+
+def _slash_dates(plain: Sequence[str]) -> set[str]:
+    """Dates typed with a slash: "passed the fire inspection on 8/21", "by 12/03/2025" (a day and a month
+    after a word that leads a date, or with a year: not the "3/4" of a recipe or a "9/10" score)."""
+    return {w for i, w in enumerate(plain) if (m := _SLASH_DATE.fullmatch(w)) and min(int(m[1]), int(m[2])) <= 12
+            and max(int(m[1]), int(m[2])) <= 31 and (m[3] or (i and plain[i - 1] in _BEFORE_DATE))}
+
+
+_SLASH_DATE = re.compile(r"(\d{1,2})/(\d{1,2})(/(?:\d{2}|\d{4}))?")
+_BEFORE_DATE = word_set("on by until till til from since before after due")
 
 
 _AGE_NUMBER = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -1025,7 +1039,12 @@ def _priced(plain: Sequence[str], i: int, token: str) -> bool:
     if re.search(r"\dk\W*$", token, re.IGNORECASE):  # "41k", but not "did 14k yesterday" (a distance)
         return not (i and plain[i - 1] in _COVERED)
     back = 6 if i and plain[i - 1] == "to" else 4  # "the rent is going up to 15,500"
+    if i > 1 and plain[i - 1] == "for" and _SOLD & set(plain[max(0, i - 5) : i - 1]):
+        return True  # "we sold the RAV4 for 165 000": what it went for
     return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - back) : i], *plain[i + 1 : i + 5]])
+
+
+_SOLD = word_set("sold sell sells selling bought buy buys buying")
 
 
 def _clause_numbers(text: str) -> set[str]:
@@ -1142,6 +1161,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
     # (of a compound asked, its last word too: "my training partner's name" is "partner is Inès")
     last = frozenset().union(*(related_stems(t) for t in ask.terms[-1:] if t not in ask.attributes)) - wanted
     wanted |= last
+    if MEDICINE in wanted and _drug_named(note.text):  # (a medicine's name is said in lower case)
+        return True  # "what's that blood pressure tablet called?": "I'm on amlodipine for the blood pressure"
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
     parts_said = sentences(note.text)
@@ -1167,6 +1188,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
         if (before[:1].isupper() and before.casefold() not in STOP and not is_calendar(before)
                 and not (before.endswith("'s") and stem(word.strip(",")) in last)):  # ("Refilwe's baby is due…")
             return True
+        if i > 2 and tokens[i - 1].casefold() == "the" and _named_the(tokens[i - 3], tokens[i - 2]):
+            return True  # "then there's Ġorġ the tortoise"
         after = [t for t in tokens[i + 1 : i + 5]  # "is a Dr. Brandt", "a dog 😂 Suya", "the boat though, Stella"
                  if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and not _EMOJI.fullmatch(t)][:1]
         name = after[0].strip(".,!?;:()\"'") if after else ""
@@ -1175,6 +1198,19 @@ def _names_it(note: Note, ask: Ask) -> bool:
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog"
     return any(stem(word) in wanted and not is_calendar(name) and name.casefold() not in STOP
                for name, word in _name_first(note.text))  # fmt: skip
+
+
+def _named_the(before: str, name: str) -> bool:
+    """Whether `name` (said after `before`, inside a sentence) is a name said before "the" and what it is."""
+    name = name.strip(".,!?;:()\"'*")
+    return (name[:1].isupper() and not before.endswith((".", "!", "?")) and name.casefold() not in STOP
+            and not is_calendar(name))
+
+
+def _drug_named(text: str) -> bool:
+    """Whether a text names a medicine (by its name's ending: "amlodipine"), not just says one ("antibiotics")."""
+    said = (m[0].casefold().rstrip("s") for m in _DRUG.finditer(text))
+    return any(w not in ("antibiotic", "antihistamine", "inhaler") for w in said)
 
 
 def _name_first(text: str) -> list[tuple[str, str]]:
@@ -1517,6 +1553,7 @@ def _score(
     # "since when have me and Ruaridh been together?": "we've been together since march 2023" says them both
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
+    stems |= _compounds_said(ask.terms, stems)
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
@@ -1542,6 +1579,13 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
+    """The words asked that a note says in their two parts: "beehives" is "the bees!! i keep 14 hives",
+    "bee colonies… so now 41 hives" (each part of three letters or more)."""
+    return frozenset(t for t in terms if t not in stems and any(
+        len(s) >= 3 and len(t) - len(s) >= 3 and t.startswith(s) and t[len(s):] in stems for s in stems))
 
 
 # A key word said as asked weighs more than one said another way: "where does mama live?" is "…lives in
@@ -2593,7 +2637,17 @@ _WORKS_OUT = re.compile(r"\b(?:work|turn)(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out
 
 def _said(text: str) -> frozenset[str]:
     said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
+    said |= _particled(text)
     return said | frozenset(root(s) for s in said)
+
+
+# A verb and its particle, said apart, are the hyphenated word asked: "move in jan 1" is the move-in date,
+# "my check up is moved" the check-up
+_PARTICLE = re.compile(r"\b([a-z]+)\s+(up|in|out|off|on|over|down|back)\b", re.IGNORECASE)
+
+
+def _particled(text: str) -> frozenset[str]:
+    return frozenset(stem(f"{b}-{p}") for a, p in _PARTICLE.findall(text) for b in (a, stem(a)))
 
 
 def _names_one(note: Note, question: str) -> bool:
@@ -2639,6 +2693,10 @@ _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bo
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
+# …and other deeds so told: "when did I start at Medlink?": "been there since september 2024"; "what day
+# did we collect the car?": "picked it up saturday"
+_SAID_AS |= {stem(asked): frozenset(stem(w) for w in told.split())
+             for asked, told in (("start", "since joined began"), ("collect", "picked"))}  # fmt: skip
 _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 
 
@@ -2792,6 +2850,9 @@ _WHEN_TAIL = re.compile(
     re.IGNORECASE,
 )
 _OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into", "of", "by")
+# what a thing asked is for, after the verb's own preposition: "… from for the Lisbon trip", "… to for our holiday"
+_FOR_TAIL = re.compile(r"(\s(?:to|at|in|from|on|into|by))\s+for\s+(?:the|our|my|this|that)\s+[\w\s'’-]+$",
+                       re.IGNORECASE)
 
 
 def said_as_object(question: str, text: str) -> bool:
@@ -2806,7 +2867,10 @@ def said_as_object(question: str, text: str) -> bool:
     rest = asked[1]
     while (tail := _WHEN_TAIL.search(rest)) and tail.start() > 0:  # "… in February", "… these days"
         rest = rest[: tail.start()]
+    rest = _FOR_TAIL.sub(r"\1", rest)  # "which airport are we flying from for the Lisbon trip?"
     prep = next((p for p in _OBJECT_PREPS if re.search(rf"\s{p}$", rest, re.IGNORECASE)), "")
+    if prep == "from":  # "flying out of Knock" says where from
+        text = re.sub(r"\bout of\b", "out from", text)
     said = rest[: len(rest) - len(prep)].split()
     verb = said[-1] if said else ""
     if not verb.isalpha() or not verb.islower() or verb in STOP:
