@@ -2849,10 +2849,30 @@ def _who_unsaid(
     if not scored:
         return refused
     ranked = sorted(scored, key=_Scored.key, reverse=True)
-    found = _verdict(sit, loose, _join(ranked[0], ranked, loose))
-    if found.verdict != "answer":
+    untold = {m for m in missing if not any(m in n.stems for n in notes)}  # (not "Easter at dad's")
+    found = _verdict(_unheaded(sit, untold), loose, _join(ranked[0], ranked, loose))
+    if found.verdict != "answer" or not _of_a_name(sit, missing, found.notes):
         return refused
     return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+
+
+def _unheaded(sit: Situation, missing: set[str]) -> Situation:
+    """The question read without the relations no note ties to anyone: "my godson's birthday" asks then
+    for a birthday told of one named ("Paolo's birthday is on Sept 21"), not one told of the godson."""
+    heads = tuple(h for h in sit.heads if h not in missing)
+    mine = sit.about_me and (not sit.heads or sit.heads[0] not in missing)  # not "my birthday" either
+    return replace(sit, heads=heads, chain=sit.chain - (len(sit.heads) - len(heads)), about_me=mine)
+
+
+def _of_a_name(sit: Situation, missing: set[str], notes: Sequence[Note]) -> bool:
+    """Whether what the question asks of an untold relation is said of someone named, who may be them
+    ("my godson's birthday": "Paolo's birthday is on Sept 21"), not of another relation ("mom's bday")."""
+    at = [i for i, h in enumerate(sit.heads[:-1]) if h in missing]
+    if not at:
+        return True
+    thing = sit.heads[at[-1] + 1]
+    return any(stem(m[2].casefold()) == thing and stem(m[1].casefold()) not in _KIN_STEMS
+               for n in notes for m in re.finditer(rf"\b({NAME_WORD})['’]s\s+(?:{_DESCRIBER})?(\w+)", n.text))
 
 
 def who_assumed(question: str, missing: Sequence[str]) -> str:

@@ -1942,3 +1942,23 @@ def test_news_of_the_one_named_is_not_news_of_the_thing_asked() -> None:
     ]
     refs = _answer_refs("What's the total price on the Henderson job now?", notes)
     assert "m2" in refs and "m3" not in refs  # (the install's start says nothing of the price)
+
+
+# --- twentieth session, multi-hop questions ---
+
+
+def test_a_thing_of_one_asked_by_an_untold_relation_is_the_thing_said_of_one_named() -> None:
+    # "my godson" is never tied to Paolo: his birthday is the one told (at low confidence), not the person's own
+    notes = [
+        _note("g1", "Paolo's birthday is on Sept 21, turning 9, he wants a spiderman cake", relevance=0.84),
+        _note("g2", "the rent is going up to 15,500 starting Oct 1", 1, relevance=0.6),
+    ]
+    evidence = choose(read("when is my godson's birthday?"), notes)
+    assert evidence.verdict == "answer" and evidence.confidence == "low"
+    assert [n.ref for n in evidence.notes][:1] == ["g1"]
+    assert choose(read("when is my birthday?"), notes).verdict == "unknown"  # Paolo's is not the person's own
+    # said of another relation, not of one named: no uncle's birthday
+    told = [_note("d1", "Tito's got a mechanic shop there, fixes mostly trucks"),
+            _note("d2", "mom's birthday is 22 july, i always forget to call early enough lol", 1)]
+    assert choose(read("when is my uncle's birthday?"), told).verdict == "unknown"
+
