@@ -2159,7 +2159,8 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     the name ("what's Femke's mum called?") is answered by the note that gives it."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = cased_question(sit, told)
-    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in _KIN_STEMS)
+    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP
+                and (stem(m[2]) in _KIN_STEMS or _kin_steps(stem(m[2]))))  # (or "mother-in-law": in two steps)
     asked = next(kin_asked, None)
     if asked is None:
         return None
@@ -2174,6 +2175,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
     who = {w.casefold() for _, w in said}
     said = said if len(who) == 1 else _kin_of_alias(name, kin, told)
+    said = said or _kin_in_two_steps(name, kin, told, readings)
     if not said:
         return None
     lead, person = said[0]
@@ -2190,6 +2192,21 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
         return None
     notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
     return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
+
+
+def _kin_in_two_steps(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """Whom the notes call `name`'s kin in the two steps the kin word means, when each step is said
+    once: "Graham's mother-in-law" is "Priya's mother, Lakshmi" after "My son Graham's wife is Priya"."""
+    texts = [(n, t) for n, r in zip(told, readings, strict=True) for t in (n.text, r)]
+    for first, second in _kin_steps(stem(kin)):
+        between = {m.casefold(): m for w in first.split("|") for _, t in texts for m in kin_named(name, w, t)}
+        if len(between) != 1:
+            continue
+        (middle,) = between.values()
+        said = [(n, w) for word in second.split("|") for n, t in texts for w in kin_named(middle, word, t)]
+        if len({w.casefold() for _, w in said}) == 1:
+            return said
+    return []
 
 
 def _kin_of_alias(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:

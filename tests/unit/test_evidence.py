@@ -1962,3 +1962,12 @@ def test_a_thing_of_one_asked_by_an_untold_relation_is_the_thing_said_of_one_nam
             _note("d2", "mom's birthday is 22 july, i always forget to call early enough lol", 1)]
     assert choose(read("when is my uncle's birthday?"), told).verdict == "unknown"
 
+
+def test_a_named_persons_in_law_is_found_in_the_two_steps_the_word_means() -> None:
+    notes = [
+        _note("p1", "My son Graham's wife is Priya. She's a pharmacist at Aberdeen Royal Infirmary.", relevance=0.8),
+        _note("p2", "Priya's mother, Lakshmi, is a lovely woman. She still lives in Leicester.", 1, relevance=0.9),
+        _note("p3", "Graham's my eldest, he's 44 and lives up in Aberdeen.", 2, relevance=0.9),
+    ]
+    evidence = choose(read("Where does Graham's mother-in-law live?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["p2"]
