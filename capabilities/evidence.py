@@ -2229,7 +2229,8 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     the name ("what's Femke's mum called?") is answered by the note that gives it."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = cased_question(sit, told)
-    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in _KIN_STEMS)
+    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP
+                and (stem(m[2]) in _KIN_STEMS or _kin_steps(stem(m[2]))))  # (or "mother-in-law": in two steps)
     asked = next(kin_asked, None)
     if asked is None:
         return None
@@ -2244,6 +2245,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
     who = {w.casefold() for _, w in said}
     said = said if len(who) == 1 else _kin_of_alias(name, kin, told)
+    said = said or _kin_in_two_steps(name, kin, told, readings)
     if not said:
         return None
     lead, person = said[0]
@@ -2260,6 +2262,21 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
         return None
     notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
     return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
+
+
+def _kin_in_two_steps(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """Whom the notes call `name`'s kin in the two steps the kin word means, when each step is said
+    once: "Graham's mother-in-law" is "Priya's mother, Lakshmi" after "My son Graham's wife is Priya"."""
+    texts = [(n, t) for n, r in zip(told, readings, strict=True) for t in (n.text, r)]
+    for first, second in _kin_steps(stem(kin)):
+        between = {m.casefold(): m for w in first.split("|") for _, t in texts for m in kin_named(name, w, t)}
+        if len(between) != 1:
+            continue
+        (middle,) = between.values()
+        said = [(n, w) for word in second.split("|") for n, t in texts for w in kin_named(middle, word, t)]
+        if len({w.casefold() for _, w in said}) == 1:
+            return said
+    return []
 
 
 def _kin_of_alias(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:
@@ -2939,10 +2956,30 @@ def _who_unsaid(
     if not scored:
         return refused
     ranked = sorted(scored, key=_Scored.key, reverse=True)
-    found = _verdict(sit, loose, _join(ranked[0], ranked, loose))
-    if found.verdict != "answer":
+    untold = {m for m in missing if not any(m in n.stems for n in notes)}  # (not "Easter at dad's")
+    found = _verdict(_unheaded(sit, untold), loose, _join(ranked[0], ranked, loose))
+    if found.verdict != "answer" or not _of_a_name(sit, missing, found.notes):
         return refused
     return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+
+
+def _unheaded(sit: Situation, missing: set[str]) -> Situation:
+    """The question read without the relations no note ties to anyone: "my godson's birthday" asks then
+    for a birthday told of one named ("Paolo's birthday is on Sept 21"), not one told of the godson."""
+    heads = tuple(h for h in sit.heads if h not in missing)
+    mine = sit.about_me and (not sit.heads or sit.heads[0] not in missing)  # not "my birthday" either
+    return replace(sit, heads=heads, chain=sit.chain - (len(sit.heads) - len(heads)), about_me=mine)
+
+
+def _of_a_name(sit: Situation, missing: set[str], notes: Sequence[Note]) -> bool:
+    """Whether what the question asks of an untold relation is said of someone named, who may be them
+    ("my godson's birthday": "Paolo's birthday is on Sept 21"), not of another relation ("mom's bday")."""
+    at = [i for i, h in enumerate(sit.heads[:-1]) if h in missing]
+    if not at:
+        return True
+    thing = sit.heads[at[-1] + 1]
+    return any(stem(m[2].casefold()) == thing and stem(m[1].casefold()) not in _KIN_STEMS
+               for n in notes for m in re.finditer(rf"\b({NAME_WORD})['’]s\s+(?:{_DESCRIBER})?(\w+)", n.text))
 
 
 def who_assumed(question: str, missing: Sequence[str]) -> str:

@@ -2053,3 +2053,31 @@ def test_a_trade_plied_for_someone_is_the_persons_work() -> None:
         _note("m2", "passed my licence in 2013 and started at the depot the year after", 1, 0.8),
     ]
     assert "m1" in _answer_refs("Which depot do I work out of?", notes)
+
+# --- twentieth session, multi-hop questions ---
+
+
+def test_a_thing_of_one_asked_by_an_untold_relation_is_the_thing_said_of_one_named() -> None:
+    # "my godson" is never tied to Paolo: his birthday is the one told (at low confidence), not the person's own
+    notes = [
+        _note("g1", "Paolo's birthday is on Sept 21, turning 9, he wants a spiderman cake", relevance=0.84),
+        _note("g2", "the rent is going up to 15,500 starting Oct 1", 1, relevance=0.6),
+    ]
+    evidence = choose(read("when is my godson's birthday?"), notes)
+    assert evidence.verdict == "answer" and evidence.confidence == "low"
+    assert [n.ref for n in evidence.notes][:1] == ["g1"]
+    assert choose(read("when is my birthday?"), notes).verdict == "unknown"  # Paolo's is not the person's own
+    # said of another relation, not of one named: no uncle's birthday
+    told = [_note("d1", "Tito's got a mechanic shop there, fixes mostly trucks"),
+            _note("d2", "mom's birthday is 22 july, i always forget to call early enough lol", 1)]
+    assert choose(read("when is my uncle's birthday?"), told).verdict == "unknown"
+
+
+def test_a_named_persons_in_law_is_found_in_the_two_steps_the_word_means() -> None:
+    notes = [
+        _note("p1", "My son Graham's wife is Priya. She's a pharmacist at Aberdeen Royal Infirmary.", relevance=0.8),
+        _note("p2", "Priya's mother, Lakshmi, is a lovely woman. She still lives in Leicester.", 1, relevance=0.9),
+        _note("p3", "Graham's my eldest, he's 44 and lives up in Aberdeen.", 2, relevance=0.9),
+    ]
+    evidence = choose(read("Where does Graham's mother-in-law live?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["p2"]
