@@ -17,9 +17,11 @@
    holds, a chunk packed short shown by its sentences holding the question's words; eighteenth
    session: an excerpt's sentence that names nothing read under its heading or beside its
    neighbour, the question's own entities no answer, no sentence shown twice; nineteenth session:
-   that neighbour the nearest naming sentence of its paragraph, up to two away), each step of the
-   fifteenth session alone, the shipped graph without the eighteenth's step and without the
-   nineteenth's ("before"), the same without the excerpts, the same with the evidence ranking
+   that neighbour the nearest naming sentence of its paragraph, up to two away; twentieth session:
+   the next chunk read too when the passage asked about runs past a read chunk's end, a writer's
+   sentence read under its heading, an irregular verb's past joined to its base), each step of the
+   fifteenth session alone, the shipped graph without the eighteenth's, the nineteenth's and the
+   twentieth's steps ("before"), the same without the excerpts, the same with the evidence ranking
    term, and a bare list of every entity name of the novel (a control). For each: answer-name coverage and the share
    of questions with every required name, on the whole block, on the loaded items only (no "Related
    but not loaded" pointers), and with the bare co-occurrence (RELATED_TO) lines or every one
@@ -92,31 +94,38 @@ NAMESAKES = (
 are, so that a question's expansion crosses CROSS_DOMAIN edges into another domain."""
 
 
-def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool, bool, bool, int]]:
+def configs(budget: int) -> dict[str, tuple[ContextRequest | None, Weights, bool, bool, bool, bool, int, bool]]:
     """Each configuration: the request (None: no context), the graph weights, issue 14's evidence,
     the further chunks' excerpts (thirteenth session), a chunk packed short shown by its asked
     sentences (fifteenth session; the weights' `fit` weighs co-occurrence lines by their sentence),
     an excerpt's nameless sentence read under its heading or beside its neighbour (eighteenth
-    session, `around`), and how many sentences away that neighbour may be (nineteenth session,
-    `reach`: 1, the next or previous sentence only)."""
+    session, `around`), how many sentences away that neighbour may be (nineteenth session,
+    `reach`: 1, the next or previous sentence only), and an excerpt read on into the next chunk
+    and a writer's sentence under its heading (twentieth session, `continued`)."""
     graph = ContextRequest(0, 2, 0.5, 2, budget)
     flat = ContextRequest(0, 15, 0.5, 0, budget)
     return {
-        "none": (None, GRAPH_WEIGHTS, True, True, True, True, REACH),
+        "none": (None, GRAPH_WEIGHTS, True, True, True, True, REACH, True),
         "flat, before (a chunk packed short: its first characters)": (flat, GRAPH_WEIGHTS, True, True, False, True,
-                                                                      REACH),
-        "flat (top chunks to the budget)": (flat, GRAPH_WEIGHTS, True, True, True, True, REACH),
-        "graph, before issue 14 (bare relation lines)": (graph, UNWEIGHED, False, False, False, False, 1),
-        "graph, before (thirteenth session's)": (graph, UNWEIGHED, True, True, False, False, 1),
-        "graph, before + co-occurrence × its sentence's fit": (graph, GRAPH_WEIGHTS, True, True, False, False, 1),
-        "graph, before + asked sentences for a chunk packed short": (graph, UNWEIGHED, True, True, True, False, 1),
-        "graph, before (fifteenth session's: each sentence alone)": (graph, GRAPH_WEIGHTS, True, True, True, False, 1),
+                                                                      REACH, True),
+        "flat (top chunks to the budget)": (flat, GRAPH_WEIGHTS, True, True, True, True, REACH, True),
+        "graph, before issue 14 (bare relation lines)": (graph, UNWEIGHED, False, False, False, False, 1, False),
+        "graph, before (thirteenth session's)": (graph, UNWEIGHED, True, True, False, False, 1, False),
+        "graph, before + co-occurrence × its sentence's fit": (graph, GRAPH_WEIGHTS, True, True, False, False, 1,
+                                                               False),
+        "graph, before + asked sentences for a chunk packed short": (graph, UNWEIGHED, True, True, True, False, 1,
+                                                                     False),
+        "graph, before (fifteenth session's: each sentence alone)": (graph, GRAPH_WEIGHTS, True, True, True, False, 1,
+                                                                     False),
         "graph, before (eighteenth session's: the next or previous sentence)": (graph, GRAPH_WEIGHTS, True, True, True,
-                                                                                True, 1),
-        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True, True, True, REACH),
-        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False, True, True, REACH),
-        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True, True, True, REACH),
-        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True, True, True, REACH),
+                                                                                True, 1, False),
+        "graph, before (nineteenth session's: the nearest naming sentence)": (graph, GRAPH_WEIGHTS, True, True, True,
+                                                                              True, REACH, False),
+        "graph, shipped (evidence)": (graph, GRAPH_WEIGHTS, True, True, True, True, REACH, True),
+        "graph, shipped without the further chunks' excerpts": (graph, GRAPH_WEIGHTS, True, False, True, True, REACH,
+                                                                True),
+        "graph, shipped with the evidence term (0.3)": (graph, EVIDENCE_TERM, True, True, True, True, REACH, True),
+        "graph, the seed's order (`SEED_ORDER`)": (graph, SEED_ORDER, True, True, True, True, REACH, True),
     }  # fmt: skip
 
 
@@ -271,9 +280,10 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     questions = json.loads(QUESTIONS.read_text())
     table: dict[str, dict[str, float]] = {}
     misses: dict[str, list[str]] = {}
-    for name, (req, weights, evidence, excerpts, asked, around, reach) in configs(budget).items():
+    for name, (req, weights, evidence, excerpts, asked, around, reach, continued) in configs(budget).items():
         store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = weights, evidence, excerpts
         store.assembler.asked_summaries, store.assembler.around, store.assembler.reach = asked, around, reach
+        store.assembler.continued = continued
         rows = []
         for q in questions:
             if req is None:
@@ -291,6 +301,7 @@ def retrieval(store: MemoryStore, user: int, budget: int) -> dict[str, dict[str,
     table["control: every entity name, a bare list"] = _summary(listed)
     store.assembler.weights, store.assembler.evidence, store.assembler.excerpts = GRAPH_WEIGHTS, True, True
     store.assembler.asked_summaries, store.assembler.around, store.assembler.reach = True, True, REACH
+    store.assembler.continued = True
     table["misses (shipped, loaded items)"] = misses  # type: ignore[assignment]
     return table
 

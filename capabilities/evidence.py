@@ -248,7 +248,9 @@ _ROLE_VERB = re.compile(
 # The person's own job said as what they do: "I teach chemistry at Lakeside High", "I now teach at…" (not
 # "I drive a blue Škoda", "I run a half marathon": the person's own driving and running are not a job).
 _MY_ROLE_VERB = re.compile(
-    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+)"
+    r"\bI\s+(?:now\s+|still\s+|also\s+)?((?:teach|lecture|tutor|coach|nurse|farm|fish|preach|practis|practic)\w*\s+\w+"
+    # "I drive buses for Midland Citybus", "I fix boilers for a firm in Leeds": a trade plied for someone
+    r"|(?:drive|fix|repair|build|deliver|install|clean)\s+(?!it\b|them\b)\w+s\s+for\s+(?:an?\s+|the\s+)?[A-Z\w]\w*)"
 )
 # A business of one's own is a job: "my dad jorge has a mechanic shop there, Taller Rojas" (whoever has it).
 _OWN_BUSINESS = re.compile(
@@ -884,6 +886,7 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
             if w in _MONTHS or w.rstrip("s") in _WEEKDAYS or w in _TIME_WORDS or re.fullmatch(r"(?:19|20)\d\d", w)
             or CLOCK_TIME.fullmatch(w) or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
         }  # fmt: skip
+        found |= _slash_dates(plain)
         if re.search(r"\b(?:what|which) year\b", question, re.IGNORECASE):  # "what year…": 2021, not Thursday
             found = {w for w in found if re.fullmatch(r"(?:19|20)\d\d", w)}
         elif re.search(r"\bwhat time\b", question, re.IGNORECASE):  # "what time…": 8:15, "at 6", not "March 27th"
@@ -946,6 +949,17 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
     if kind == "thing":  # (all of a note's names stay: "didn't go the Hilux… picked up a Ford Ranger")
         return headed(text, question, found) if near_only else found
     return near if near_only and kind in ("person", "place") else near or found
+
+
+def _slash_dates(plain: Sequence[str]) -> set[str]:
+    """Dates typed with a slash: "passed the fire inspection on 8/21", "by 12/03/2025" (a day and a month
+    after a word that leads a date, or with a year: not the "3/4" of a recipe or a "9/10" score)."""
+    return {w for i, w in enumerate(plain) if (m := _SLASH_DATE.fullmatch(w)) and min(int(m[1]), int(m[2])) <= 12
+            and max(int(m[1]), int(m[2])) <= 31 and (m[3] or (i and plain[i - 1] in _BEFORE_DATE))}
+
+
+_SLASH_DATE = re.compile(r"(\d{1,2})/(\d{1,2})(/(?:\d{2}|\d{4}))?")
+_BEFORE_DATE = word_set("on by until till til from since before after due")
 
 
 _AGE_NUMBER = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -1031,7 +1045,12 @@ def _priced(plain: Sequence[str], i: int, token: str) -> bool:
     if re.search(r"\dk\W*$", token, re.IGNORECASE):  # "41k", but not "did 14k yesterday" (a distance)
         return not (i and plain[i - 1] in _COVERED)
     back = 6 if i and plain[i - 1] == "to" else 4  # "the rent is going up to 15,500"
+    if i > 1 and plain[i - 1] == "for" and _SOLD & set(plain[max(0, i - 5) : i - 1]):
+        return True  # "we sold the RAV4 for 165 000": what it went for
     return any(w.strip(".,!?;:") in _PRICED for w in [*plain[max(0, i - back) : i], *plain[i + 1 : i + 5]])
+
+
+_SOLD = word_set("sold sell sells selling bought buy buys buying")
 
 
 def _clause_numbers(text: str) -> set[str]:
@@ -1150,6 +1169,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
     wanted |= last
     if ask.owners and ask.things:  # "Meghna's mother's name": a name said of the mother, not beside Meghna
         wanted -= frozenset().union(*(related_stems(o) for o in ask.owners)) - thing  # ("Marian… Mr. Pennyworth")
+    if MEDICINE in wanted and _drug_named(note.text):  # (a medicine's name is said in lower case)
+        return True  # "what's that blood pressure tablet called?": "I'm on amlodipine for the blood pressure"
     # "called Miso" said of the thing asked, in its sentence or the one before ("Adopted a kitten. We
     # named her Luna"): not "Manolis is engaged!! Her name is Sofia" for the ship he works on
     parts_said = sentences(note.text)
@@ -1176,6 +1197,8 @@ def _names_it(note: Note, ask: Ask) -> bool:
                 and not (before.endswith("'s") and stem(word.strip(",")) in last)  # ("Refilwe's baby is due…")
                 and not (before.endswith("'s") and stem(before.removesuffix("'s")) in ask.owners)):
             return True
+        if i > 2 and tokens[i - 1].casefold() == "the" and _named_the(tokens[i - 3], tokens[i - 2]):
+            return True  # "then there's Ġorġ the tortoise"
         after = [t for t in tokens[i + 1 : i + 5]  # "is a Dr. Brandt", "a dog 😂 Suya", "the boat though, Stella"
                  if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and not _EMOJI.fullmatch(t)][:1]
         name = after[0].strip(".,!?;:()\"'") if after else ""
@@ -1190,6 +1213,19 @@ def _names_it(note: Note, ask: Ask) -> bool:
 
 
 _NAME_THE = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][\w'’-]+),\s+the\s+([a-z]+)\b")  # a name, then what it is
+
+
+def _named_the(before: str, name: str) -> bool:
+    """Whether `name` (said after `before`, inside a sentence) is a name said before "the" and what it is."""
+    name = name.strip(".,!?;:()\"'*")
+    return (name[:1].isupper() and not before.endswith((".", "!", "?")) and name.casefold() not in STOP
+            and not is_calendar(name))
+
+
+def _drug_named(text: str) -> bool:
+    """Whether a text names a medicine (by its name's ending: "amlodipine"), not just says one ("antibiotics")."""
+    said = (m[0].casefold().rstrip("s") for m in _DRUG.finditer(text))
+    return any(w not in ("antibiotic", "antihistamine", "inhaler") for w in said)
 
 
 def _name_first(text: str) -> list[tuple[str, str]]:
@@ -1532,6 +1568,7 @@ def _score(
     # "since when have me and Ruaridh been together?": "we've been together since march 2023" says them both
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
+    stems |= _compounds_said(ask.terms, stems)
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
@@ -1557,6 +1594,13 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
+    """The words asked that a note says in their two parts: "beehives" is "the bees!! i keep 14 hives",
+    "bee colonies… so now 41 hives" (each part of three letters or more)."""
+    return frozenset(t for t in terms if t not in stems and any(
+        len(s) >= 3 and len(t) - len(s) >= 3 and t.startswith(s) and t[len(s):] in stems for s in stems))
 
 
 # A key word said as asked weighs more than one said another way: "where does mama live?" is "…lives in
@@ -1902,10 +1946,36 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    who = _WHO_IS_NAME.match(sit.text)
+    described = [n for n in candidates if who and _describes(who[1], n.text)]
+    if described and (evidence := _chosen(sit, described)).verdict == "answer":
+        return evidence  # "who is Rui?": "the shop manager is a guy called Rui", not "dinner with Rui"
     evidence = _chosen(sit, candidates)
+    wed = _WHO_WED.match(sit.text)
+    if wed:  # "who is Inês married to?" is her husband or her wife, found as kin
+        asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in ("husband", "wife"))
+        return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
         return evidence
     return _through_kin(sit, candidates) or evidence
+
+
+_WHO_WED = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+({NAME_WORD})\s+(?:married|engaged)\s+to\W*$")
+# "who is Rui?", "who's Dr Okafor?": asked who someone is, which a note says by what it calls them
+_WHO_IS_NAME = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+((?:Dr\.?\s+)?{NAME_WORD}(?:\s+{NAME_WORD})?)\W*$")
+
+
+def _describes(name: str, text: str) -> bool:
+    """Whether a note says who `name` is: "Rui is the shop manager", "a guy called Rui", "his wife Marta",
+    "my physio, Greta", "Greta, my physio"."""
+    n = re.escape(name)
+    return re.search(
+        rf"\b{n}(?:['’]s|\s+is|\s+was)\s+(?:now\s+|still\s+)?(?:a|an|the|my|our|his|her|their)\b"
+        rf"|\b(?:called|named)\s+{n}\b|\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){{0,2}}[a-z-]+,?\s+{n}\b"
+        rf"|\b{n},\s+(?:my|our|his|her|their|the)\s+[a-z]",
+        text,
+        re.IGNORECASE,
+    ) is not None
 
 
 def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
@@ -2174,7 +2244,8 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     the name ("what's Femke's mum called?") is answered by the note that gives it."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = cased_question(sit, told)
-    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP and stem(m[2]) in _KIN_STEMS)
+    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP
+                and (stem(m[2]) in _KIN_STEMS or _kin_steps(stem(m[2]))))  # (or "mother-in-law": in two steps)
     asked = next(kin_asked, None)
     if asked is None:
         return None
@@ -2189,10 +2260,11 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
     who = {w.casefold() for _, w in said}
     said = said if len(who) == 1 else _kin_of_alias(name, kin, told)
+    said = said or _kin_in_two_steps(name, kin, told, readings)
     if not said:
         return None
     lead, person = said[0]
-    rest = sit.text[: asked.start()] + " " + sit.text[asked.end() :]
+    rest = sit.text[: asked.start()] + " " + re.sub(r"^['’]s\b", "", sit.text[asked.end() :])  # "…husband's name"
     if set(words(rest)) <= _NAME_ONLY:
         return Evidence("answer", (lead,), "medium", f"{person}, {name}'s {kin}")
     # asked first of the other notes: the one that says whose kin they are seldom says more of them
@@ -2205,6 +2277,21 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
         return None
     notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
     return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
+
+
+def _kin_in_two_steps(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """Whom the notes call `name`'s kin in the two steps the kin word means, when each step is said
+    once: "Graham's mother-in-law" is "Priya's mother, Lakshmi" after "My son Graham's wife is Priya"."""
+    texts = [(n, t) for n, r in zip(told, readings, strict=True) for t in (n.text, r)]
+    for first, second in _kin_steps(stem(kin)):
+        between = {m.casefold(): m for w in first.split("|") for _, t in texts for m in kin_named(name, w, t)}
+        if len(between) != 1:
+            continue
+        (middle,) = between.values()
+        said = [(n, w) for word in second.split("|") for n, t in texts for w in kin_named(middle, word, t)]
+        if len({w.casefold() for _, w in said}) == 1:
+            return said
+    return []
 
 
 def _kin_of_alias(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:
@@ -2585,7 +2672,17 @@ _WORKS_OUT = re.compile(r"\b(?:work|turn)(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out
 
 def _said(text: str) -> frozenset[str]:
     said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
+    said |= _particled(text)
     return said | frozenset(root(s) for s in said)
+
+
+# A verb and its particle, said apart, are the hyphenated word asked: "move in jan 1" is the move-in date,
+# "my check up is moved" the check-up
+_PARTICLE = re.compile(r"\b([a-z]+)\s+(up|in|out|off|on|over|down|back)\b", re.IGNORECASE)
+
+
+def _particled(text: str) -> frozenset[str]:
+    return frozenset(stem(f"{b}-{p}") for a, p in _PARTICLE.findall(text) for b in (a, stem(a)))
 
 
 def _names_one(note: Note, question: str) -> bool:
@@ -2631,6 +2728,10 @@ _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bo
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
+# …and other deeds so told: "when did I start at Medlink?": "been there since september 2024"; "what day
+# did we collect the car?": "picked it up saturday"
+_SAID_AS |= {stem(asked): frozenset(stem(w) for w in told.split())
+             for asked, told in (("start", "since joined began"), ("collect", "picked"))}  # fmt: skip
 _WITH_ME = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+and\s+(?:I|me)\b|\b(?:I|me)\s+and\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
 
 
@@ -2800,6 +2901,9 @@ _WHEN_TAIL = re.compile(
     re.IGNORECASE,
 )
 _OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into", "of", "by")
+# what a thing asked is for, after the verb's own preposition: "… from for the Lisbon trip", "… to for our holiday"
+_FOR_TAIL = re.compile(r"(\s(?:to|at|in|from|on|into|by))\s+for\s+(?:the|our|my|this|that)\s+[\w\s'’-]+$",
+                       re.IGNORECASE)
 
 
 def said_as_object(question: str, text: str) -> bool:
@@ -2814,7 +2918,10 @@ def said_as_object(question: str, text: str) -> bool:
     rest = asked[1]
     while (tail := _WHEN_TAIL.search(rest)) and tail.start() > 0:  # "… in February", "… these days"
         rest = rest[: tail.start()]
+    rest = _FOR_TAIL.sub(r"\1", rest)  # "which airport are we flying from for the Lisbon trip?"
     prep = next((p for p in _OBJECT_PREPS if re.search(rf"\s{p}$", rest, re.IGNORECASE)), "")
+    if prep == "from":  # "flying out of Knock" says where from
+        text = re.sub(r"\bout of\b", "out from", text)
     said = rest[: len(rest) - len(prep)].split()
     verb = said[-1] if said else ""
     if not verb.isalpha() or not verb.islower() or verb in STOP:
@@ -2888,10 +2995,30 @@ def _who_unsaid(
     if not scored:
         return refused
     ranked = sorted(scored, key=_Scored.key, reverse=True)
-    found = _verdict(sit, loose, _join(ranked[0], ranked, loose))
-    if found.verdict != "answer":
+    untold = {m for m in missing if not any(m in n.stems for n in notes)}  # (not "Easter at dad's")
+    found = _verdict(_unheaded(sit, untold), loose, _join(ranked[0], ranked, loose))
+    if found.verdict != "answer" or not _of_a_name(sit, missing, found.notes):
         return refused
     return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+
+
+def _unheaded(sit: Situation, missing: set[str]) -> Situation:
+    """The question read without the relations no note ties to anyone: "my godson's birthday" asks then
+    for a birthday told of one named ("Paolo's birthday is on Sept 21"), not one told of the godson."""
+    heads = tuple(h for h in sit.heads if h not in missing)
+    mine = sit.about_me and (not sit.heads or sit.heads[0] not in missing)  # not "my birthday" either
+    return replace(sit, heads=heads, chain=sit.chain - (len(sit.heads) - len(heads)), about_me=mine)
+
+
+def _of_a_name(sit: Situation, missing: set[str], notes: Sequence[Note]) -> bool:
+    """Whether what the question asks of an untold relation is said of someone named, who may be them
+    ("my godson's birthday": "Paolo's birthday is on Sept 21"), not of another relation ("mom's bday")."""
+    at = [i for i, h in enumerate(sit.heads[:-1]) if h in missing]
+    if not at:
+        return True
+    thing = sit.heads[at[-1] + 1]
+    return any(stem(m[2].casefold()) == thing and stem(m[1].casefold()) not in _KIN_STEMS
+               for n in notes for m in re.finditer(rf"\b({NAME_WORD})['’]s\s+(?:{_DESCRIBER})?(\w+)", n.text))
 
 
 def who_assumed(question: str, missing: Sequence[str]) -> str:

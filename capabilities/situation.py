@@ -18,6 +18,7 @@ from typing import Literal
 
 from capabilities.shorthand import spelled_out
 from memory.formation.patterns import NATIONALITY, sentences
+from memory.tokens import IRREGULAR
 
 Kind = Literal[
     "ack",  # thanks, ok, greetings: nothing to recall
@@ -132,31 +133,13 @@ def words(text: str) -> list[str]:
     return [w.casefold().replace("’", "'").strip("'-") for w in _WORD.findall(text)]
 
 
-# Irregular English verbs: "grew up" meets "grow up", "bought" meets "buy".
-_IRREGULAR = {
-    past: base
-    for line in (
-        "grow grew grown", "meet met", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
-        "take took taken", "give gave given", "come came", "see saw seen", "begin began begun", "bring brought",
-        "think thought", "tell told", "say said", "make made", "leave left", "feel felt", "keep kept",
-        "teach taught", "catch caught", "fall fell fallen", "fly flew flown", "drive drove driven",
-        "write wrote written", "eat ate eaten", "speak spoke spoken", "break broke broken", "choose chose chosen",
-        "sing sang sung", "swim swam swum", "win won", "lose lost", "pay paid", "build built", "send sent",
-        "spend spent", "sleep slept", "hear heard", "hold held", "stand stood", "wear wore worn",
-        "become became", "ride rode ridden", "read", "have had", "do did done", "is was were been",
-    )
-    for base, *forms in [line.split()]
-    for past in forms
-}  # fmt: skip
-
-
 def stem(word: str) -> str:
     """A crude stem that lets "lives", "living" and "live" (or "allergic", "allergies") meet."""
     w = word.casefold().replace("’", "'")
     if not w.isascii():  # "fiancée" meets "fiancee", "café" "cafe"
         w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
     w = w[:-2] if w.endswith("'s") else w.rstrip("'")
-    w = _IRREGULAR.get(w, w)
+    w = IRREGULAR.get(w, w)
     if w.endswith("-in-law"):  # "sister-in-law" is not "sister"
         return w
     if re.fullmatch(r"\d+(?:st|nd|rd|th)", w):  # "my 30th" is the 30 "officially 30 as of saturday" says

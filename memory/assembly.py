@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence, Set
 from copy import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import islice
 from typing import Any
@@ -40,7 +40,16 @@ from memory.attention import (
     recency,
 )
 from memory.db.engine import ids_clause, in_clause
-from memory.documents.joins import REACH, STEM, Join, asked_sentences, evidence_sentences, joining_sentence, stems
+from memory.documents.joins import (
+    REACH,
+    STEM,
+    Join,
+    asked_sentences,
+    evidence_sentences,
+    joining_sentence,
+    runs_on,
+    stems,
+)
 from memory.graph.cypher import MAX_DEPTH, GraphNode, Subgraph
 from memory.graph.entities import EntityStore
 from memory.graph.entity_vectors import EntityVectors
@@ -331,6 +340,10 @@ class ContextAssembler:
     `reach`: such a sentence is read beside the nearest sentence of its paragraph that names
     something, at most this many away (`joins.REACH`); 1, the next or previous one only, as
     before the nineteenth session.
+    `continued`: an excerpt reads on where the passage asked about does: into the next chunk of a
+    read one whose last paragraph holds two of the question's words (`joins.runs_on`), and a
+    sentence its writer says ("I write …") under the heading that names the writer; off, as
+    before the twentieth session.
     """
 
     def __init__(
@@ -347,6 +360,7 @@ class ContextAssembler:
         surround: bool = True,
         around: bool = True,
         reach: int = REACH,
+        continued: bool = True,
     ) -> None:
         self._engine = engine
         self._turns = turns
@@ -360,6 +374,7 @@ class ContextAssembler:
         self.surround = surround
         self.around = around
         self.reach = reach
+        self.continued = continued
 
     def assemble(
         self,
@@ -532,14 +547,21 @@ class ContextAssembler:
         have, terms = {h.memory.id for h in hits}, query_terms(message)
         more = self._memories.search(user_id, message, req.vector_limit + EXCERPTS, req.similarity_threshold,
                                      kinds=["chunk"], document_ids=req.document_ids)  # fmt: skip
+        more = [h for h in more if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains)]
+        after = self._memories.next_chunks(user_id, [h.memory.id or 0 for h in more]) if self.continued else {}
+        read = have | {h.memory.id for h in more}
         found: list[tuple[MemoryHit, list[Join]]] = []
         for h in more:  # best first: a sentence the chunks' overlap repeats is shown by the better one
-            if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains):
+            then = after.get(h.memory.id or 0)
+            if then is not None and (then.id in read or not runs_on(h.memory.content, terms)):
+                then = None
+            for c in [h] if then is None else [h, replace(h, memory=then)]:  # ranked as the chunk it continues
+                read.add(c.memory.id)
                 shown = [j.sentence for _, js in found for j in js]
-                js = evidence_sentences(h.memory.content, terms, known=known, shown=shown, around=self.around,
-                                        reach=self.reach)  # fmt: skip
+                js = evidence_sentences(c.memory.content, terms, known=known, shown=shown, around=self.around,
+                                        reach=self.reach, writer=self.continued)  # fmt: skip
                 if js:
-                    found.append((h, js))
+                    found.append((c, js))
         return found
 
     def _fill(self, user_id: int, message: str, hits: list[MemoryHit], req: ContextRequest) -> list[MemoryHit]:

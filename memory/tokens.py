@@ -21,6 +21,24 @@ _STOPWORDS = frozenset(
 )
 _WORD = re.compile(r"[0-9A-Za-z\u00C0-\uFFFF]+")
 
+# Irregular English verbs, each past form to its base: "grew up" meets "grow up", "bought" meets "buy",
+# "wrote" meets "write" (capabilities/situation.py `stem`, memory/documents/joins.py `stems`).
+IRREGULAR = {
+    past: base
+    for line in (
+        "grow grew grown", "meet met", "get got gotten", "go went gone", "buy bought", "sell sold", "run ran",
+        "take took taken", "give gave given", "come came", "see saw seen", "begin began begun", "bring brought",
+        "think thought", "tell told", "say said", "make made", "leave left", "feel felt", "keep kept",
+        "teach taught", "catch caught", "fall fell fallen", "fly flew flown", "drive drove driven",
+        "write wrote written", "eat ate eaten", "speak spoke spoken", "break broke broken", "choose chose chosen",
+        "sing sang sung", "swim swam swum", "win won", "lose lost", "pay paid", "build built", "send sent",
+        "spend spent", "sleep slept", "hear heard", "hold held", "stand stood", "wear wore worn",
+        "become became", "ride rode ridden", "read", "have had", "do did done", "is was were been",
+    )
+    for base, *forms in [line.split()]
+    for past in forms
+}  # fmt: skip
+
 
 def estimate_tokens(text: str) -> int:
     """Estimated token count of `text` (0 for the empty string)."""

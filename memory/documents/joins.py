@@ -4,7 +4,8 @@ A co-occurrence ("Mina RELATED_TO Lucy") says only that two names met in a sente
 sentence itself says what joins them. Graph context shows a document relation with it
 (memory/assembly.py), and leaves out a co-occurrence whose sources hold no such sentence.
 Words match on their first five letters, a crude stem that lets "proposed" find "proposal" (a
-shorter word matches the start of one: "sail" finds "sailed").
+shorter word matches the start of one: "sail" finds "sailed"), an irregular verb's past on its base's
+("wrote" finds "write", `IRREGULAR`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from memory.documents.extraction import sentences
 from memory.documents.mentions import plain
+from memory.tokens import IRREGULAR
 
 MAX_CHARS = 240
 """A joining sentence is cut to this window around its names (novels have 100-word sentences)."""
@@ -37,6 +39,8 @@ REPEAT_CHARS = 40
 """A sentence whose head, middle or tail this long is in an excerpt already shown is not shown again."""
 _PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
 _QUOTES = ('"', "'", "“", "‘")
+_FIRST_PERSON = re.compile(r"\b(?:I|[Ww]e)\b")
+"""A sentence said by its writer, whom the heading above it names."""
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][\w'’-]+)")
 """A capitalised word after a lower-case word or a comma: a name, not a sentence's first word."""
 
@@ -79,6 +83,7 @@ def evidence_sentences(
     shown: Sequence[str] = (),
     around: bool = True,
     reach: int = REACH,
+    writer: bool = True,
 ) -> list[Join]:
     """The `n` sentences of `text` that hold most of the question's `terms` (at least two, or
     the one there is) beside a name the question does not say (a capitalised word after another
@@ -88,10 +93,13 @@ def evidence_sentences(
     Sister Agatha, …, Buda-Pesth, to …"), else beside the nearest sentence of its paragraph, at most
     `reach` sentences away, that names what it speaks of ("… at Jamaica Lane, Bermondsey. … these
     places were chosen as the first of delivery"; "… either the Pruth or the Sereth. … The Count in
-    his box, then, was on a river …", the sentence between left out and marked). No sentence is
+    his box, then, was on a river …", the sentence between left out and marked). A sentence its
+    writer says ("I", "we") is read under the heading too, whatever it names: the heading says who
+    "I" is ("Letter, Sister Agatha, … I write by desire of Mr. Jonathan Harker …"). No sentence is
     shown twice, nor one `shown` already (chunks overlap). `around` False reads each sentence
     alone, as before the eighteenth session; `reach` 1, beside the next or previous sentence only,
-    as before the nineteenth (benchmark rows)."""
+    as before the nineteenth; `writer` False, a named sentence alone, as before the twentieth
+    (benchmark rows)."""
     need = min(2, len(terms))
     if not around:
         known, shown = (), ()
@@ -102,7 +110,7 @@ def evidence_sentences(
             if not need or len(held) < need:
                 continue
             parts, read = frozenset({(p, i)}), flat
-            if around and not named and heading is not None:
+            if around and heading is not None and (not named or (writer and _FIRST_PERSON.search(flat))):
                 read = f"{heading} {flat}"
             elif around and not named and (beside := _naming(said, i, reach)) is not None:
                 first, last = sorted((i, beside))
@@ -114,7 +122,7 @@ def evidence_sentences(
                 found.append((len(held) / len(terms), parts, _window(read, min(at), max(at))))
     chosen: list[tuple[frozenset[tuple[int, int]], Join]] = []
     for fit, parts, sentence in sorted(found, key=lambda f: -f[0]):
-        if len(chosen) < n and not any(parts & taken for taken, _ in chosen):
+        if len(chosen) < n and not any(parts & taken or sentence in j.sentence for taken, j in chosen):
             chosen.append((parts, Join(sentence, fit)))
     return [j for _, j in chosen]
 
@@ -174,6 +182,13 @@ def _held(flat: str, terms: Sequence[str]) -> list[str]:
     return [t for t in terms if _holds(said, t)]
 
 
+def runs_on(text: str, terms: Sequence[str]) -> bool:
+    """Whether the passage asked about runs on past the end of a chunk: its last paragraph holds
+    two of the question's `terms` (the one there is); the next chunk is read too."""
+    last = _PARAGRAPH.split(text.rstrip())[-1]
+    return bool(terms) and len(_held(" ".join(plain(last).split()), terms)) >= min(2, len(terms))
+
+
 def asked_sentences(text: str, terms: Sequence[str], n: int = 1, chars: int = SHORT_CHARS) -> list[str]:
     """The `n` sentences of `text` holding most of the question's `terms` (at least one), in the
     text's order, each cut to a `chars` window at its first asked word: what a chunk packed short
@@ -190,8 +205,12 @@ def asked_sentences(text: str, terms: Sequence[str], n: int = 1, chars: int = SH
 
 
 def stems(words: Sequence[str]) -> set[str]:
-    """The crude stems (first five letters) of lower-case words."""
-    return {w[:STEM] for w in words}
+    """The crude stems (first five letters) of lower-case words, an irregular verb's of its base."""
+    return {_stem(w) for w in words}
+
+
+def _stem(word: str) -> str:
+    return IRREGULAR.get(word, word)[:STEM]
 
 
 def _fit(flat: str, terms: Sequence[str]) -> float:
@@ -201,7 +220,7 @@ def _fit(flat: str, terms: Sequence[str]) -> float:
 
 def _holds(said: set[str], term: str) -> bool:
     """Whether a sentence's stems hold a term ("sail" is held by "sailed", stem "saile")."""
-    stem = term[:STEM]
+    stem = _stem(term)
     return stem in said or (len(stem) < STEM and any(s.startswith(stem) for s in said))
 
 

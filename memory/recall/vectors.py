@@ -235,6 +235,22 @@ class MemoryIndex:
         with Session(self._engine) as session:
             return {r.id: r for r in session.exec(query) if r.id is not None and r.user_id == user_id}
 
+    def next_chunks(self, user_id: int, ids: Sequence[int]) -> dict[int, MemoryRow]:
+        """The active chunk of the same document stored just after each of these chunks (documents
+        are stored in reading order), keyed by the chunk it follows; a document's last has none."""
+        if not ids:
+            return {}
+        params: dict[str, Any] = {"u": user_id}
+        sql = (
+            "SELECT m.id, (SELECT MIN(n.id) FROM memories n WHERE n.user_id = m.user_id AND n.document_id = "
+            "m.document_id AND n.kind = 'chunk' AND n.status = 'active' AND n.id > m.id) FROM memories m "
+            f"WHERE m.user_id = :u AND m.kind = 'chunk'{in_clause('m.id', ids, params)}"
+        )
+        with self._engine.connect() as conn:
+            after = {int(m): int(n) for m, n in conn.execute(text(sql), params).all() if n is not None}
+        rows = self.by_ids(user_id, sorted(set(after.values())))
+        return {m: rows[n] for m, n in after.items() if n in rows}
+
     def previous_turn(self, user_id: int, memory: MemoryRow) -> MemoryRow | None:
         """The active turn memory said just before this one in its thread ("Biscuit's our beagle"
         before "We got her from a rescue"), or None."""

@@ -178,6 +178,37 @@ def test_document_context_reads_a_further_chunks_answer_beside_its_neighbour(
     assert any("Jamaica Lane, Bermondsey. If then the Count" in e for e in excerpts), excerpts
 
 
+def test_document_context_reads_on_into_the_next_chunk_and_under_a_letters_heading(
+    storage: MemoryStore, user: int, tmp_path: Path
+) -> None:
+    """Twentieth session: a read chunk ends on the news the question asks about ("a nurse wrote");
+    the letter itself is the next chunk, ranked below the threshold, and its writer's sentence ("I
+    write …", the past "wrote" asked) is read under the heading that names her."""
+    notes = tmp_path / "letters.md"
+    notes.write_text("\n\n".join([
+        "Clara Voss waited all summer for news of Paul Weber and his illness, and Clara Voss asked everyone in town "
+        "who wrote about Paul Weber. Nobody in town had written to Clara Voss about Paul Weber or about his illness "
+        "that year, or since.",
+        "Clara Voss walked by the lake every day and thought of the long winter to come and of the first snow on the "
+        "hills above the town.\n\nAt last news of Paul Weber came to Clara Voss: he has been ill, and a nurse wrote to "
+        "her from the hotel.",
+        '_Letter, Anna Berg, Hotel Sonne, Basel._\n\n"I write at the wish of Mr. Paul Weber, who cannot hold a pen. '
+        "The trains to the south are slow, the lake is grey, and the hotel kitchen is closed on Mondays.",
+    ]))  # fmt: skip
+    _ingestor(storage, chunk_chars=240, overlap_chars=0).ingest(user, notes)
+    req = ContextRequest(context_turns=0, vector_limit=1, similarity_threshold=0.5, triple_depth=2, budget_tokens=1024)
+    question = "Who wrote to Clara Voss about Paul Weber's illness?"
+    ranked = storage.memories.search(user, question, 10, 0.5, kinds=["chunk"])
+    assert not any("Anna Berg" in h.memory.content for h in ranked)  # the letter's chunk ranks below the threshold
+    ctx = storage.assembler.assemble(user, "t1", question, req)
+    excerpts = [i.full.split(") ", 1)[1] for i in ctx.loaded if "excerpt" in i.full]
+    assert excerpts == ['Letter, Anna Berg, Hotel Sonne, Basel. "I write at the wish of Mr. Paul Weber, who cannot '
+                        "hold a pen."]
+    storage.assembler.continued = False  # before: the letter's chunk is not read
+    before = storage.assembler.assemble(user, "t1", question, req)
+    assert "Anna Berg" not in TwoLevelContext.from_assembled(before).block()
+
+
 def test_document_context_fills_the_budget_when_no_entity_matches(
     storage: MemoryStore, user: int, tmp_path: Path
 ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.documents.joins import asked_sentences, evidence_sentences, joining_sentence
+from memory.documents.joins import asked_sentences, evidence_sentences, joining_sentence, runs_on
 
 TEXT = (
     "It turns out that the schooner is a Russian from Varna, and is called the _Demeter_. "
@@ -132,3 +132,45 @@ def test_asked_sentences_are_what_a_chunk_packed_short_shows() -> None:
     long = "And so " * 60 + "the wolf Bersicker ran into the Park " + "and on " * 40 + "."
     (cut,) = asked_sentences(long, ["wolf"])
     assert "wolf Bersicker" in cut and len(cut) <= 162  # a window at the asked word
+
+
+def test_an_irregular_past_is_held_by_its_base() -> None:
+    """Twentieth session: "wrote" is asked, "write" is said; the five-letter stem ("wrote", "write")
+    did not join them, a closed list of English irregular verbs does (`memory.tokens.IRREGULAR`)."""
+    text = "The mayor came at noon. Anna Berg will write to the mayor tonight."
+    assert asked_sentences(text, ["wrote", "mayor"]) == ["Anna Berg will write to the mayor tonight."]
+    (found,) = evidence_sentences(text, ["wrote", "mayor"])
+    assert found.sentence == "Anna Berg will write to the mayor tonight." and found.fit == 1.0
+    assert asked_sentences("She spoke to the mayor. The mayor came.", ["speak", "mayor"]) == [
+        "She spoke to the mayor."
+    ]
+
+
+def test_evidence_sentences_read_a_writers_sentence_under_the_heading() -> None:
+    """Twentieth session: a sentence its writer says ("I write …") names someone else, yet the
+    heading above it says who "I" is: it is read under the heading, whatever it names."""
+    text = (
+        "_Letter, Anna Berg, Hotel Sonne, Basel, to Miss Clara Voss._\n\n\"Dear Madam,--\n\n"
+        "\"I write at the wish of Mr. Paul Weber, who is ill at Lyon and cannot hold a pen. The doctor "
+        "calls every morning."
+    )
+    asked = ["wrote", "clara", "voss", "paul", "weber", "illness"]
+    (found,) = evidence_sentences(text, asked, known=["Clara Voss", "Paul Weber"])  # the heading is not shown twice
+    assert found.sentence == (
+        'Letter, Anna Berg, Hotel Sonne, Basel, to Miss Clara Voss. "I write at the wish of Mr. Paul Weber, who is '
+        "ill at Lyon and cannot hold a pen."
+    )
+    alone = evidence_sentences(text, asked, known=["Clara Voss", "Paul Weber"], writer=False)[0].sentence
+    assert alone.startswith('"I write at the wish') and "Anna Berg" not in alone
+    said = text.replace("I write at the wish of", "Mother writes at the wish of")  # not the writer's own words
+    (other,) = evidence_sentences(said, ["writes", "paul", "illness"], known=["Paul Weber"])
+    assert "Anna Berg" not in other.sentence
+
+
+def test_a_passage_runs_on_past_a_chunk_whose_last_paragraph_holds_the_asked_words() -> None:
+    """Twentieth session: the next chunk is read too when the read one ends in a paragraph holding
+    two of the question's words: what it speaks of continues there."""
+    asked = ["wrote", "clara", "paul", "illness"]
+    assert runs_on("The rain went on.\n\nAt last, news of Paul: he has been ill. A nurse wrote", asked)
+    assert not runs_on("Paul wrote twice.\n\nThe rain went on all day, and the paths were empty.", asked)
+    assert not runs_on("At last, news of Paul.", [])
