@@ -880,14 +880,32 @@ def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
     "where does March live?" and was answered "March lives in Leeds.". A kin word of the other sex than
     the pronoun's is passed over ("my brother" for "she")."""
     other = HIS_KIN if pronoun in ("she", "her") else HER_KIN if pronoun in ("he", "him", "his") else ""
+    not_so = _called_otherwise(history, pronoun)
     for text in reversed(_thread_texts(history)):
         found = [(text.rfind(n), n.split()[0]) for n in people_in(text)  # (not "a clinic in Matosinhos")
-                 if n.split()[0].casefold() not in STOP and not is_calendar(n.split()[0])]
+                 if n.split()[0].casefold() not in STOP | not_so and not is_calendar(n.split()[0])]
         found += [(m.start(), f"my {m[1]}") for m in _KIN_SAID.finditer(text)
                   if not (other and re.fullmatch(other, m[2], re.IGNORECASE))]  # fmt: skip
         if found:
             return max(found)[1]
     return ""
+
+
+_SHE, _HE = ("she", "her"), ("he", "him", "his")
+
+
+def _called_otherwise(history: Sequence[ModelMessage], pronoun: str) -> set[str]:
+    """The names (casefolded) the person's own earlier questions in the thread called by a pronoun of the
+    other sex than `pronoun`'s: after "how many kids does she have?" of Inês, "what does he do?" is not
+    "what does Inês do?" (a real chat, twentieth session)."""
+    other = _HE if pronoun in _SHE else _SHE if pronoun in _HE else ()
+    called: set[str] = set()
+    for i, m in enumerate(history):
+        said = _thread_texts([m], replies=False)
+        for p in (p.group().casefold() for t in said for p in _HE_SHE_HIS.finditer(t)):
+            if p in other and (name := _last_named(history[:i])):
+                called.add(name.casefold())
+    return called
 
 
 def _thread_texts(history: Sequence[ModelMessage], replies: bool = True) -> list[str]:

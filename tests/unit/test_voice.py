@@ -285,6 +285,11 @@ def _thread(*said: str) -> list[ModelMessage]:
         (("My brother Tom and my sister are coming.", "I will remember that."), "when does she arrive?",
          "when does my sister arrive?"),
         (("I saw my mum and then Ana.", "I will remember that."), "where does she live?", "where does Ana live?"),
+        # not one the person called by the other sex's pronoun earlier in the thread (a real chat, 2026-11-29)
+        (("how many kids does Inês have?", "Inês has two kids.", "what's her husband's name?", "I don't know."),
+         "what does he do?", "what does he do?"),
+        (("how many kids does Inês have?", "Inês has two kids.", "what's her husband's name?", "I don't know."),
+         "what does she do?", "what does Inês do?"),
         (("When is my mum's birthday?", "14 March."), "should I call her tomorrow?", "should I call my mum tomorrow?"),
         # a question that leaves out what it asks about is the one before, asked with its words
         (("when is my dentist appointment?", "Thursday 4 December."), "what time?",
