@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,17 +33,38 @@ def _on_connect(dbapi_conn: Any, _record: Any) -> None:
     sqlite_vec.load(dbapi_conn)
     dbapi_conn.enable_load_extension(False)
     cur = dbapi_conn.cursor()
-    # WAL lets Chainlit's async data layer read while the app writes; busy_timeout makes
-    # a briefly locked file wait instead of failing; mmap halves KNN time (STACK-NOTES).
-    for pragma in (
-        "PRAGMA journal_mode=WAL",
-        "PRAGMA synchronous=NORMAL",
-        "PRAGMA busy_timeout=5000",
-        "PRAGMA foreign_keys=ON",
-        "PRAGMA mmap_size=268435456",
-    ):
-        cur.execute(pragma)
-    cur.close()
+    try:
+        _pragmas(cur)
+    finally:
+        cur.close()
+
+
+# WAL lets Chainlit's async data layer read while the app writes; busy_timeout makes a briefly locked
+# file wait instead of failing; mmap halves KNN time (STACK-NOTES).
+_PRAGMAS = (
+    "PRAGMA busy_timeout=5000",
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA mmap_size=268435456",
+)
+PRAGMA_WAIT_S = 10.0
+"""How long a new connection retries its pragmas on a locked file. Switching to WAL can fail at once with
+"database is locked", busy timeout or not, while another process creates or migrates the same file (CI,
+2026-11-29: two processes started together on one new file)."""
+
+
+def _pragmas(cur: Any, wait_s: float = PRAGMA_WAIT_S) -> None:
+    deadline = time.monotonic() + wait_s
+    for pragma in _PRAGMAS:
+        while True:
+            try:
+                cur.execute(pragma)
+                break
+            except sqlean.dbapi2.OperationalError as exc:  # pyright: ignore[reportAttributeAccessIssue]
+                if "locked" not in str(exc).lower() or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.05)
 
 
 def open_engine(path: Path) -> Engine:

@@ -108,6 +108,33 @@ def test_faults_database_locked_by_another_process(tmp_path: Path) -> None:
     assert _digest(data) == before
 
 
+def test_a_new_connection_waits_out_a_file_another_process_is_setting_up() -> None:
+    """Switching to WAL can fail at once with "database is locked", busy timeout or not, while another process
+    creates or migrates the file (CI, 2026-11-29: one of two processes started together on one new file
+    died with StorageError). A connection retries its pragmas for a while, then gives up with the error."""
+    import sqlean
+
+    from memory.db.engine import _pragmas  # pyright: ignore[reportPrivateUsage]
+
+    locked = sqlean.dbapi2.OperationalError  # pyright: ignore[reportAttributeAccessIssue]
+
+    class Cursor:
+        def __init__(self, locked: int) -> None:
+            self.locked, self.done = locked, list[str]()
+
+        def execute(self, sql: str) -> None:
+            if "journal_mode" in sql and self.locked:
+                self.locked -= 1
+                raise locked("database is locked")
+            self.done.append(sql)
+
+    cursor = Cursor(locked=3)
+    _pragmas(cursor)
+    assert "PRAGMA journal_mode=WAL" in cursor.done and len(cursor.done) == 5
+    with pytest.raises(locked, match="locked"):
+        _pragmas(Cursor(locked=3), wait_s=0.0)
+
+
 def test_faults_corrupt_sqlite_file_is_left_alone(tmp_path: Path) -> None:
     data = tmp_path / "data"
     _seed(data)
