@@ -579,7 +579,8 @@ def answer_type(question: str) -> AnswerType | None:
     return None
 
 
-_WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+(?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}\W*$")
+# "who is Ruth?", "Who's Dr Okafor?": the name asked (group 1)
+_WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)\W*$")
 # a question that asks an amount, then says when ("how old was I when…", "how much did she weigh when…")
 _HOW_WHEN = re.compile(r"^\W*how (?:old|many|much|often|long(?! ago))\b(?=.*\bwhen\b)")
 
@@ -1946,8 +1947,8 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
-    who = _WHO_IS_NAME.match(sit.text)
-    described = [n for n in candidates if who and _describes(who[1], n.text)]
+    who = _WHO_IS_NAMED.match(sit.text)
+    described = [n for n in candidates if who and _describes(who[1].strip(), n.text)]
     if described and (evidence := _chosen(sit, described)).verdict == "answer":
         return evidence  # "who is Rui?": "the shop manager is a guy called Rui", not "dinner with Rui"
     evidence = _chosen(sit, candidates)
@@ -1960,9 +1961,7 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     return _through_kin(sit, candidates) or evidence
 
 
-_WHO_WED = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+({NAME_WORD})\s+(?:married|engaged)\s+to\W*$")
-# "who is Rui?", "who's Dr Okafor?": asked who someone is, which a note says by what it calls them
-_WHO_IS_NAME = re.compile(rf"^\W*who(?:['’]s|\s+is|\s+was)\s+((?:Dr\.?\s+)?{NAME_WORD}(?:\s+{NAME_WORD})?)\W*$")
+_WHO_WED = re.compile(rf"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+({NAME_WORD})\s+(?:married|engaged)\s+to\W*$")
 
 
 def _describes(name: str, text: str) -> bool:

@@ -1824,6 +1824,7 @@ def test_the_kin_of_one_the_person_calls_by_a_word_is_the_kin_of_that_word() -> 
     assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:1] == ["m2"]
     assert choose(read("what's Inês's husband called?"), notes).reason.startswith("Carlos, Inês's husband")
     assert choose(read("who is Inês married to?"), notes).reason.startswith("Carlos, Inês's husband")
+    assert choose(read("Who is Inês married to?"), notes).reason.startswith("Carlos, Inês's husband")
     assert choose(read("what's Inês's husband's name?"), notes).reason == "Carlos, Inês's husband"  # name only
 
 
@@ -1835,6 +1836,7 @@ def test_who_someone_is_is_the_note_that_says_what_they_are() -> None:
         _note("m2", "yesterday I had dinner with Rui and his wife Marta at a tasca in Ribeira", 3, 0.8),
     ]
     assert [n.ref for n in choose(read("who is Rui?"), notes).notes] == ["m1"]
+    assert [n.ref for n in choose(read("Who is Rui?"), notes).notes] == ["m1"]  # as a sentence starts
     assert [n.ref for n in choose(read("who's Marta?"), notes).notes] == ["m2"]  # "his wife Marta"
     assert choose(read("who is Tiago?"), notes).verdict == "unknown"
 
