@@ -874,12 +874,15 @@ def _unelided(question: str, history: Sequence[ModelMessage]) -> str:
     return question
 
 
+_SHE, _HE = ("she", "her"), ("he", "him", "his")
+
+
 def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
     """The one the thread named last (its newest turns first): a name, or who they are to the person
     ("my mum"), or "". Never a month or a weekday: "…on 14 March." then "where does she live?" read
     "where does March live?" and was answered "March lives in Leeds.". A kin word of the other sex than
     the pronoun's is passed over ("my brother" for "she")."""
-    other = HIS_KIN if pronoun in ("she", "her") else HER_KIN if pronoun in ("he", "him", "his") else ""
+    other = HIS_KIN if pronoun in _SHE else HER_KIN if pronoun in _HE else ""
     not_so = _called_otherwise(history, pronoun)
     for text in reversed(_thread_texts(history)):
         found = [(text.rfind(n), n.split()[0]) for n in people_in(text)  # (not "a clinic in Matosinhos")
@@ -891,15 +894,14 @@ def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
     return ""
 
 
-_SHE, _HE = ("she", "her"), ("he", "him", "his")
-
-
 def _called_otherwise(history: Sequence[ModelMessage], pronoun: str) -> set[str]:
     """The names (casefolded) the person's own earlier questions in the thread called by a pronoun of the
     other sex than `pronoun`'s: after "how many kids does she have?" of Inês, "what does he do?" is not
     "what does Inês do?" (a real chat, twentieth session)."""
     other = _HE if pronoun in _SHE else _SHE if pronoun in _HE else ()
     called: set[str] = set()
+    if not other:  # no pronoun asked of (and `_last_named`'s own calls below ask none): nothing to read
+        return called
     for i, m in enumerate(history):
         said = _thread_texts([m], replies=False)
         for p in (p.group().casefold() for t in said for p in _HE_SHE_HIS.finditer(t)):

@@ -2255,10 +2255,11 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
         if mine is None:
             return None
         name = mine.title()
-    readings = _readings(told, aliases(told))
+    called = aliases(told)
+    readings = _readings(told, called)
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
     who = {w.casefold() for _, w in said}
-    said = said if len(who) == 1 else _kin_of_alias(name, kin, told)
+    said = said if len(who) == 1 else _kin_of_alias(name, kin, told, called)
     said = said or _kin_in_two_steps(name, kin, told, readings)
     if not said:
         return None
@@ -2293,10 +2294,10 @@ def _kin_in_two_steps(name: str, kin: str, told: Sequence[Note], readings: Seque
     return []
 
 
-def _kin_of_alias(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:
-    """Whom the notes call the kin of one the person calls by a word: "Inês's husband" is Carlos when the
-    notes say "my sister Inês" and "my sister's husband Carlos"; the note that names him leads."""
-    known = aliases(told)
+def _kin_of_alias(name: str, kin: str, told: Sequence[Note], known: Mapping[str, str]) -> list[tuple[Note, str]]:
+    """Whom the notes call the kin of one the person calls by a word (`known`, the notes' `aliases`):
+    "Inês's husband" is Carlos when the notes say "my sister Inês" and "my sister's husband Carlos"; the
+    note that names him leads."""
     called = [w for w, n in known.items() if n == name.casefold() and "'" not in w and " " not in w]
     who = {known[f"{w}'s {kin}"] for w in called if f"{w}'s {kin}" in known}
     if len(who) != 1:

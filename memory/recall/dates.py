@@ -166,7 +166,7 @@ def said_days(text: str, day: date) -> list[tuple[str, Span]]:
 def resolved_spans(text: str, day: date) -> list[Span]:
     """The days relative expressions in `text` point at, said on `day` ("yesterday" -> the day
     before). Explicit dates are not read here: they are in the words, where BM25 sees them."""
-    spans = [s for m in _RELATIVE.finditer(text) if (s := _relative(m, day)) is not None]
+    spans = [s for _, s in said_days(text, day)]
     for m in _AGO.finditer(text):
         count = int(m.group(1)) if m.group(1).isdigit() else NUMBERS[m.group(1).lower()]
         spans.append(_ago(count, m.group(2).lower(), day))
