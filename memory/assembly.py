@@ -548,12 +548,13 @@ class ContextAssembler:
         more = self._memories.search(user_id, message, req.vector_limit + EXCERPTS, req.similarity_threshold,
                                      kinds=["chunk"], document_ids=req.document_ids)  # fmt: skip
         more = [h for h in more if h.memory.id not in have and _in_focus(h.memory.document_id, req.domains)]
-        after = self._memories.next_chunks(user_id, [h.memory.id or 0 for h in more]) if self.continued else {}
+        running = [h.memory.id or 0 for h in more if runs_on(h.memory.content, terms)] if self.continued else []
+        after = self._memories.next_chunks(user_id, running)  # (no query when none runs on)
         read = have | {h.memory.id for h in more}
         found: list[tuple[MemoryHit, list[Join]]] = []
         for h in more:  # best first: a sentence the chunks' overlap repeats is shown by the better one
             then = after.get(h.memory.id or 0)
-            if then is not None and (then.id in read or not runs_on(h.memory.content, terms)):
+            if then is not None and then.id in read:
                 then = None
             for c in [h] if then is None else [h, replace(h, memory=then)]:  # ranked as the chunk it continues
                 read.add(c.memory.id)
