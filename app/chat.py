@@ -229,7 +229,10 @@ async def reply_to(
     situation: Situation | None = None  # read on the policy path only
     if rt.path == "policy":
         situation, request, notes, request_ms = _planned(rt, user_id, thread_id, user_turn, limits)
-        if situation.kind in GROUNDED_KINDS:  # what they said a moment ago is memory too
+        # What they said a moment ago is memory too, for any question: "Who is Tiago?" read as going on
+        # from the thread is answered from memory when memory knows Tiago (`grounded._known_after_a_look`),
+        # and the model, asked before the telling was formed, invented "a Brazilian-American artist".
+        if situation.kind in GROUNDED_KINDS or situation.question:
             await form_waiting(rt, user_id)
     else:
         # The message's embedding does not depend on the request: compute it while the model plans.

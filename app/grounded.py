@@ -450,6 +450,10 @@ async def _grounded(
                       follow_ups=_follow_ups(worked.notes, sit))  # fmt: skip
     evidence = choose(sit, notes)
     if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document" and not _known(sit, notes):
+        someone = _SOMEONE.match(question)
+        if someone:  # "who is Rui?", never told of: the model wrote "Rui is a brilliant … AI assistant"
+            name = next(g for g in someone.groups() if g).strip()
+            return Answer(content=f"I don't know — you haven't told me about {name}.", confidence="low")
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory
     if evidence.verdict == "unknown":
         return Answer(content=_dont_know(sit), confidence="low")
@@ -531,6 +535,15 @@ async def _grounded(
     )
 
 
+# Who someone is, what they do, where they live or how old they are, asked of a name: of a name memory
+# does not know the 135M model wrote a life ("Rui is a brilliant and resourceful AI assistant…"), so
+# the reply is that they were never told of (a famous name too: the model's biographies are unchecked).
+_NAME = r"((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)"
+_SOMEONE = re.compile(
+    rf"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+{_NAME}\W*$"
+    rf"|^\W*(?i:what|where)\s+(?i:does|did|is)\s+{_NAME}\s+(?i:do|doing|live|work)\b"
+    rf"|^\W*(?i:how old is)\s+{_NAME}\W*$"
+)
 # A question answered yes or no ("is my sister married?", "does Tom have a car?"), not "do you remember…"
 _YES_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|will|am)\b(?!\s+you\b)", re.IGNORECASE)
 

@@ -426,7 +426,11 @@ def read(message: str, history: Sequence[str] = ()) -> Situation:
     heads, chain = _heads(_WORD.findall(text))
     names = tuple(names_in(text))
     terms = key_terms(text)
-    kind = _kind(text, tokens, question, about_me, names, chain, bool(history), terms)
+    # "Who is Rui?" after a talk about bikes names someone the thread never did: it asks memory, as it
+    # would in a new thread (as a continuation the model wrote "Rui is a brilliant … AI assistant").
+    thread = " ".join(history).casefold()
+    new_names = [n for n in names if n.casefold() not in thread]
+    kind = _kind(text, tokens, question, about_me, names, chain, bool(history), terms, bool(new_names))
     return Situation(kind, question, about_me, terms, heads, names, chain, text)
 
 
@@ -463,6 +467,7 @@ def _kind(
     chain: int,
     has_history: bool,
     terms: Sequence[str],
+    new_names: bool = False,
 ) -> Kind:
     names = list(names)
     if _SUMMARY.search(text):
@@ -471,7 +476,7 @@ def _kind(
         return "ack"
     # "what did I just say?" points back; "Actually I just sold the Skoda, I drive a Tesla now." is news
     back = _BACKREF.search(text) or (question and _JUST.search(text))
-    if has_history and (back or (question and len(terms) <= 1 and not about_me)):
+    if has_history and (back or (question and len(terms) <= 1 and not about_me and not new_names)):
         return "continuation"
     if _DOCUMENT.search(text):
         return "document"

@@ -342,6 +342,37 @@ async def test_a_question_right_after_a_telling_waits_for_its_formation_and_no_o
     assert storage.formation.counts(other) == {"pending": 1}
 
 
+async def test_a_question_that_goes_on_from_the_thread_waits_for_the_telling_too(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"Who is Tiago?" right after "My neighbour Tiago fixes bikes…" reads as going on from the thread; it
+    went to the model before the telling was formed, which invented "a Brazilian-American artist"."""
+    voice = Voice()
+    rt = _runtime(settings, storage, voice)
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    [e async for e in chat_turn(rt, uid, "t", "My neighbour Tiago fixes bikes in his garage.")]  # queued
+    assert read("Who is Tiago?", ["My neighbour Tiago fixes bikes in his garage."]).kind == "continuation"
+    who = _reply([e async for e in chat_turn(rt, uid, "t", "Who is Tiago?")])
+    assert any("fixes bikes" in source.text for source in who.sources)  # (the scripted voice's words aside)
+
+
+async def test_a_name_never_told_of_is_not_given_a_life_by_the_model(settings: Settings, storage: MemoryStore) -> None:
+    """"Who is Rui?", never told of, in a new thread or in one about someone else: the model wrote "Rui is a
+    brilliant and resourceful AI assistant…". The reply says Rui was never told of, and no model is asked."""
+    voice = Voice()
+    rt = _runtime(settings, storage, voice)
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    _told(rt, uid, "a", "My neighbour Tiago fixes bikes in his garage.")
+    calls = len(voice.prompts)
+    for thread, question in [("q", "Who is Rui?"), ("a", "Who is Rui?"), ("r", "What does Marta Silva do?")]:
+        reply = _reply(await _say(rt, uid, thread, question))
+        assert reply.reply.startswith("I don't know — you haven't told me about ") and reply.confidence == "low"
+        assert not reply.sources
+    assert len(voice.prompts) == calls
+    assert read("Who is Rui?", ["My neighbour Tiago fixes bikes in his garage."]).kind == "personal"
+    assert read("And Rui?", ["Where does Tiago live?"]).kind == "continuation"  # said on from the thread
+
+
 async def test_a_question_about_a_thing_they_told_of_is_not_the_model_s_to_guess(
     settings: Settings, storage: MemoryStore
 ) -> None:
