@@ -450,10 +450,6 @@ async def _grounded(
                       follow_ups=_follow_ups(worked.notes, sit))  # fmt: skip
     evidence = choose(sit, notes)
     if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document" and not _known(sit, notes):
-        someone = _SOMEONE.match(question)
-        if someone:  # "who is Rui?", never told of: the model wrote "Rui is a brilliant … AI assistant"
-            name = next(g for g in someone.groups() if g).strip()
-            return Answer(content=f"I don't know — you haven't told me about {name}.", confidence="low")
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory
     if evidence.verdict == "unknown":
         return Answer(content=_dont_know(sit), confidence="low")
@@ -543,6 +539,13 @@ _SOMEONE = re.compile(
     rf"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+{_NAME}\W*$"
     rf"|^\W*(?i:what|where)\s+(?i:does|did|is)\s+{_NAME}\s+(?i:do|doing|live|work)\b"
     rf"|^\W*(?i:how old is)\s+{_NAME}\W*$"
+)
+# What a particular thing of theirs is called ("what are the barn cats called?", "what's the name of the
+# boat?"): a name only they could have told, not "the largest planet" nor "a baby kangaroo" (general).
+_THE_CALLED = re.compile(
+    r"^\W*what(?:['’]s|\s+is|\s+are|\s+was|\s+were)\s+(?:the\s+(?!\w+est\b)[\w\s'’-]+?\s+called"
+    r"|the\s+name\s+of\s+the\s+(?!\w+est\b)[\w\s'’-]+?)\W*$",
+    re.IGNORECASE,
 )
 # A question answered yes or no ("is my sister married?", "does Tom have a car?"), not "do you remember…"
 _YES_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|will|am)\b(?!\s+you\b)", re.IGNORECASE)
@@ -789,6 +792,12 @@ async def _chat(
         return Answer(content=_fit(acknowledgement(message)), confidence="high")
     if sit.kind == "ack":
         return Answer(content=ack_reply(message), confidence="high")
+    someone = _SOMEONE.match(message) if sit.question else None
+    if someone:  # "who is Rui?", never told of: the model wrote "Rui is a brilliant … AI assistant"
+        name = next(g for g in someone.groups() if g).strip()
+        return Answer(content=f"I don't know — you haven't told me about {name}.", confidence="low")
+    if sit.question and _THE_CALLED.match(message):  # "what are the barn cats called?": "The Barn Cat is a …"
+        return Answer(content=_dont_know(sit), confidence="low")
     recent = history if sit.kind in ("continuation", "summary") else ()
     raw = await say(backend, system_text(CHAT_SYSTEM, today), message, CHAT_MAX_TOKENS, recent)
     text, problem = clean(raw, message)

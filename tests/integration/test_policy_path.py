@@ -368,7 +368,8 @@ async def test_a_name_never_told_of_is_not_given_a_life_by_the_model(settings: S
         reply = _reply(await _say(rt, uid, thread, question))
         assert reply.reply.startswith("I don't know — you haven't told me about ") and reply.confidence == "low"
         assert not reply.sources
-    assert len(voice.prompts) == calls
+    barn = _reply(await _say(rt, uid, "s", "What are the barn cats called?"))  # a thing of theirs, named
+    assert barn.reply.startswith("I don't know") and len(voice.prompts) == calls
     assert read("Who is Rui?", ["My neighbour Tiago fixes bikes in his garage."]).kind == "personal"
     assert read("And Rui?", ["Where does Tiago live?"]).kind == "continuation"  # said on from the thread
 
