@@ -496,6 +496,7 @@ async def _grounded(
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
     called = _called_as(sit, evidence.notes) if kind == "person" else ""  # "what's my grandson's name?":
     needed = {called} if called else needed  # Ishaan, "our only grandchild", not Vasanthi of the same note
+    needed = (needed - _on_the_way(sit, evidence.notes)) or needed  # "my sister's twins": not Miriam
     needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
     if not needed and KIND in ask.attributes:  # "what breed is Biscuit?": the description ("a basset hound"),
         needed = set().union(*(described(n.text) for n in evidence.notes))  # not "Biscuit is a breed of dog"
@@ -614,6 +615,15 @@ def _called_as(sit: Situation, notes: Sequence[Note]) -> str:
         if len(said) == len(sit.heads) and all(stem(w) in related_stems(h) for w, h in pairs):
             return name if any(name in n.text.casefold() for n in notes) else ""
     return ""
+
+
+def _on_the_way(sit: Situation, notes: Sequence[Note]) -> set[str]:
+    """The names the chain asked passes through ("what are my sister's twins called?": Miriam, "my sister"),
+    which are not the answer: the model said "Your sister's name is Miriam." of "…twins, Paul and Ida"."""
+    if len(sit.heads) < 2:
+        return set()
+    on_the_way = {s for h in sit.heads[:-1] for s in related_stems(h)}
+    return {name for word, name in aliases(notes).items() if stem(word.split()[-1].replace("'s", "")) in on_the_way}
 
 
 def _done(notes: Sequence[Note], verb: str, doer: re.Pattern[str] = _I_DO) -> set[str]:

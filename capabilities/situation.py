@@ -77,7 +77,7 @@ SOCIAL = re.compile(
     r"(?:how (?:are|r) (?:you|u)|how['’]?re you|how are things|how['’]?s it going|how is it going|how have you been"
     r"|what['’]?s up|wh?at['’]?s new|who are you|what are you|what['’]?s your name|what is your name"
     r"|what (?:can|do) you do|how do you work|how does this work|help)"
-    r"(?:\s+(?:doing|today|tonight|this morning|now|then|reverie))*\W*$",
+    r"(?:\s+(?:doing|today|tonight|this morning|now|then|reverie|with (?:you|u)))*\W*$",
     re.IGNORECASE,
 )
 _SUMMARY = re.compile(

@@ -632,6 +632,18 @@ async def test_a_name_asked_through_who_they_are_is_the_one_so_called_not_anothe
     assert "Ishaan" in reply
 
 
+async def test_a_name_asked_through_a_relative_is_not_that_relative_s_name(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"What are my sister's twins called?": a real `reverie chat` answered "Your sister's name is Miriam.";
+    the name the chain passes through is not the answer."""
+    rt = _runtime(settings, storage, _Saying("Your sister's name is Miriam."))
+    uid = storage.accounts.create("lena", "correct-horse").id or 0
+    _told(rt, uid, "a", "My sister Miriam lives in Vienna, she just had twins in October, Paul and Ida.")
+    reply = _reply(await _say(rt, uid, "q", "what are my sister's twins called?")).reply
+    assert "Paul and Ida" in reply
+
+
 async def test_policy_path_takes_the_recommended_deeper_hop_itself_when_the_evidence_is_weak(
     settings: Settings,
 ) -> None:

@@ -193,6 +193,9 @@ def test_small_talk_to_reverie_is_answered_plainly_without_the_model_or_memory()
         assert read(message).kind == "ack"
         assert ack_reply(message) == "I'm well, thanks for asking! What's on your mind?"
     assert ack_reply("what's up?") == "Not much here. What's on your mind?"
+    # (in a thread, "what's new with you?" read as going on from it, and the last telling was said back)
+    assert read("what's new with you?", ["also Jonas got a new job"]).kind == "ack"
+    assert ack_reply("what's new with you?") == "Not much here. What's on your mind?"
     assert ack_reply("who are you?").startswith("I'm Reverie, a private assistant")
     assert "upload documents" in ack_reply("what can you do?") and read("help").kind == "ack"
     # about someone else, or more than small talk: a question like any other
