@@ -1158,6 +1158,9 @@ _THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|hi
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
 
 
+_NAMES_LAST = re.compile(r",\s+([A-ZÀ-ÞĀ-Ž][\w'’-]+)(?:\s+and\s+[A-ZÀ-ÞĀ-Ž][\w'’-]+)?\W*$")  # ", Paul and Ida."
+
+
 def _names_it(note: Note, ask: Ask) -> bool:
     """Whether a note gives the name asked for: "called Miso", "name is Jonas", "my mum Renate"
     (a name right after a word of the thing asked about), or "I'm Lena" for the person's own."""
@@ -1204,6 +1207,11 @@ def _names_it(note: Note, ask: Ask) -> bool:
                  if t.casefold().strip(",") not in _BEFORE_NAME | _FILLERS and not _EMOJI.fullmatch(t)][:1]
         name = after[0].strip(".,!?;:()\"'") if after else ""
         if name[:1].isupper() and not is_calendar(name) and stem(name) not in {*wanted, *ask.terms}:  # not "Fish Creek"
+            return True
+    for part in parts_said:  # the names that end the sentence of the thing: "had twins in October, Paul and Ida."
+        at = [m.end() for m in re.finditer(r"[\w'’-]+", part) if stem(m[0]) in wanted]
+        end = _NAMES_LAST.search(part)
+        if at and end and at[0] < end.start() and not is_calendar(end[1]) and end[1].casefold() not in STOP:
             return True
     # the name before the thing: "Biscuit's our beagle", "Miso is my cat", "Rex, our dog", "To Steki, the kafeneio"
     if any(stem(m[2]) in wanted and not is_calendar(m[1]) and m[1].casefold() not in STOP

@@ -2147,3 +2147,15 @@ def test_the_kind_of_money_asked_is_said() -> None:
     assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
     notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
     assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
+
+
+# --- twenty-first session, lead ---
+
+
+def test_names_that_end_the_sentence_of_the_thing_name_it() -> None:
+    # "what are the twins called?" was "no note says the call" (a real `reverie chat` follow-up went to the
+    # model, which said "They're both named Miriam.")
+    notes = [_note("m1", "my sister Miriam lives in Vienna, she just had twins in October, Paul and Ida.", 0, 0.8)]
+    assert _answer_refs("what are the twins called?", notes) == ["m1"]
+    assert _answer_refs("what are my sister's twins called?", notes) == ["m1"]
+    assert _answer_refs("what is the boat called?", [_note("m2", "we bought a boat in May, it's blue.", 0, 0.8)]) == []
