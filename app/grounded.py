@@ -515,6 +515,9 @@ async def _grounded(
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))
     if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
         problem = "the reply says only part of the job"  # "a UX researcher" for "a senior UX researcher"
+    others = said_names - needed - {w.casefold() for w in words(question)}  # names asked: one not of them
+    if not problem and kind == "person" and len(needed) > 1 and others & said_tokens(text):
+        problem = "the reply names one not asked of beside those asked"  # "The twins' names are Miriam and Ida."
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
@@ -871,7 +874,24 @@ def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) 
         named = _last_named(history, said.group().casefold())
         if named:
             resolved = _HE_SHE_HIS.sub(lambda m: f"{named}'s" if m.group(3) else named, resolved)
+    they = _THEY.search(resolved)
+    many = _last_many(history, question) if they and not sit.names else ""
+    if many:  # "what are their names?" after "…have the twins?": the twins' (the model said "both named Miriam")
+        resolved = _THEY.sub(lambda m: f"{many}'" if m[0].casefold() == "their" else many, resolved)
     return read(resolved), resolved
+
+
+_THEY = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
+# the things the person's question was about, said as many: "the twins", "my kids", "our chickens"
+_MANY = re.compile(r"\b(?:the|my|our)\s+(?:\w+\s+)?([a-z]{3,}[^s\W]s)\b", re.IGNORECASE)
+
+
+def _last_many(history: Sequence[ModelMessage], question: str) -> str:
+    """The many things the person's last question asked about ("the twins"), or ""."""
+    before = [t for t in _thread_texts(history, replies=False) if t.strip() != question.strip()]
+    asked = next((t for t in reversed(before) if t.rstrip().endswith("?")), "")
+    found = [m for m in _MANY.finditer(asked) if m[1].casefold() not in STOP]
+    return found[-1][0] if found else ""
 
 
 # "when?", "what time?", "and where?" after "where is Jake getting married?": that question, asked with
@@ -916,9 +936,12 @@ def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
     the pronoun's is passed over ("my brother" for "she")."""
     other = HIS_KIN if pronoun in _SHE else HER_KIN if pronoun in _HE else ""
     not_so = _called_otherwise(history, pronoun)
+    replies = set(_thread_texts(history)) - set(_thread_texts(history, replies=False))
     for text in reversed(_thread_texts(history)):
         found = [(text.rfind(n), n.split()[0]) for n in people_in(text)  # (not "a clinic in Matosinhos")
                  if n.split()[0].casefold() not in STOP | not_so and not is_calendar(n.split()[0])]
+        if found and text in replies:  # a reply says whom it is about first: "Your sister Miriam lives in
+            return min(found)[1]  # Vienna, she just had twins in October, Paul and Ida." (not Ida)
         found += [(m.start(), f"my {m[1]}") for m in _KIN_SAID.finditer(text)
                   if not (other and re.fullmatch(other, m[2], re.IGNORECASE))]  # fmt: skip
         if found:

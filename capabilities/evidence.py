@@ -84,7 +84,7 @@ AnswerType = Literal["place", "time", "person", "number", "thing"]  # thing: a m
 Verdict = Literal["answer", "unknown"]
 
 # Attributes asked of something, satisfied by the note's shape rather than by the word itself.
-NAMING = word_set("name named called nickname")
+NAMING = word_set("name names named called nickname")  # ("names" stems to "nam")
 NAMING_STEMS = frozenset(stem(w) for w in NAMING)
 ROLE = word_set("profession occupation job work title")
 ROLE_STEMS = frozenset(stem(w) for w in ROLE)

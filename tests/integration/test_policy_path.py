@@ -644,6 +644,20 @@ async def test_a_name_asked_through_a_relative_is_not_that_relative_s_name(
     assert "Paul and Ida" in reply
 
 
+
+async def test_names_asked_of_many_are_theirs_alone_and_they_is_the_many_asked_of(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """In a thread, "what are their names?" after "…when did she have the twins?" went to the model with the
+    thread ("They're both named Miriam."); read as the twins' names, the voice's "Miriam and Ida" is refused."""
+    rt = _runtime(settings, storage, _Saying("The twins' names are Miriam and Ida."))
+    uid = storage.accounts.create("lena", "correct-horse").id or 0
+    _told(rt, uid, "a", "My sister Miriam lives in Vienna, she just had twins in October, Paul and Ida.")
+    await _say(rt, uid, "q", "and when did my sister have the twins?")
+    names = _reply(await _say(rt, uid, "q", "what are their names?"))
+    assert "Paul and Ida" in names.reply and names.sources
+
+
 async def test_policy_path_takes_the_recommended_deeper_hop_itself_when_the_evidence_is_weak(
     settings: Settings,
 ) -> None:

@@ -303,6 +303,13 @@ def _thread(*said: str) -> list[ModelMessage]:
         # a place is no one: "And where does Matosinhos work?"
         (("What does my girlfriend do?", "Your girlfriend Inês is a vet, she works at a clinic in Matosinhos."),
          "And where does she work?", "And where does Inês work?"),
+        # a reply says whom it is about first (a real chat read "she" as Ida, one of the twins)
+        (("where does my sister live?",
+          "Your sister Miriam lives in Vienna, she just had twins in October, Paul and Ida."),
+         "and when did she have the twins?", "and when did Miriam have the twins?"),
+        # "they" is the many things the question before asked about (the model said "They're both named Miriam.")
+        (("and when did Miriam have the twins?", "In October."), "what are their names?", "what are the twins' names?"),
+        (("how are my chickens doing?", "I don't know."), "how old are they?", "how old are my chickens?"),
     ],
 )
 def test_a_follow_up_pronoun_is_the_one_the_thread_named_last(
