@@ -103,6 +103,7 @@ from memory.formation.patterns import sentences
 from memory.formation.plan import is_junk
 from memory.graph.entities import Namesake
 from memory.models import MemoryRow, QueryRow
+from memory.recall.dates import next_day
 from memory.recall.hybrid import MemoryHit
 
 log = logging.getLogger(__name__)
@@ -551,6 +552,12 @@ _THE_CALLED = re.compile(
     r"|the\s+name\s+of\s+the\s+(?!\w+est\b)[\w\s'’-]+?)\W*$",
     re.IGNORECASE,
 )
+# "how many days until the race?", "how long till my birthday?": when it is, then counted
+_UNTIL = re.compile(
+    r"^\W*how (?:many (days|weeks|months)|long)(?: is it| do i have| have i got)? (?:until|till|til|'til|to|before) "
+    r"(.+?)\W*$",
+    re.IGNORECASE,
+)
 # A question answered yes or no ("is my sister married?", "does Tom have a car?"), not "do you remember…"
 _YES_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|will|am)\b(?!\s+you\b)", re.IGNORECASE)
 
@@ -573,6 +580,16 @@ async def _grounded_each(
 ) -> Answer:
     """`_grounded`, and when the question names someone two people are called without saying which,
     answered for each of them and said so (capabilities/namesakes.py)."""
+    until = _UNTIL.match(question)
+    if until:  # "how many days until the half marathon?": when it is, counted here (the model said "18")
+        asked = f"when is {until[2]}?"
+        answer = await _grounded_each(backend, read(asked), asked, found, history, today, amb)
+        day = next_day(answer.content, today) if answer.sources else None
+        count = (day - today).days if day else -1
+        if count < 0:
+            return answer
+        weeks = f" (about {count // 7} weeks)" if count >= 14 else ""
+        return answer.model_copy(update={"content": _fit(f"{answer.content} That is {count} days from today{weeks}.")})
     unsaid = next((a for a in amb if a.meant is None), None)
     if unsaid is None:
         return await _grounded(backend, sit, question, found, history, today, amb)

@@ -218,3 +218,17 @@ def decode(values: object) -> list[Span]:
         except ValueError:
             continue
     return out
+
+
+def next_day(text: str, today: date) -> date | None:
+    """The first day `text` names with its month ("on 18 April", "April 18th, 2027"): with no year, the first
+    one on or after `today` (what "how many days until the race?" counts to), else None."""
+    found = [(m.start(), int(m.group(1)), m.group(2), m.group(3)) for m in _DAY_MONTH.finditer(text)]
+    found += [(m.start(), int(m.group(2)), m.group(1), m.group(3)) for m in _MONTH_DAY.finditer(text)]
+    for _, day, month, year in sorted(found):
+        try:
+            when = date(int(year) if year else today.year, _month(month), day)
+            return when.replace(year=today.year + 1) if not year and when < today else when
+        except ValueError:  # 31 June; 29 February of a common year
+            continue
+    return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -643,6 +644,19 @@ async def test_a_name_asked_through_a_relative_is_not_that_relative_s_name(
     reply = _reply(await _say(rt, uid, "q", "what are my sister's twins called?")).reply
     assert "Paul and Ida" in reply
 
+
+
+async def test_how_many_days_until_is_counted_not_guessed(settings: Settings, storage: MemoryStore) -> None:
+    """"how many days until the half marathon?": the model answered "so the answer is 18" (the day of the
+    month); the day is found as for "when is…", and the days to it are counted from today."""
+    rt = _runtime(settings, storage, _Saying("The half marathon is on 18 April."))
+    uid = storage.accounts.create("lena", "correct-horse").id or 0
+    _told(rt, uid, "a", "I'm training for the Graz half marathon on 18 April.")
+    reply = _reply(await _say(rt, uid, "q", "how many days until the half marathon?"))
+    today = date.today()
+    race = date(today.year, 4, 18) if date(today.year, 4, 18) >= today else date(today.year + 1, 4, 18)
+    assert reply.reply.startswith("The half marathon is on 18 April.")
+    assert f"That is {(race - today).days} days from today" in reply.reply and reply.sources
 
 
 async def test_names_asked_of_many_are_theirs_alone_and_they_is_the_many_asked_of(

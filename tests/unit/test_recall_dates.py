@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memory.recall.dates import decode, encode, overlaps, question_window, resolved_spans
+from memory.recall.dates import decode, encode, next_day, overlaps, question_window, resolved_spans
 
 TODAY = date(2023, 10, 20)  # a Friday
 SUNDAY = date(2023, 7, 2)
@@ -68,3 +68,12 @@ def test_spans_round_trip_through_meta_and_overlap() -> None:
     assert decode(["nonsense", 3]) == []
     assert overlaps(spans[0], (date(2023, 7, 1), date(2023, 7, 31)))
     assert not overlaps(spans[1], (date(2023, 7, 1), date(2023, 7, 31)))
+
+
+def test_next_day_is_the_first_day_named_on_or_after_today() -> None:
+    today = date(2026, 11, 29)
+    assert next_day("The half marathon is on 18 April, not 11.", today) == date(2027, 4, 18)
+    assert next_day("Her birthday is December 3rd.", today) == date(2026, 12, 3)
+    assert next_day("It's today, 29 November.", today) == today
+    assert next_day("We married on 14 June 2009.", today) == date(2009, 6, 14)  # a year said is kept
+    assert next_day("It moved to 31 June.", today) is None and next_day("soon, I hope", today) is None
