@@ -1577,7 +1577,8 @@ def _score(
         # "my partner": not "Ana's boyfriend"; "what ward am I on?": not "…check on her. she's at Ward 6A"
         not _theirs(note, sit) and not _someone_of(read or note.text, sit) and not _told_of_another(note, ask, sit),
         _owned(note, sit),
-        frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
+        frozenset(a for a in ask.attributes
+                  if _attribute_met(note, a, ask) or (a in NAMING_STEMS and _named_as_kin(note, read, ask, sit.text))),
         frozenset(t for t in ask.terms if covers(stems, t)),
         type_level(note, ask.answer_type, sit.text),
         sit.about_me and note.source != "chunk",  # the person's own words before a document's
@@ -2800,6 +2801,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     ):
         return Evidence("unknown", (), "low", f"no note says the {compound[0]}", ())
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
+    unmet = [a for a in unmet
+             if a not in NAMING_STEMS or not any(_named_as_kin(c.note, c.read, ask, sit.text) for c in chosen)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
     if ask.attributes and ask.hard and not _owned_attribute(ask, chosen, sit.names):
@@ -2904,6 +2907,17 @@ _OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into"
 # what a thing asked is for, after the verb's own preposition: "… from for the Lisbon trip", "… to for our holiday"
 _FOR_TAIL = re.compile(r"(\s(?:to|at|in|from|on|into|by))\s+for\s+(?:the|our|my|this|that)\s+[\w\s'’-]+$",
                        re.IGNORECASE)
+
+
+def _named_as_kin(note: Note, read: str, ask: Ask, question: str) -> bool:
+    """Whether a note names the person's own kin asked by the name it reads as them: "Gareth's wife Nia
+    and their son Rhys", read "… and their son my nephew" (Rhys is the one the person's notes make their
+    nephew), names the nephew for "what's my nephew called?", though the word "nephew" is nowhere in it
+    (not for "what's Mitch's wife called?": "my wife" in a reading is the person's own)."""
+    kin = re.escape(ask.hard[-1]) if ask.hard else ""
+    return bool(kin) and re.search(rf"\b(?:my|our)\s+(?:{_DESCRIBER})?{kin}", question, re.IGNORECASE) is not None \
+        and re.search(rf"\bmy\s+{kin}", read, re.IGNORECASE) is not None \
+        and not re.search(rf"\b{kin}", note.text, re.IGNORECASE)
 
 
 def said_as_object(question: str, text: str) -> bool:

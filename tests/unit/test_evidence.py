@@ -2147,3 +2147,33 @@ def test_the_kind_of_money_asked_is_said() -> None:
     assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
     notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
     assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
+
+
+# --- twenty-first session, multi-hop questions answered unknown though a note held the answer ---
+
+
+def _answer_refs_of(question: str, notes: list[Note]) -> list[str]:
+    evidence = choose(read(question), notes)
+    return sorted({n.ref for n in evidence.notes}) if evidence.verdict == "answer" else []
+
+
+def test_a_kin_named_through_a_chain_is_named_though_the_kin_word_is_unsaid() -> None:
+    # "their son Rhys" of "my brother Gareth"'s wife: Rhys is the nephew, the note names him
+    notes = [
+        Note("m1", "My brother Gareth lives ten minutes from her with his family.", T0, 0.8),
+        Note("m1", "His wife Nia and their son Rhys were on the call too, complete chaos as usual.", T0, 0.8),
+        _note("m2", "My daughter Maeve does swimming lessons at the leisure centre on Saturdays.", 1, 0.7),
+    ]
+    assert _answer_refs_of("What's my nephew called?", notes) == ["m1"]
+    assert _answer_refs_of("What's my daughter's cousin called?", notes) == ["m1"]
+    assert _answer_refs_of("What's my niece called?", notes) == []  # never told
+
+
+def test_a_name_asked_of_anothers_kin_is_not_named_by_the_persons_own() -> None:
+    # "Desmond" reads "my husband" in the note about Marian: the person's own husband, not hers
+    notes = [
+        _note("m1", "Yesterday was my birthday. My husband Desmond took me to lunch at the Marina Restaurant.", 0, 0.8),
+        _note("m2", "My sister Marian came down from Nanaimo for three days to help, which was a great kindness. "
+              "She and Desmond bickered over the crossword the entire time.", 1, 0.84),
+    ]
+    assert _answer_refs_of("What is Marian's husband's name?", notes) == []
