@@ -1138,6 +1138,8 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         note = replace(note, text=_OFF_WORK.sub(" ", note.text))
     if covers(note.stems, attribute):
         return True
+    if attribute in ROLE_STEMS and _ROLE_IN_BRACKETS.search(note.text):
+        return True  # "my colleague Blessing (pharmacy technician) has twin girls"
     if attribute in ROLE_STEMS:
         return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
@@ -1153,6 +1155,8 @@ def _an_age(plain: Sequence[str], i: int) -> bool:
             and not _dated(plain, i) and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"}))
 
 
+# a job said in brackets after a name: "Blessing (pharmacy technician)", not "Arvind (son-in-law)"
+_ROLE_IN_BRACKETS = re.compile(rf"\b{NAME_WORD}\s+\((?:\w+\s+)?{_JOB_WORD}\)")
 _OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
 _THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")

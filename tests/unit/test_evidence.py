@@ -2169,6 +2169,13 @@ def test_a_kin_named_through_a_chain_is_named_though_the_kin_word_is_unsaid() ->
     assert _answer_refs_of("What's my niece called?", notes) == []  # never told
 
 
+def test_a_job_said_in_brackets_after_a_name_is_their_job() -> None:
+    notes = [_note("m1", "my colleague Blessing (pharmacy technician) has twin girls, they started school", 0, 0.8)]
+    assert _answer_refs_of("What's Blessing's job?", notes) == ["m1"]
+    notes = [_note("m1", "my colleague Blessing (from church) has twin girls, they started school", 0, 0.8)]
+    assert _answer_refs_of("What's Blessing's job?", notes) == []
+
+
 def test_a_name_asked_of_anothers_kin_is_not_named_by_the_persons_own() -> None:
     # "Desmond" reads "my husband" in the note about Marian: the person's own husband, not hers
     notes = [
