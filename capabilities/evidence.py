@@ -134,7 +134,7 @@ def described(text: str) -> set[str]:
 
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")  # (not a dash: "the baby — Gogo screamed")
-_FILLERS = word_set("though too also btw lol haha tbh honestly")  # said between a thing and its name
+_FILLERS = word_set("though too also btw lol haha tbh honestly there here")  # said between a thing and its name
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(
     r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+(?:-[a-z]+)*)"
@@ -1927,6 +1927,7 @@ _IN_ONE_STEP = (
     ("husband|wife|partner", "mum|mom|mother", ("mother-in-law",)),
     ("husband|wife|partner", "dad|father", ("father-in-law",)),
     ("husband|wife|partner", "brother", ("brother-in-law",)), ("husband|wife|partner", "sister", ("sister-in-law",)),
+    ("brother|sister", "mum|mom|mother", ("mum",)), ("brother|sister", "dad|father", ("dad",)),  # one's own
 )  # fmt: skip
 # (any case: a question read with the names its notes know may say "my niece's Dad" after "Dad launched…")
 _TWO_STEPS = tuple(

@@ -2184,3 +2184,17 @@ def test_a_name_asked_of_anothers_kin_is_not_named_by_the_persons_own() -> None:
               "She and Desmond bickered over the crossword the entire time.", 1, 0.84),
     ]
     assert _answer_refs_of("What is Marian's husband's name?", notes) == []
+
+
+def test_a_siblings_parent_is_ones_own() -> None:
+    notes = [
+        _note("m1", "my dad Jorge has a mechanic shop called Taller Rojas, fixes mostly trucks", 0, 0.9),
+        _note("m2", "my brother Benja turned 17 on 3 october!! asado at home", 1, 0.6),
+    ]
+    assert "m1" in _answer_refs_of("what's the name of my brother's dad's shop?", notes)
+    assert _answer_refs_of("what's the name of my brother's mum's shop?", notes) == []  # never told
+
+
+def test_a_name_said_after_there_names_the_thing() -> None:
+    notes = [_note("m1", "my dad jorge has a mechanic shop there, Taller Rojas, fixes mostly trucks", 0, 0.9)]
+    assert _answer_refs_of("what's the name of my dad's shop?", notes) == ["m1"]
