@@ -134,7 +134,7 @@ def described(text: str) -> set[str]:
 
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")  # (not a dash: "the baby — Gogo screamed")
-_FILLERS = word_set("though too also btw lol haha tbh honestly")  # said between a thing and its name
+_FILLERS = word_set("though too also btw lol haha tbh honestly there here")  # said between a thing and its name
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(
     r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+(?:-[a-z]+)*)"
@@ -1138,6 +1138,8 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         note = replace(note, text=_OFF_WORK.sub(" ", note.text))
     if covers(note.stems, attribute):
         return True
+    if attribute in ROLE_STEMS and _ROLE_IN_BRACKETS.search(note.text):
+        return True  # "my colleague Blessing (pharmacy technician) has twin girls"
     if attribute in ROLE_STEMS:
         return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
@@ -1153,6 +1155,8 @@ def _an_age(plain: Sequence[str], i: int) -> bool:
             and not _dated(plain, i) and not (i + 1 < len(plain) and plain[i + 1] in _UNITS - {"years"}))
 
 
+# a job said in brackets after a name: "Blessing (pharmacy technician)", not "Arvind (son-in-law)"
+_ROLE_IN_BRACKETS = re.compile(rf"\b{NAME_WORD}\s+\((?:\w+\s+)?{_JOB_WORD}\)")
 _OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
 _THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
@@ -1585,7 +1589,8 @@ def _score(
         # "my partner": not "Ana's boyfriend"; "what ward am I on?": not "…check on her. she's at Ward 6A"
         not _theirs(note, sit) and not _someone_of(read or note.text, sit) and not _told_of_another(note, ask, sit),
         _owned(note, sit),
-        frozenset(a for a in ask.attributes if _attribute_met(note, a, ask)),
+        frozenset(a for a in ask.attributes
+                  if _attribute_met(note, a, ask) or (a in NAMING_STEMS and _named_as_kin(note, read, ask, sit.text))),
         frozenset(t for t in ask.terms if covers(stems, t)),
         type_level(note, ask.answer_type, sit.text),
         sit.about_me and note.source != "chunk",  # the person's own words before a document's
@@ -1930,6 +1935,7 @@ _IN_ONE_STEP = (
     ("husband|wife|partner", "mum|mom|mother", ("mother-in-law",)),
     ("husband|wife|partner", "dad|father", ("father-in-law",)),
     ("husband|wife|partner", "brother", ("brother-in-law",)), ("husband|wife|partner", "sister", ("sister-in-law",)),
+    ("brother|sister", "mum|mom|mother", ("mum",)), ("brother|sister", "dad|father", ("dad",)),  # one's own
 )  # fmt: skip
 # (any case: a question read with the names its notes know may say "my niece's Dad" after "Dad launched…")
 _TWO_STEPS = tuple(
@@ -2808,6 +2814,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     ):
         return Evidence("unknown", (), "low", f"no note says the {compound[0]}", ())
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
+    unmet = [a for a in unmet
+             if a not in NAMING_STEMS or not any(_named_as_kin(c.note, c.read, ask, sit.text) for c in chosen)]
     if unmet:
         return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
     if ask.attributes and ask.hard and not _owned_attribute(ask, chosen, sit.names):
@@ -2912,6 +2920,17 @@ _OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into"
 # what a thing asked is for, after the verb's own preposition: "… from for the Lisbon trip", "… to for our holiday"
 _FOR_TAIL = re.compile(r"(\s(?:to|at|in|from|on|into|by))\s+for\s+(?:the|our|my|this|that)\s+[\w\s'’-]+$",
                        re.IGNORECASE)
+
+
+def _named_as_kin(note: Note, read: str, ask: Ask, question: str) -> bool:
+    """Whether a note names the person's own kin asked by the name it reads as them: "Gareth's wife Nia
+    and their son Rhys", read "… and their son my nephew" (Rhys is the one the person's notes make their
+    nephew), names the nephew for "what's my nephew called?", though the word "nephew" is nowhere in it
+    (not for "what's Mitch's wife called?": "my wife" in a reading is the person's own)."""
+    kin = re.escape(ask.hard[-1]) if ask.hard else ""
+    return bool(kin) and re.search(rf"\b(?:my|our)\s+(?:{_DESCRIBER})?{kin}", question, re.IGNORECASE) is not None \
+        and re.search(rf"\bmy\s+{kin}", read, re.IGNORECASE) is not None \
+        and not re.search(rf"\b{kin}", note.text, re.IGNORECASE)
 
 
 def said_as_object(question: str, text: str) -> bool:

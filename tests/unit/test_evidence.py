@@ -2159,3 +2159,53 @@ def test_names_that_end_the_sentence_of_the_thing_name_it() -> None:
     assert _answer_refs("what are the twins called?", notes) == ["m1"]
     assert _answer_refs("what are my sister's twins called?", notes) == ["m1"]
     assert _answer_refs("what is the boat called?", [_note("m2", "we bought a boat in May, it's blue.", 0, 0.8)]) == []
+
+# --- twenty-first session, multi-hop questions answered unknown though a note held the answer ---
+
+
+def _answer_refs_of(question: str, notes: list[Note]) -> list[str]:
+    evidence = choose(read(question), notes)
+    return sorted({n.ref for n in evidence.notes}) if evidence.verdict == "answer" else []
+
+
+def test_a_kin_named_through_a_chain_is_named_though_the_kin_word_is_unsaid() -> None:
+    # "their son Rhys" of "my brother Gareth"'s wife: Rhys is the nephew, the note names him
+    notes = [
+        Note("m1", "My brother Gareth lives ten minutes from her with his family.", T0, 0.8),
+        Note("m1", "His wife Nia and their son Rhys were on the call too, complete chaos as usual.", T0, 0.8),
+        _note("m2", "My daughter Maeve does swimming lessons at the leisure centre on Saturdays.", 1, 0.7),
+    ]
+    assert _answer_refs_of("What's my nephew called?", notes) == ["m1"]
+    assert _answer_refs_of("What's my daughter's cousin called?", notes) == ["m1"]
+    assert _answer_refs_of("What's my niece called?", notes) == []  # never told
+
+
+def test_a_job_said_in_brackets_after_a_name_is_their_job() -> None:
+    notes = [_note("m1", "my colleague Blessing (pharmacy technician) has twin girls, they started school", 0, 0.8)]
+    assert _answer_refs_of("What's Blessing's job?", notes) == ["m1"]
+    notes = [_note("m1", "my colleague Blessing (from church) has twin girls, they started school", 0, 0.8)]
+    assert _answer_refs_of("What's Blessing's job?", notes) == []
+
+
+def test_a_name_asked_of_anothers_kin_is_not_named_by_the_persons_own() -> None:
+    # "Desmond" reads "my husband" in the note about Marian: the person's own husband, not hers
+    notes = [
+        _note("m1", "Yesterday was my birthday. My husband Desmond took me to lunch at the Marina Restaurant.", 0, 0.8),
+        _note("m2", "My sister Marian came down from Nanaimo for three days to help, which was a great kindness. "
+              "She and Desmond bickered over the crossword the entire time.", 1, 0.84),
+    ]
+    assert _answer_refs_of("What is Marian's husband's name?", notes) == []
+
+
+def test_a_siblings_parent_is_ones_own() -> None:
+    notes = [
+        _note("m1", "my dad Jorge has a mechanic shop called Taller Rojas, fixes mostly trucks", 0, 0.9),
+        _note("m2", "my brother Benja turned 17 on 3 october!! asado at home", 1, 0.6),
+    ]
+    assert "m1" in _answer_refs_of("what's the name of my brother's dad's shop?", notes)
+    assert _answer_refs_of("what's the name of my brother's mum's shop?", notes) == []  # never told
+
+
+def test_a_name_said_after_there_names_the_thing() -> None:
+    notes = [_note("m1", "my dad jorge has a mechanic shop there, Taller Rojas, fixes mostly trucks", 0, 0.9)]
+    assert _answer_refs_of("what's the name of my dad's shop?", notes) == ["m1"]
