@@ -2147,3 +2147,19 @@ def test_the_kind_of_money_asked_is_said() -> None:
     assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
     notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
     assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
+
+
+# --- twenty-first session, single-fact and update choice ---
+
+
+def test_later_news_that_says_no_to_a_word_the_chosen_note_said_is_the_change() -> None:
+    # the news says neither "pick" nor "colours", but "not wine" takes back what the first note said
+    notes = [
+        _note("m1", "my mum is already planning aso ebi colours, she wants wine and gold", 0, 0.95),
+        _note("m2", "mum now wants emerald green and gold, not wine. she has changed it 3 times", 5, 0.7),
+        _note("m3", "mum and I went to the market for fabric, the traffic was terrible", 3, 0.6),
+    ]
+    assert _answer_refs("What colours did mum pick for the aso ebi?", notes) == ["m1", "m2"]
+    # and news of something else that says no to no word of it changes nothing
+    notes[1] = _note("m2", "mum now wants the party at home, not the hall. she has changed it 3 times", 5, 0.7)
+    assert _answer_refs("What colours did mum pick for the aso ebi?", notes) == ["m1"]
