@@ -2049,7 +2049,7 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     with it. Unless the question asks what is so now or how it ended, the news must also say that a word
     of that note is no longer so ("what fruit is Luke allergic to?": "…allergic to strawberries", then "its
     not strawberries at all, its kiwi"; not "Miso is actually five" for "what breed is Miso?")."""
-    if ask.earlier or len(evidence.notes) > MAX_NOTES:
+    if ask.earlier:  # (however many notes were chosen: a join and a correction make four, and news still leads)
         return evidence
     chosen = [s for s in ranked if s.note in evidence.notes]
     if not chosen:
