@@ -2063,7 +2063,7 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     with it. Unless the question asks what is so now or how it ended, the news must also say that a word
     of that note is no longer so ("what fruit is Luke allergic to?": "…allergic to strawberries", then "its
     not strawberries at all, its kiwi"; not "Miso is actually five" for "what breed is Miso?")."""
-    if ask.earlier or len(evidence.notes) > MAX_NOTES:
+    if ask.earlier:  # (however many notes were chosen: a join and a correction make four, and news still leads)
         return evidence
     chosen = [s for s in ranked if s.note in evidence.notes]
     if not chosen:
@@ -2080,7 +2080,7 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                   and _same_thing(s, best, idf, names)
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
-                 or (_denies_of_named(s, best, sit)
+                 or ((_denies_of_named(s, best, sit) or _denies_said(s, best))
                      and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
     if not news:
         return evidence
@@ -2100,6 +2100,14 @@ def _denies_of_named(news: _Scored, best: _Scored, sit: Situation) -> bool:
     return bool(named & {n.casefold() for n in names_in(news.note.text)}) and bool(
         _no_longer(news.note.text) & best.note.said
     )
+
+
+def _denies_said(news: _Scored, best: _Scored) -> bool:
+    """Whether later news of a thing the question names says no to a word the chosen note said of it:
+    "what colours did mum pick?" answered by "mum is planning colours, she wants wine and gold" is
+    changed by "mum now wants emerald green and gold, not wine", which says neither "pick" nor
+    "colours"; "she comes across every other sunday" by "she'll come over on saturdays instead of sundays"."""
+    return bool(news.hard & best.hard) and bool(_no_longer(news.note.text) & best.note.said)
 
 
 def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float], names: set[str]) -> bool:

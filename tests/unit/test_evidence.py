@@ -2209,3 +2209,35 @@ def test_a_siblings_parent_is_ones_own() -> None:
 def test_a_name_said_after_there_names_the_thing() -> None:
     notes = [_note("m1", "my dad jorge has a mechanic shop there, Taller Rojas, fixes mostly trucks", 0, 0.9)]
     assert _answer_refs_of("what's the name of my dad's shop?", notes) == ["m1"]
+
+# --- twenty-first session, single-fact and update choice ---
+
+
+def test_later_news_that_says_no_to_a_word_the_chosen_note_said_is_the_change() -> None:
+    # the news says neither "pick" nor "colours", but "not wine" takes back what the first note said
+    notes = [
+        _note("m1", "my mum is already planning aso ebi colours, she wants wine and gold", 0, 0.95),
+        _note("m2", "mum now wants emerald green and gold, not wine. she has changed it 3 times", 5, 0.7),
+        _note("m3", "mum and I went to the market for fabric, the traffic was terrible", 3, 0.6),
+    ]
+    assert _answer_refs("What colours did mum pick for the aso ebi?", notes) == ["m1", "m2"]
+    # and news of something else that says no to no word of it changes nothing
+    notes[1] = _note("m2", "mum now wants the party at home, not the hall. she has changed it 3 times", 5, 0.7)
+    assert _answer_refs("What colours did mum pick for the aso ebi?", notes) == ["m1"]
+
+
+def test_later_news_joins_an_answer_of_more_notes_than_one_reply_leads_with() -> None:
+    # the chosen notes are four (a join and the physio's change of day): the surgery's new date still joins
+    notes = [
+        Note("m24", "me also, I have pain in my right knee. the doctor send me to physiotherapy, every monday in "
+             "the morning before open the shop", T0, 0.855),
+        Note("m25", "Juliana married with Rafael in 2022, he work in bank, Itau. nice boy, he eat everything my "
+             "mother cook", T0 + timedelta(days=1), 0.724, after="m24"),
+        Note("m57", "the knee surgery change, now is 22 January, not 15. the surgeon have a congress",
+             T0 + timedelta(days=5), 0.971),
+        Note("m66", "after the surgery I do physiotherapy now on wednesday, not monday. the knee is much better, I "
+             "walk without pain almost", T0 + timedelta(days=6), 0.982),
+        Note("m71", "Cida dont retire anymore! she say she get bored at home. now she work only three days in the "
+             "week, monday, wednesday and friday", T0 + timedelta(days=7), 0.535, after="m70"),
+    ]
+    assert _answer_refs("what day was my knee surgery in the end?", notes)[-1] == "m57"
