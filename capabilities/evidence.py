@@ -63,7 +63,7 @@ from capabilities.situation import (
     words,
 )
 from capabilities.situation import read as read_message
-from capabilities.truecase import WHO, capitalised, learned_names, uncased
+from capabilities.truecase import WHO, capitalised, learned_names, plausible_name, uncased
 from memory.formation.patterns import DAY_DOT, NATIONALITY, NOT_AN_END, sentences
 from memory.formation.plan import asks
 
@@ -1210,7 +1210,26 @@ def _names_it(note: Note, ask: Ask) -> bool:
            for m in _NAME_THE.finditer(note.text)):  # fmt: skip
         return True
     return any(stem(word) in wanted and not is_calendar(name) and name.casefold() not in STOP
-               for name, word in _name_first(note.text))  # fmt: skip
+               for name, word in _name_first(note.text)) or _named_in_lower(note.text, wanted)  # fmt: skip
+
+
+# in a note typed without capitals, the name said right after the thing: "the landlord is don héctor",
+# "hired a cook for seoul rodeo: marisol", "saw a physio yesterday, rory at duke street"
+_LOWER_NAME_SLOT = re.compile(
+    r"\b([a-z]+)(?:\s+(?:yesterday|today|tonight|for(?:\s+[a-z]+){1,3}(?=:)))?(?:\s*[:,]|\s+(?:is|was))\s+"
+    r"(?:(?:dr|mr|mrs|ms|miss|don|doña|dona)\.?\s+)?([a-zß-ÿ][\w'’-]*)(?![\w'’-]|\s+[A-ZÀ-ÞĀ-Ž])"
+)  # (not a word before a capitalised name: "a younger sister, tia Kazuko" names her as cased notes do)
+
+
+def _named_in_lower(text: str, wanted: frozenset[str]) -> bool:
+    """Whether a note typed in lower case (no capitals, or none to begin it: a known name may have been
+    capitalised since) gives a name right after a word of the thing asked, where a cased note would have
+    capitalised it (`_names_it`): a word that may be a name, not "the landlord is nice" (see
+    `truecase.plausible_name`)."""
+    return (uncased(text) or re.match(r"\W*[a-z]", text) is not None) and any(
+        stem(m[1]) in wanted and plausible_name(m[2].removesuffix("'s").removesuffix("’s"))
+        for m in _LOWER_NAME_SLOT.finditer(text)
+    )
 
 
 _NAME_THE = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][\w'’-]+),\s+the\s+([a-z]+)\b")  # a name, then what it is

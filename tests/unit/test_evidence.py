@@ -2147,3 +2147,21 @@ def test_the_kind_of_money_asked_is_said() -> None:
     assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
     notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
     assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
+
+
+# --- twenty-first session, single-fact and update refusals (su-verdict) ---
+
+
+def test_a_name_typed_in_lower_case_after_the_thing_asked_is_given() -> None:
+    # a person who types without capitals names their landlord, cook or physio right after the word
+    notes = [_note("m1", "the landlord is don héctor, he lives downstairs and fixes nothing", 0, 0.97)]
+    assert _answer_refs("whats my landlord's name", notes) == ["m1"]
+    notes = [_note("m1", "hired a cook for the new truck: marisol, she used to run a taqueria", 0, 0.97)]
+    assert _answer_refs("whats the name of the cook i hired", notes) == ["m1"]
+    notes = [_note("m1", "saw a physio yesterday, rory at duke street physio. grade 1 strain he says", 0, 0.96)]
+    assert _answer_refs("what was the name of the physio i saw", notes) == ["m1"]
+    # not a common word where the name would be, nor a word before a capitalised name (someone else's kin)
+    notes = [_note("m1", "the landlord is nice, he lives downstairs and fixes nothing", 0, 0.97)]
+    assert _answer_refs("whats my landlord's name", notes) == []
+    notes = [_note("m1", "my mother have a younger sister, tia Kazuko, she live in Mogi das Cruzes", 0, 0.74)]
+    assert _answer_refs("what is my sister's name?", notes) == []
