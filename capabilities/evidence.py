@@ -2546,7 +2546,18 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
     if says(c):
         return True
     # (a note naming someone of its own is about them: "Ollie turns 7… he wants a dinosaur party")
-    return not people_in(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
+    return ((not people_in(c.note.text) or _opens_on_pronoun(c.note.text))
+            and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c))
+
+
+_OPENING_PRONOUN = re.compile(r"^\W*(?:(?:and|so|also|oh|but|then)\W+)?(?:she|he|they|her|his|their)\b", re.IGNORECASE)
+
+
+def _opens_on_pronoun(text: str) -> bool:
+    """Whether a note opens on a pronoun, so goes on about the one the turn before named even where it
+    names someone else after it: "her cousin Zainab will take her room" after "Halima got a job in Kano",
+    "she was diagnosed… the consultant is dr Sandhu" after "my mum is Margaret"."""
+    return _OPENING_PRONOUN.match(text) is not None
 
 
 _TYPE_OF = re.compile(r"\b([a-z]{3,})\s+(type|group)\b", re.IGNORECASE)  # "blood type", "blood group"
@@ -2804,7 +2815,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if sit.chain >= 2 and len(sit.heads) >= 2:  # "my dad's birthday": a birthday said of the dad, not Ioana's
         owner, thing = sit.heads[-2], sit.heads[-1]
         holders = [c for c in chosen if thing in c.hard]
-        if holders and not any(owner in c.hard and _mentions(c, owner, chosen, thing) for c in holders):
+        if holders and not any((owner in c.hard or _opens_on_pronoun(c.note.text))
+                               and _mentions(c, owner, chosen, thing)
+                               for c in holders):  # ("she was diagnosed…" after "my mum is Margaret")
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]

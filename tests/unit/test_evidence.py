@@ -2165,3 +2165,20 @@ def test_a_name_typed_in_lower_case_after_the_thing_asked_is_given() -> None:
     assert _answer_refs("whats my landlord's name", notes) == []
     notes = [_note("m1", "my mother have a younger sister, tia Kazuko, she live in Mogi das Cruzes", 0, 0.74)]
     assert _answer_refs("what is my sister's name?", notes) == []
+
+
+def test_a_note_opening_on_a_pronoun_goes_on_about_the_one_before_though_it_names_another() -> None:
+    notes = [
+        Note("m1", "Sad news, Halima got a job in Kano, she's moving back in January", T0, 0.96, "turn"),
+        Note("m2", "her cousin Zainab will take her room, she just got posted here", T0, 0.96, "turn", after="m1"),
+    ]
+    assert sorted(_answer_refs("Who's going to take Halima's room?", notes)) == ["m1", "m2"]
+    notes = [
+        Note("m1", "ok mum stuff. my mum is Margaret, she's 74 and lives on her own", T0, 0.99, "turn"),
+        Note("m2", "she was diagnosed at the memory clinic in November. the consultant is Dr Sandhu, lovely woman",
+             T0, 0.99, "turn", after="m1"),
+    ]
+    assert sorted(_answer_refs("what was the name of mum's consultant at the memory clinic?", notes)) == ["m1", "m2"]
+    # (not a note that names the other first: "Zainab will take her room" is not said of Halima)
+    notes[1] = Note("m2", "Priya was diagnosed in November. the consultant is Dr Sandhu", T0, 0.99, "turn", after="m1")
+    assert _answer_refs("what was the name of mum's consultant at the memory clinic?", notes) == []
