@@ -2392,7 +2392,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                  # "the holiday is in july not june": a value put against the one chosen, of a word asked
                  or (s.terms & best.terms and _CONTRAST.search(s.note.text) is not None))
         ]  # fmt: skip
-        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
+        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1] or _puts_against(s, chosen)]
         # When none of those gives the answer in the very form asked, a note that does joins through
         # any word asked, for that alone ("what time…": the letter's "arrive at 7.30am" for "the
         # hospital letter came through with a date").
@@ -2421,6 +2421,22 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
+
+
+def _puts_against(s: _Scored, chosen: Sequence[_Scored]) -> bool:
+    """Whether a later note says a number or a name a chosen note gives is no longer so, though the
+    question asks no type of answer: "correction about Ike, he's in 400 level not 300" for "Ikenna is in
+    300 level… at FUTO" (see `_replaced`)."""
+    if not corrects(s.note.text):
+        return False
+    for c in chosen:
+        given = {w for w in _plain(c.note.text) if any(ch.isdigit() for ch in w)}
+        given |= {n.casefold() for n in names_in(c.note.text) if " " not in n}
+        said = {w for w in _plain(s.note.text) if any(ch.isdigit() for ch in w)}
+        said |= {n.casefold() for n in names_in(s.note.text) if " " not in n}
+        if _later(s.note, c.note) and _replaced(s.note.text, given | said) & given:
+            return True
+    return False
 
 
 def _unowned(note: Note, ask: Ask) -> bool:

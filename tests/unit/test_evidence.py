@@ -2182,3 +2182,15 @@ def test_a_note_opening_on_a_pronoun_goes_on_about_the_one_before_though_it_name
     # (not a note that names the other first: "Zainab will take her room" is not said of Halima)
     notes[1] = Note("m2", "Priya was diagnosed in November. the consultant is Dr Sandhu", T0, 0.99, "turn", after="m1")
     assert _answer_refs("what was the name of mum's consultant at the memory clinic?", notes) == []
+
+
+def test_a_later_note_that_puts_a_new_value_against_a_chosen_ones_joins_it() -> None:
+    # "what level…" asks no type of answer: the correction joins for the value it puts against the old one
+    notes = [
+        _note("m1", "and my younger brother Ikenna is in 300 level mechanical engineering at FUTO in Owerri", 0, 0.97),
+        _note("m2", "correction about Ike, he's in 400 level not 300, my mum corrected me", 5, 0.97),
+    ]
+    assert sorted(_answer_refs("What level is Ike in at FUTO?", notes)) == ["m1", "m2"]
+    # (a later note that puts no value of the chosen one aside joins as before: here, not at all)
+    notes[1] = _note("m2", "correction about Ike, he's in 400 level now, my mum corrected me", 5, 0.97)
+    assert _answer_refs("What level is Ike in at FUTO?", notes) == []
