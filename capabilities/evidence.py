@@ -63,7 +63,7 @@ from capabilities.situation import (
     words,
 )
 from capabilities.situation import read as read_message
-from capabilities.truecase import WHO, capitalised, learned_names, uncased
+from capabilities.truecase import WHO, capitalised, learned_names, plausible_name, uncased
 from memory.formation.patterns import DAY_DOT, NATIONALITY, NOT_AN_END, sentences
 from memory.formation.plan import asks
 
@@ -1222,7 +1222,26 @@ def _names_it(note: Note, ask: Ask) -> bool:
            for m in _NAME_THE.finditer(note.text)):  # fmt: skip
         return True
     return any(stem(word) in wanted and not is_calendar(name) and name.casefold() not in STOP
-               for name, word in _name_first(note.text))  # fmt: skip
+               for name, word in _name_first(note.text)) or _named_in_lower(note.text, wanted)  # fmt: skip
+
+
+# in a note typed without capitals, the name said right after the thing: "the landlord is don héctor",
+# "hired a cook for seoul rodeo: marisol", "saw a physio yesterday, rory at duke street"
+_LOWER_NAME_SLOT = re.compile(
+    r"\b([a-z]+)(?:\s+(?:yesterday|today|tonight|for(?:\s+[a-z]+){1,3}(?=:)))?(?:\s*[:,]|\s+(?:is|was))\s+"
+    r"(?:(?:dr|mr|mrs|ms|miss|don|doña|dona)\.?\s+)?([a-zß-ÿ][\w'’-]*)(?![\w'’-]|\s+[A-ZÀ-ÞĀ-Ž])"
+)  # (not a word before a capitalised name: "a younger sister, tia Kazuko" names her as cased notes do)
+
+
+def _named_in_lower(text: str, wanted: frozenset[str]) -> bool:
+    """Whether a note typed in lower case (no capitals, or none to begin it: a known name may have been
+    capitalised since) gives a name right after a word of the thing asked, where a cased note would have
+    capitalised it (`_names_it`): a word that may be a name, not "the landlord is nice" (see
+    `truecase.plausible_name`)."""
+    return (uncased(text) or re.match(r"\W*[a-z]", text) is not None) and any(
+        stem(m[1]) in wanted and plausible_name(m[2].removesuffix("'s").removesuffix("’s"))
+        for m in _LOWER_NAME_SLOT.finditer(text)
+    )
 
 
 _NAME_THE = re.compile(r"\b([A-ZÀ-ÞĀ-Ž][\w'’-]+),\s+the\s+([a-z]+)\b")  # a name, then what it is
@@ -2395,7 +2414,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                  # "the holiday is in july not june": a value put against the one chosen, of a word asked
                  or (s.terms & best.terms and _CONTRAST.search(s.note.text) is not None))
         ]  # fmt: skip
-        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1]]
+        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1] or _puts_against(s, chosen)]
         # When none of those gives the answer in the very form asked, a note that does joins through
         # any word asked, for that alone ("what time…": the letter's "arrive at 7.30am" for "the
         # hospital letter came through with a date").
@@ -2424,6 +2443,22 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
+
+
+def _puts_against(s: _Scored, chosen: Sequence[_Scored]) -> bool:
+    """Whether a later note says a number or a name a chosen note gives is no longer so, though the
+    question asks no type of answer: "correction about Ike, he's in 400 level not 300" for "Ikenna is in
+    300 level… at FUTO" (see `_replaced`)."""
+    if not corrects(s.note.text):
+        return False
+    for c in chosen:
+        given = {w for w in _plain(c.note.text) if any(ch.isdigit() for ch in w)}
+        given |= {n.casefold() for n in names_in(c.note.text) if " " not in n}
+        said = {w for w in _plain(s.note.text) if any(ch.isdigit() for ch in w)}
+        said |= {n.casefold() for n in names_in(s.note.text) if " " not in n}
+        if _later(s.note, c.note) and _replaced(s.note.text, given | said) & given:
+            return True
+    return False
 
 
 def _unowned(note: Note, ask: Ask) -> bool:
@@ -2549,7 +2584,18 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
     if says(c):
         return True
     # (a note naming someone of its own is about them: "Ollie turns 7… he wants a dinosaur party")
-    return not people_in(c.note.text) and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c)
+    return ((not people_in(c.note.text) or _opens_on_pronoun(c.note.text))
+            and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c))
+
+
+_OPENING_PRONOUN = re.compile(r"^\W*(?:(?:and|so|also|oh|but|then)\W+)?(?:she|he|they|her|his|their)\b", re.IGNORECASE)
+
+
+def _opens_on_pronoun(text: str) -> bool:
+    """Whether a note opens on a pronoun, so goes on about the one the turn before named even where it
+    names someone else after it: "her cousin Zainab will take her room" after "Halima got a job in Kano",
+    "she was diagnosed… the consultant is dr Sandhu" after "my mum is Margaret"."""
+    return _OPENING_PRONOUN.match(text) is not None
 
 
 _TYPE_OF = re.compile(r"\b([a-z]{3,})\s+(type|group)\b", re.IGNORECASE)  # "blood type", "blood group"
@@ -2807,7 +2853,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if sit.chain >= 2 and len(sit.heads) >= 2:  # "my dad's birthday": a birthday said of the dad, not Ioana's
         owner, thing = sit.heads[-2], sit.heads[-1]
         holders = [c for c in chosen if thing in c.hard]
-        if holders and not any(owner in c.hard and _mentions(c, owner, chosen, thing) for c in holders):
+        if holders and not any((owner in c.hard or _opens_on_pronoun(c.note.text))
+                               and _mentions(c, owner, chosen, thing)
+                               for c in holders):  # ("she was diagnosed…" after "my mum is Margaret")
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]

@@ -102,6 +102,11 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
     return {n for n in names if n and n not in STOP}
 
 
+def plausible_name(word: str) -> bool:
+    """Whether a word typed in lower case may be a name ("marisol"), not a common word ("nice", "said")."""
+    return _plausible(word)
+
+
 def _plausible(word: str) -> bool:
     w = word.casefold().strip("-")
     return (len(w) >= 2 and w.isalpha() and w not in STOP and w not in _NOT_NAMES and w not in WHO

@@ -2241,3 +2241,49 @@ def test_later_news_joins_an_answer_of_more_notes_than_one_reply_leads_with() ->
              "week, monday, wednesday and friday", T0 + timedelta(days=7), 0.535, after="m70"),
     ]
     assert _answer_refs("what day was my knee surgery in the end?", notes)[-1] == "m57"
+
+# --- twenty-first session, single-fact and update refusals (su-verdict) ---
+
+
+def test_a_name_typed_in_lower_case_after_the_thing_asked_is_given() -> None:
+    # a person who types without capitals names their landlord, cook or physio right after the word
+    notes = [_note("m1", "the landlord is don héctor, he lives downstairs and fixes nothing", 0, 0.97)]
+    assert _answer_refs("whats my landlord's name", notes) == ["m1"]
+    notes = [_note("m1", "hired a cook for the new truck: marisol, she used to run a taqueria", 0, 0.97)]
+    assert _answer_refs("whats the name of the cook i hired", notes) == ["m1"]
+    notes = [_note("m1", "saw a physio yesterday, rory at duke street physio. grade 1 strain he says", 0, 0.96)]
+    assert _answer_refs("what was the name of the physio i saw", notes) == ["m1"]
+    # not a common word where the name would be, nor a word before a capitalised name (someone else's kin)
+    notes = [_note("m1", "the landlord is nice, he lives downstairs and fixes nothing", 0, 0.97)]
+    assert _answer_refs("whats my landlord's name", notes) == []
+    notes = [_note("m1", "my mother have a younger sister, tia Kazuko, she live in Mogi das Cruzes", 0, 0.74)]
+    assert _answer_refs("what is my sister's name?", notes) == []
+
+
+def test_a_note_opening_on_a_pronoun_goes_on_about_the_one_before_though_it_names_another() -> None:
+    notes = [
+        Note("m1", "Sad news, Halima got a job in Kano, she's moving back in January", T0, 0.96, "turn"),
+        Note("m2", "her cousin Zainab will take her room, she just got posted here", T0, 0.96, "turn", after="m1"),
+    ]
+    assert sorted(_answer_refs("Who's going to take Halima's room?", notes)) == ["m1", "m2"]
+    notes = [
+        Note("m1", "ok mum stuff. my mum is Margaret, she's 74 and lives on her own", T0, 0.99, "turn"),
+        Note("m2", "she was diagnosed at the memory clinic in November. the consultant is Dr Sandhu, lovely woman",
+             T0, 0.99, "turn", after="m1"),
+    ]
+    assert sorted(_answer_refs("what was the name of mum's consultant at the memory clinic?", notes)) == ["m1", "m2"]
+    # (not a note that names the other first: "Zainab will take her room" is not said of Halima)
+    notes[1] = Note("m2", "Priya was diagnosed in November. the consultant is Dr Sandhu", T0, 0.99, "turn", after="m1")
+    assert _answer_refs("what was the name of mum's consultant at the memory clinic?", notes) == []
+
+
+def test_a_later_note_that_puts_a_new_value_against_a_chosen_ones_joins_it() -> None:
+    # "what level…" asks no type of answer: the correction joins for the value it puts against the old one
+    notes = [
+        _note("m1", "and my younger brother Ikenna is in 300 level mechanical engineering at FUTO in Owerri", 0, 0.97),
+        _note("m2", "correction about Ike, he's in 400 level not 300, my mum corrected me", 5, 0.97),
+    ]
+    assert sorted(_answer_refs("What level is Ike in at FUTO?", notes)) == ["m1", "m2"]
+    # (a later note that puts no value of the chosen one aside joins as before: here, not at all)
+    notes[1] = _note("m2", "correction about Ike, he's in 400 level now, my mum corrected me", 5, 0.97)
+    assert _answer_refs("What level is Ike in at FUTO?", notes) == []
