@@ -2147,3 +2147,25 @@ def test_the_kind_of_money_asked_is_said() -> None:
     assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
     notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
     assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
+
+
+# --- twenty-first session, multi-hop notes chosen (mh-choose) ---
+
+
+def test_a_hyphenated_kin_owning_someone_else_is_not_that_kin() -> None:
+    # "my daughter-in-law's mother … still works at a school" is of the mother, not the daughter-in-law
+    notes = _thread("My son Owen's wife is Hana. She's a nurse at St Mary's in Leeds.")
+    said = "Hana's mother, Keiko, is a lovely woman. She still works at a school in Osaka."
+    notes.append(Note("m1", said, T0 + timedelta(minutes=1), 0.95, "turn", "m0"))
+    assert _answer_refs("Where does my daughter-in-law work?", notes)[:1] == ["m0"]
+
+
+def test_a_named_ones_kin_is_not_said_by_the_persons_own_kin() -> None:
+    # Fiona is "my daughter": a note of her ("my daughter's left the school") says nothing of Fiona's daughter
+    notes = _thread(
+        "I had a long phone call with my daughter Fiona tonight. She lives in Edinburgh.",
+        "Her partner is Marcus. Their wee girl Isla is six and she's in Primary 2 at Trinity Primary.",
+        "And big news from Edinburgh too. Fiona's left the school!",
+    )
+    assert "m1" in _answer_refs("Which school does Fiona's daughter go to?", notes)
+
