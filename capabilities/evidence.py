@@ -780,7 +780,21 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         # "an animal hospital down there" names no hospital: not "…a restaurant called Bluebonnet Kitchen"
         saying = [p for p in parts(text) if covers(_said(p), stem(noun))]
         return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
+    if kind == "place" and _place_named_as_asked(text, question):
+        return 2
     return 1
+
+
+_PLACE_NOUNS = word_set("town city suburb village neighbourhood neighborhood country county state island district")
+_WHICH_PLACE = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.IGNORECASE)
+
+
+def _place_named_as_asked(text: str, question: str) -> bool:
+    """For "which town…": a note that names a place as a town ("it's up in Bright, gorgeous town", "our
+    apartment in Saude neighbourhood"), not one the question names."""
+    noun = next((m[1].casefold() for m in _WHICH_PLACE.finditer(question) if m[1].casefold() in _PLACE_NOUNS), "")
+    asked = {n.split()[0].casefold() for n in names_in(question)}
+    return bool(noun) and _named_beside(text, stem(noun), asked, near=3, people=False)
 
 
 _ROLE_ASKED = re.compile(r"^\W*who(?:'s|\s+is|\s+was|\s+are)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)\s*\W*$")

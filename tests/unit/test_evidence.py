@@ -2169,3 +2169,10 @@ def test_a_named_ones_kin_is_not_said_by_the_persons_own_kin() -> None:
     )
     assert "m1" in _answer_refs("Which school does Fiona's daughter go to?", notes)
 
+
+def test_a_place_named_as_the_kind_of_place_asked_joins() -> None:
+    notes = [
+        _note("m0", "ugh knee's killing me today. hurt it in March carrying a tent at Riverbend festival", 0, 0.95),
+        _note("m1", "they've asked if I'll do Riverbend again next year. its up in Bright, gorgeous town", 9, 0.5),
+    ]
+    assert "m1" in _answer_refs("Which town is the festival where I hurt my knee held in?", notes)
