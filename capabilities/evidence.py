@@ -780,7 +780,21 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         # "an animal hospital down there" names no hospital: not "…a restaurant called Bluebonnet Kitchen"
         saying = [p for p in parts(text) if covers(_said(p), stem(noun))]
         return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
+    if kind == "place" and _place_named_as_asked(text, question):
+        return 2
     return 1
+
+
+_PLACE_NOUNS = word_set("town city suburb village neighbourhood neighborhood country county state island district")
+_WHICH_PLACE = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.IGNORECASE)
+
+
+def _place_named_as_asked(text: str, question: str) -> bool:
+    """For "which town…": a note that names a place as a town ("it's up in Bright, gorgeous town", "our
+    apartment in Saude neighbourhood"), not one the question names."""
+    noun = next((m[1].casefold() for m in _WHICH_PLACE.finditer(question) if m[1].casefold() in _PLACE_NOUNS), "")
+    asked = {n.split()[0].casefold() for n in names_in(question)}
+    return bool(noun) and _named_beside(text, stem(noun), asked, near=3, people=False)
 
 
 _ROLE_ASKED = re.compile(r"^\W*who(?:'s|\s+is|\s+was|\s+are)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)\s*\W*$")
@@ -1603,7 +1617,7 @@ def _score(
     stems |= _compounds_said(ask.terms, stems)
     return _Scored(
         note,
-        frozenset(t for t in ask.hard if covers(stems, t)),
+        frozenset(t for t in ask.hard if covers(stems, t) and not _only_my_kin(read or note.text, t, sit)),
         sum(idf.get(t, 1.0) * (1.0 if _said_as_asked(own, t) else ANOTHER_WAY) for t in ask.terms if covers(stems, t)),
         # "my partner": not "Ana's boyfriend"; "what ward am I on?": not "…check on her. she's at Ward 6A"
         not _theirs(note, sit) and not _someone_of(read or note.text, sit) and not _told_of_another(note, ask, sit),
@@ -1627,6 +1641,20 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+def _only_my_kin(text: str, term: str, sit: Situation) -> bool:
+    """For "Fiona's daughter": a note that says the kin word only as the person's own ("my daughter",
+    which Fiona is) does not say Fiona's daughter ("Their wee girl Isla" does)."""
+    if term not in _PEOPLE_STEMS or not any(
+        stem(m[1]) == term for name in sit.names for m in re.finditer(rf"\b{re.escape(name)}['’]s\s+(\w+)", sit.text)
+    ):
+        return False
+    wanted = related_stems(term)
+    tokens = [t.casefold().replace("’", "'") for t in re.findall(r"[\w'’-]+", text)]
+    owners = [next((o for o in reversed(tokens[:i]) if o not in DESCRIBERS), "")
+              for i, t in enumerate(tokens) if stem(t.removesuffix("'s")) in wanted]  # fmt: skip
+    return bool(owners) and all(o in ("my", "our", "user's") for o in owners)
 
 
 def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
@@ -1735,9 +1763,10 @@ def _someone_of(text: str, sit: Situation) -> bool:
         return False
     last = related_stems(things[-1])
     # (a note that says them as themselves is about them too: "my sister Aoife's coming over w/ her husband")
-    if any(stem(m[1]) in last for m in re.finditer(rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?(\w+)\b(?!['’]s)", text)):
+    mine = rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?([\w-]+)\b(?!['’-])"  # ("my daughter-in-law's mother")
+    if any(stem(m[1]) in last for m in re.finditer(mine, text)):
         return False
-    for m in re.finditer(rf"\b(\w+)['’]s\s+(?:{_DESCRIBER})?(\w+)", text):
+    for m in re.finditer(rf"\b([\w-]+)['’]s\s+(?:{_DESCRIBER})?(\w+)", text):
         other = m.group(2).casefold()
         if stem(m.group(1)) in last and other in _PEOPLE and stem(other) not in {*sit.heads, *sit.key_terms}:
             return True

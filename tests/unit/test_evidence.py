@@ -2287,3 +2287,31 @@ def test_a_later_note_that_puts_a_new_value_against_a_chosen_ones_joins_it() -> 
     # (a later note that puts no value of the chosen one aside joins as before: here, not at all)
     notes[1] = _note("m2", "correction about Ike, he's in 400 level now, my mum corrected me", 5, 0.97)
     assert _answer_refs("What level is Ike in at FUTO?", notes) == []
+
+# --- twenty-first session, multi-hop notes chosen (mh-choose) ---
+
+
+def test_a_hyphenated_kin_owning_someone_else_is_not_that_kin() -> None:
+    # "my daughter-in-law's mother … still works at a school" is of the mother, not the daughter-in-law
+    notes = _thread("My son Owen's wife is Hana. She's a nurse at St Mary's in Leeds.")
+    said = "Hana's mother, Keiko, is a lovely woman. She still works at a school in Osaka."
+    notes.append(Note("m1", said, T0 + timedelta(minutes=1), 0.95, "turn", "m0"))
+    assert _answer_refs("Where does my daughter-in-law work?", notes)[:1] == ["m0"]
+
+
+def test_a_named_ones_kin_is_not_said_by_the_persons_own_kin() -> None:
+    # Fiona is "my daughter": a note of her ("my daughter's left the school") says nothing of Fiona's daughter
+    notes = _thread(
+        "I had a long phone call with my daughter Fiona tonight. She lives in Edinburgh.",
+        "Her partner is Marcus. Their wee girl Isla is six and she's in Primary 2 at Trinity Primary.",
+        "And big news from Edinburgh too. Fiona's left the school!",
+    )
+    assert "m1" in _answer_refs("Which school does Fiona's daughter go to?", notes)
+
+
+def test_a_place_named_as_the_kind_of_place_asked_joins() -> None:
+    notes = [
+        _note("m0", "ugh knee's killing me today. hurt it in March carrying a tent at Riverbend festival", 0, 0.95),
+        _note("m1", "they've asked if I'll do Riverbend again next year. its up in Bright, gorgeous town", 9, 0.5),
+    ]
+    assert "m1" in _answer_refs("Which town is the festival where I hurt my knee held in?", notes)
