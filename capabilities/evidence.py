@@ -1570,6 +1570,7 @@ def _score(
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     stems |= _compounds_said(ask.terms, stems)
+    stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
@@ -1595,6 +1596,15 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+# A birthday said as the age to come on a day: "I shall be 71 myself on the 3rd of February", "He is 74
+# now and will be 75 on the 19th" (not "be 10 minutes on the bus", "be back on the 3rd")
+_AGE_ON_A_DAY = re.compile(
+    r"\bbe\s+" + _AGE_NUMBER + r"(?:-[a-z]+)?\b(?!\s*(?:kg|km|cm|%|hours?|minutes?|mins?|days?|weeks?|months?|times?"
+    r"|am|pm|o'clock)\b|[.:]\d)\s+(?:[a-z]+\s+)?on\s+(?:the\s+)?(?:\d|" + _DAY_MONTH + r")",
+    re.IGNORECASE,
+)
 
 
 def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
@@ -2575,6 +2585,7 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     worded = False  # whether any word says the thing ("birthday"), or only the note's shape ("he's a teacher": a job)
     for p in parts(text):
         at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
+        at = _age_on_a_day_at(p, thing) if at is None else at
         if at is None:
             continue
         worded = True
@@ -2590,6 +2601,13 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     # said by its shape, in a note naming them and no one else ("My partner is called Jonas, he's a
     # teacher" for Jonas's job; not "My brother Gareth fishes lobster. His wife Nia is a midwife.")
     return not worded and len({n.casefold() for n in people_in(text)}) == 1
+
+
+def _age_on_a_day_at(part: str, thing: str) -> int | None:
+    """Where a part says a birthday as the age to come on a day ("He is 74 now and will be 75 on the
+    19th"), for the birthday asked; None elsewhere."""
+    said = _AGE_ON_A_DAY.search(part) if covers(frozenset({stem("birthday")}), thing) else None
+    return said.start() if said else None
 
 
 def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:
@@ -2673,6 +2691,7 @@ _WORKS_OUT = re.compile(r"\b(?:work|turn)(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out
 def _said(text: str) -> frozenset[str]:
     said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
     said |= _particled(text)
+    said |= {stem("birthday")} if _AGE_ON_A_DAY.search(text) else frozenset()  # "will be 75 on the 19th"
     return said | frozenset(root(s) for s in said)
 
 

@@ -2147,3 +2147,22 @@ def test_the_kind_of_money_asked_is_said() -> None:
     assert _answer_refs("How much was the deposit on the Vaise flat?", notes) == []
     notes.append(_note("m3", "paid the deposit on the Vaise flat today, 2,520 €, ouch", 2, 0.8))
     assert "m3" in _answer_refs("How much was the deposit on the Vaise flat?", notes)
+
+
+# --- twenty-first session, temporal ---
+def test_a_birthday_said_as_the_age_to_come_on_a_day() -> None:
+    # "I shall be 71 on the 3rd of February" says a birthday as the age to come on a day
+    notes = [
+        _note("m1", "Yesterday was my seventy-first birthday. Desmond took me to lunch at the Marina.", 5, 0.8),
+        _note("m2", "I shall be 71 myself on the 3rd of February, which hardly seems possible.", 0, 0.36),
+    ]
+    assert "m2" in _answer_refs("When is my birthday?", notes)
+    husband = "My husband, Desmond, was a coast pilot until he retired in 2015. He is 74 now and will be 75 on"
+    notes = [
+        _note("m1", f"{husband} the 19th of September.", 0, 0.7),
+        _note("m2", "Desmond turned seventy-five on Friday. Hugh flew out from Montreal as a surprise.", 3, 0.88),
+    ]
+    assert "m1" in _answer_refs("When is Desmond's birthday?", notes)
+    # not an age, nor a day: "be 10 minutes on the bus", "be back on the 3rd"
+    notes = [_note("m1", "I'll be 10 minutes on the bus, then back on the 3rd of May for good.", 0, 0.9)]
+    assert _answer_refs("When is my birthday?", notes) == []
