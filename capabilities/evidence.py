@@ -761,6 +761,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _DATE.search(said) else 1
         if re.search(r"\b(?:birthday|anniversary)\b", q) and re.search(r"\b(?:when|what|which) (?:is|date|day)", q):
             return 2 if day_months(said) else 1  # a yearly day is a day of a month: not "turned 75 on Friday"
+        if _ASKS_AN_END.search(q):
+            return _end_level(said)
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
             # (a day before a clock time alone: "my half-marathon… on 14 March", not "goal from 1:55 to 1:50")
             return 2 if _DATE.search(said) or _YEAR.search(said) else 1
@@ -781,6 +783,24 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
         saying = [p for p in parts(text) if covers(_said(p), stem(noun))]
         return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
     return 1
+
+
+# "when does our lease end?", "until when is the quote valid?", "when does my policy run out?": the date
+# a period ends on, said after "to", "until", "expires"… ("From 15 May 2025 to 15 May 2026", "terminating
+# on 30 April 2026"), not the date it was signed or starts
+_ASKS_AN_END = re.compile(r"\b(?:until|till|end|ends|expire|expires|run out|runs out)\b")
+_ENDS_ON = re.compile(
+    r"\b(?:to|until|till|til|through|expires?|expiry|expiring|ends?|ending|terminat\w*|finish\w*|no later than)"
+    r"(?:[\s*|:,]+(?:on|the|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)(?:\s+on)?))*"
+    rf"[\s*|:]+(?:\d{{1,2}}(?:st|nd|rd|th)?\b|{_DAY_MONTH}\b)",
+    re.IGNORECASE,
+)
+
+
+def _end_level(said: str) -> int:
+    """`type_level` of a note for a question that asks when something ends: 2 when it says a date as an
+    end ("to 4:00pm on 15 May 2026"), else 1."""
+    return 2 if _ENDS_ON.search(said) else 1
 
 
 _ROLE_ASKED = re.compile(r"^\W*who(?:'s|\s+is|\s+was|\s+are)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)\s*\W*$")

@@ -2166,3 +2166,24 @@ def test_a_birthday_said_as_the_age_to_come_on_a_day() -> None:
     # not an age, nor a day: "be 10 minutes on the bus", "be back on the 3rd"
     notes = [_note("m1", "I'll be 10 minutes on the bus, then back on the 3rd of May for good.", 0, 0.9)]
     assert _answer_refs("When is my birthday?", notes) == []
+
+
+def test_when_something_ends_is_the_date_said_as_its_end() -> None:
+    # "when does my policy run out?": the date after "to", not the one it was signed on
+    signed = "Hannah Gill, Underwriting Manager, 13 May 2025"
+    period = "**15 May 2025** to 4:00pm on **15 May 2026**."
+    notes = [
+        Note("d1", f"Signed for Kotuku Mutual Insurance Limited, {signed}", relevance=0.95, source="chunk"),
+        Note("d1", f"2. Period of Insurance: From 4:00pm on {period}", relevance=0.88, source="chunk"),
+    ]
+    chosen = choose(read("When does my insurance policy run out?"), notes).notes
+    assert [n.text[:9] for n in chosen] == ["2. Period"]
+    # "terminating on" says an end as "ends on" does
+    renew = "the Tenant must notify the agent in writing no later than **28 February 2026**."
+    period = "**12 (twelve) months**, commencing on **1 May 2025** and terminating on **30 April 2026**."
+    notes = [
+        Note("d2", f"3.2 Should the Tenant wish to renew, {renew}", relevance=0.87, source="chunk"),
+        Note("d2", f"3.1 The lease is for a fixed period of {period}", relevance=0.87, source="chunk"),
+    ]
+    chosen = choose(read("When does our lease end?"), notes).notes
+    assert any("30 April 2026" in n.text for n in chosen)
