@@ -2187,3 +2187,13 @@ def test_when_something_ends_is_the_date_said_as_its_end() -> None:
     ]
     chosen = choose(read("When does our lease end?"), notes).notes
     assert any("30 April 2026" in n.text for n in chosen)
+
+
+def test_a_new_best_that_says_the_previous_one_is_news_of_it() -> None:
+    # "a new personal best (the previous one was 52:30)" tells a change as "instead" would
+    best = "On 8 November I ran the 10 km of the Course des Lumieres in 50:48, a new personal best"
+    notes = [
+        _note("m1", "My personal best over 10 km is 52:30, set on 4 October 2026 at the Run in Lyon.", 0, 0.99),
+        _note("m2", f"{best} (the previous one was 52:30).", 30, 0.98),
+    ]
+    assert "m2" in _answer_refs("On what date did I set my current 10 km personal best?", notes)
