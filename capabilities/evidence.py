@@ -1591,6 +1591,7 @@ def _score(
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     stems |= _compounds_said(ask.terms, stems)
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
+    stems |= _acronyms_spelled(sit.text, read or note.text)
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t)),
@@ -1625,6 +1626,19 @@ _AGE_ON_A_DAY = re.compile(
     r"|am|pm|o'clock)\b|[.:]\d)\s+(?:[a-z]+\s+)?on\s+(?:the\s+)?(?:\d|" + _DAY_MONTH + r")",
     re.IGNORECASE,
 )
+
+
+def _acronyms_spelled(question: str, text: str) -> frozenset[str]:
+    """The question's acronyms a note spells out, word by word: "when did ruaridh start at the QE?" is
+    "he got the job in ICU at the queen elizabeth" (words of three letters or more, no function words)."""
+    said = words(text)
+    out = set()
+    for acronym in set(re.findall(r"\b[A-Z]{2,4}\b", question)):
+        n, letters = len(acronym), acronym.casefold()
+        if any("".join(w[0] for w in said[i : i + n]) == letters
+               and all(len(w) >= 3 and w not in STOP for w in said[i : i + n]) for i in range(len(said) - n + 1)):
+            out.add(stem(acronym))
+    return frozenset(out)
 
 
 def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:

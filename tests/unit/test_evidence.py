@@ -2197,3 +2197,12 @@ def test_a_new_best_that_says_the_previous_one_is_news_of_it() -> None:
         _note("m2", f"{best} (the previous one was 52:30).", 30, 0.98),
     ]
     assert "m2" in _answer_refs("On what date did I set my current 10 km personal best?", notes)
+
+
+def test_an_acronym_asked_is_said_spelled_out() -> None:
+    # "the QE" is "the queen elizabeth" (words of three letters or more, no function words)
+    started = "ruaridh starts at the QE tomorrow, he's pretending he's not nervous"
+    news = "BIG news for ruaridh, he got the charge nurse job in ICU at the queen elizabeth! starts monday 28th april."
+    notes = [_note("m1", started, 5, 0.99), _note("m2", news, 0, 0.95)]
+    # the one that spells it out says all that is asked, in the form asked: it answers alone
+    assert _answer_refs("when did ruaridh start at the QE?", notes) == ["m2"]
