@@ -2868,7 +2868,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     gift = _GIFT_ASKED.search(sit.text)
     if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
         return Evidence("unknown", (), "low", f"no note says what {gift['giver']} gave", ())
-    if ask.earlier and not any(c.earlier for c in chosen):
+    if ask.earlier and not any(c.earlier for c in chosen) and not (ask.answer_type and _changed_later(chosen)):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
@@ -2958,6 +2958,16 @@ _OBJECT_PREPS = ("out of", "to", "for", "at", "in", "with", "from", "on", "into"
 # what a thing asked is for, after the verb's own preposition: "… from for the Lisbon trip", "… to for our holiday"
 _FOR_TAIL = re.compile(r"(\s(?:to|at|in|from|on|into|by))\s+for\s+(?:the|our|my|this|that)\s+[\w\s'’-]+$",
                        re.IGNORECASE)
+
+
+def _changed_later(chosen: Sequence[_Scored]) -> bool:
+    """Whether a chosen note that gives a value in the form asked is changed by a later chosen one that
+    gives another, so that it says what came before: "harvest we start 4 November" then "we moved the
+    start of harvest to 11 November", for "when was the harvest supposed to start before all the rain?"
+    (asked for a type of answer: not "what was marcus making before the raise?" by his new job's news)."""
+    return any(new.typed == old.typed == 2 and new.hard >= old.hard and _later(new.note, old.note)
+               and corrects(new.note.text) and old.terms & new.terms
+               for new in chosen for old in chosen if new is not old)  # fmt: skip
 
 
 def said_as_object(question: str, text: str) -> bool:

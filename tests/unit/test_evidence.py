@@ -2206,3 +2206,12 @@ def test_an_acronym_asked_is_said_spelled_out() -> None:
     notes = [_note("m1", started, 5, 0.99), _note("m2", news, 0, 0.95)]
     # the one that spells it out says all that is asked, in the form asked: it answers alone
     assert _answer_refs("when did ruaridh start at the QE?", notes) == ["m2"]
+
+
+def test_what_came_before_is_a_value_a_later_note_moved() -> None:
+    # "supposed to start before all the rain": the date a later note moved, not one no note changed
+    first = _note("m1", "harvest we start 4 November if the weather is good.", 0, 0.98)
+    moved = _note("m2", "we moved the start of harvest to 11 November, the ground is too wet", 10, 0.97)
+    question = "when was the harvest supposed to start before all the rain?"
+    assert _answer_refs(question, [first]) == []
+    assert "m1" in _answer_refs(question, [first, moved])
