@@ -761,6 +761,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _DATE.search(said) else 1
         if re.search(r"\b(?:birthday|anniversary)\b", q) and re.search(r"\b(?:when|what|which) (?:is|date|day)", q):
             return 2 if day_months(said) else 1  # a yearly day is a day of a month: not "turned 75 on Friday"
+        if _ASKS_AN_END.search(q):
+            return _end_level(said)
         if re.search(r"\bwhen\b", q):  # not "what night of the week…": Thursdays, not "the 26th of April"
             # (a day before a clock time alone: "my half-marathon… on 14 March", not "goal from 1:55 to 1:50")
             return 2 if _DATE.search(said) or _YEAR.search(said) else 1
@@ -795,6 +797,24 @@ def _place_named_as_asked(text: str, question: str) -> bool:
     noun = next((m[1].casefold() for m in _WHICH_PLACE.finditer(question) if m[1].casefold() in _PLACE_NOUNS), "")
     asked = {n.split()[0].casefold() for n in names_in(question)}
     return bool(noun) and _named_beside(text, stem(noun), asked, near=3, people=False)
+
+
+# "when does our lease end?", "until when is the quote valid?", "when does my policy run out?": the date
+# a period ends on, said after "to", "until", "expires"… ("From 15 May 2025 to 15 May 2026", "terminating
+# on 30 April 2026"), not the date it was signed or starts
+_ASKS_AN_END = re.compile(r"\b(?:until|till|end|ends|expire|expires|run out|runs out)\b")
+_ENDS_ON = re.compile(
+    r"\b(?:to|until|till|til|through|expires?|expiry|expiring|ends?|ending|terminat\w*|finish\w*|no later than)"
+    r"(?:[\s*|:,]+(?:on|the|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)(?:\s+on)?))*"
+    rf"[\s*|:]+(?:\d{{1,2}}(?:st|nd|rd|th)?\b|{_DAY_MONTH}\b)",
+    re.IGNORECASE,
+)
+
+
+def _end_level(said: str) -> int:
+    """`type_level` of a note for a question that asks when something ends: 2 when it says a date as an
+    end ("to 4:00pm on 15 May 2026"), else 1."""
+    return 2 if _ENDS_ON.search(said) else 1
 
 
 _ROLE_ASKED = re.compile(r"^\W*who(?:'s|\s+is|\s+was|\s+are)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)\s*\W*$")
@@ -1615,6 +1635,8 @@ def _score(
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     stems |= _compounds_said(ask.terms, stems)
+    stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
+    stems |= _acronyms_spelled(sit.text, read or note.text)
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t) and not _only_my_kin(read or note.text, t, sit)),
@@ -1655,6 +1677,28 @@ def _only_my_kin(text: str, term: str, sit: Situation) -> bool:
     owners = [next((o for o in reversed(tokens[:i]) if o not in DESCRIBERS), "")
               for i, t in enumerate(tokens) if stem(t.removesuffix("'s")) in wanted]  # fmt: skip
     return bool(owners) and all(o in ("my", "our", "user's") for o in owners)
+
+
+# A birthday said as the age to come on a day: "I shall be 71 myself on the 3rd of February", "He is 74
+# now and will be 75 on the 19th" (not "be 10 minutes on the bus", "be back on the 3rd")
+_AGE_ON_A_DAY = re.compile(
+    r"\bbe\s+" + _AGE_NUMBER + r"(?:-[a-z]+)?\b(?!\s*(?:kg|km|cm|%|hours?|minutes?|mins?|days?|weeks?|months?|times?"
+    r"|am|pm|o'clock)\b|[.:]\d)\s+(?:[a-z]+\s+)?on\s+(?:the\s+)?(?:\d|" + _DAY_MONTH + r")",
+    re.IGNORECASE,
+)
+
+
+def _acronyms_spelled(question: str, text: str) -> frozenset[str]:
+    """The question's acronyms a note spells out, word by word: "when did ruaridh start at the QE?" is
+    "he got the job in ICU at the queen elizabeth" (words of three letters or more, no function words)."""
+    said = words(text)
+    out = set()
+    for acronym in set(re.findall(r"\b[A-Z]{2,4}\b", question)):
+        n, letters = len(acronym), acronym.casefold()
+        if any("".join(w[0] for w in said[i : i + n]) == letters
+               and all(len(w) >= 3 and w not in STOP for w in said[i : i + n]) for i in range(len(said) - n + 1)):
+            out.add(stem(acronym))
+    return frozenset(out)
 
 
 def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
@@ -2201,6 +2245,7 @@ _CHANGE_NEWS = re.compile(
     r"|\b(?:transferred|postponed|rescheduled|pushed back|brought forward|revised|promoted|been made|leaving"
     r"|rather than|after all|turns out|turned out|in the end|raising|raises)\b"
     r"|\bnew\s+(?:[\w-]+\s+){1,2}(?:are|were)\b"  # "new dates are nov 5-19"
+    r"|\b(?:the\s+)?(?:previous|old)\s+(?:one|record|best)\s+(?:was|being)\b"  # "(the previous one was 52:30)"
     r"|\bnot\s+(?:the\s+|a\s+)?[\w$€£.,:-]+\s+(?:but|at all)\b",  # "not 20 December but 10 January"
     re.IGNORECASE,
 )
@@ -2672,6 +2717,7 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     worded = False  # whether any word says the thing ("birthday"), or only the note's shape ("he's a teacher": a job)
     for p in parts(text):
         at = next((m.start() for m in re.finditer(r"\w+(?:['’]\w+)*", p) if covers(_said(m.group()), thing)), None)
+        at = _age_on_a_day_at(p, thing) if at is None else at
         if at is None:
             continue
         worded = True
@@ -2687,6 +2733,13 @@ def _said_of_name(c: _Scored, name: str, thing: str) -> bool:
     # said by its shape, in a note naming them and no one else ("My partner is called Jonas, he's a
     # teacher" for Jonas's job; not "My brother Gareth fishes lobster. His wife Nia is a midwife.")
     return not worded and len({n.casefold() for n in people_in(text)}) == 1
+
+
+def _age_on_a_day_at(part: str, thing: str) -> int | None:
+    """Where a part says a birthday as the age to come on a day ("He is 74 now and will be 75 on the
+    19th"), for the birthday asked; None elsewhere."""
+    said = _AGE_ON_A_DAY.search(part) if covers(frozenset({stem("birthday")}), thing) else None
+    return said.start() if said else None
 
 
 def _leans_on(note: Note, other: Note, own_name: bool = False) -> bool:
@@ -2770,6 +2823,7 @@ _WORKS_OUT = re.compile(r"\b(?:work|turn)(?:s|ed|ing)?\s+(?:it\s+|things\s+)?out
 def _said(text: str) -> frozenset[str]:
     said = frozenset(stem(w) for w in words(_WORKS_OUT.sub(" ", text)))
     said |= _particled(text)
+    said |= {stem("birthday")} if _AGE_ON_A_DAY.search(text) else frozenset()  # "will be 75 on the 19th"
     return said | frozenset(root(s) for s in said)
 
 
@@ -2915,7 +2969,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     gift = _GIFT_ASKED.search(sit.text)
     if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
         return Evidence("unknown", (), "low", f"no note says what {gift['giver']} gave", ())
-    if ask.earlier and not any(c.earlier for c in chosen):
+    if ask.earlier and not any(c.earlier for c in chosen) and not (ask.answer_type and _changed_later(chosen)):
         return Evidence("unknown", (), "low", "no note says what came before", ())
     if ask.answer_type and not any(c.typed for c in chosen):
         return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
@@ -3016,6 +3070,16 @@ def _named_as_kin(note: Note, read: str, ask: Ask, question: str) -> bool:
     return bool(kin) and re.search(rf"\b(?:my|our)\s+(?:{_DESCRIBER})?{kin}", question, re.IGNORECASE) is not None \
         and re.search(rf"\bmy\s+{kin}", read, re.IGNORECASE) is not None \
         and not re.search(rf"\b{kin}", note.text, re.IGNORECASE)
+
+
+def _changed_later(chosen: Sequence[_Scored]) -> bool:
+    """Whether a chosen note that gives a value in the form asked is changed by a later chosen one that
+    gives another, so that it says what came before: "harvest we start 4 November" then "we moved the
+    start of harvest to 11 November", for "when was the harvest supposed to start before all the rain?"
+    (asked for a type of answer: not "what was marcus making before the raise?" by his new job's news)."""
+    return any(new.typed == old.typed == 2 and new.hard >= old.hard and _later(new.note, old.note)
+               and corrects(new.note.text) and old.terms & new.terms
+               for new in chosen for old in chosen if new is not old)  # fmt: skip
 
 
 def said_as_object(question: str, text: str) -> bool:

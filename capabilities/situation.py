@@ -173,7 +173,7 @@ _SYNONYMS_TEXT = (
     "film movie cinema",
     "book novel read reading",
     "operation op surgery procedure",
-    "end ends ending ended expire expires expiry finish finishes",
+    "end ends ending ended expire expires expiry finish finishes terminate terminates terminating termination",
     "child kid",
     "son boy lad",  # "their boy Sander"
     "weigh weighs weighed weight kg kilo kilos pounds lbs",  # "Bamse is 22,8 kg now"

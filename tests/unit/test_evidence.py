@@ -2315,3 +2315,70 @@ def test_a_place_named_as_the_kind_of_place_asked_joins() -> None:
         _note("m1", "they've asked if I'll do Riverbend again next year. its up in Bright, gorgeous town", 9, 0.5),
     ]
     assert "m1" in _answer_refs("Which town is the festival where I hurt my knee held in?", notes)
+
+# --- twenty-first session, temporal ---
+def test_a_birthday_said_as_the_age_to_come_on_a_day() -> None:
+    # "I shall be 71 on the 3rd of February" says a birthday as the age to come on a day
+    notes = [
+        _note("m1", "Yesterday was my seventy-first birthday. Desmond took me to lunch at the Marina.", 5, 0.8),
+        _note("m2", "I shall be 71 myself on the 3rd of February, which hardly seems possible.", 0, 0.36),
+    ]
+    assert "m2" in _answer_refs("When is my birthday?", notes)
+    husband = "My husband, Desmond, was a coast pilot until he retired in 2015. He is 74 now and will be 75 on"
+    notes = [
+        _note("m1", f"{husband} the 19th of September.", 0, 0.7),
+        _note("m2", "Desmond turned seventy-five on Friday. Hugh flew out from Montreal as a surprise.", 3, 0.88),
+    ]
+    assert "m1" in _answer_refs("When is Desmond's birthday?", notes)
+    # not an age, nor a day: "be 10 minutes on the bus", "be back on the 3rd"
+    notes = [_note("m1", "I'll be 10 minutes on the bus, then back on the 3rd of May for good.", 0, 0.9)]
+    assert _answer_refs("When is my birthday?", notes) == []
+
+
+def test_when_something_ends_is_the_date_said_as_its_end() -> None:
+    # "when does my policy run out?": the date after "to", not the one it was signed on
+    signed = "Hannah Gill, Underwriting Manager, 13 May 2025"
+    period = "**15 May 2025** to 4:00pm on **15 May 2026**."
+    notes = [
+        Note("d1", f"Signed for Kotuku Mutual Insurance Limited, {signed}", relevance=0.95, source="chunk"),
+        Note("d1", f"2. Period of Insurance: From 4:00pm on {period}", relevance=0.88, source="chunk"),
+    ]
+    chosen = choose(read("When does my insurance policy run out?"), notes).notes
+    assert [n.text[:9] for n in chosen] == ["2. Period"]
+    # "terminating on" says an end as "ends on" does
+    renew = "the Tenant must notify the agent in writing no later than **28 February 2026**."
+    period = "**12 (twelve) months**, commencing on **1 May 2025** and terminating on **30 April 2026**."
+    notes = [
+        Note("d2", f"3.2 Should the Tenant wish to renew, {renew}", relevance=0.87, source="chunk"),
+        Note("d2", f"3.1 The lease is for a fixed period of {period}", relevance=0.87, source="chunk"),
+    ]
+    chosen = choose(read("When does our lease end?"), notes).notes
+    assert any("30 April 2026" in n.text for n in chosen)
+
+
+def test_a_new_best_that_says_the_previous_one_is_news_of_it() -> None:
+    # "a new personal best (the previous one was 52:30)" tells a change as "instead" would
+    best = "On 8 November I ran the 10 km of the Course des Lumieres in 50:48, a new personal best"
+    notes = [
+        _note("m1", "My personal best over 10 km is 52:30, set on 4 October 2026 at the Run in Lyon.", 0, 0.99),
+        _note("m2", f"{best} (the previous one was 52:30).", 30, 0.98),
+    ]
+    assert "m2" in _answer_refs("On what date did I set my current 10 km personal best?", notes)
+
+
+def test_an_acronym_asked_is_said_spelled_out() -> None:
+    # "the QE" is "the queen elizabeth" (words of three letters or more, no function words)
+    started = "ruaridh starts at the QE tomorrow, he's pretending he's not nervous"
+    news = "BIG news for ruaridh, he got the charge nurse job in ICU at the queen elizabeth! starts monday 28th april."
+    notes = [_note("m1", started, 5, 0.99), _note("m2", news, 0, 0.95)]
+    # the one that spells it out says all that is asked, in the form asked: it answers alone
+    assert _answer_refs("when did ruaridh start at the QE?", notes) == ["m2"]
+
+
+def test_what_came_before_is_a_value_a_later_note_moved() -> None:
+    # "supposed to start before all the rain": the date a later note moved, not one no note changed
+    first = _note("m1", "harvest we start 4 November if the weather is good.", 0, 0.98)
+    moved = _note("m2", "we moved the start of harvest to 11 November, the ground is too wet", 10, 0.97)
+    question = "when was the harvest supposed to start before all the rain?"
+    assert _answer_refs(question, [first]) == []
+    assert "m1" in _answer_refs(question, [first, moved])
