@@ -46,7 +46,7 @@ from app.voice import (
     without_opener,
 )
 from capabilities.answer import MAX_CONTENT_CHARS, Answer, Source
-from capabilities.arithmetic import worked_out
+from capabilities.arithmetic import time_since, worked_out
 from capabilities.change import change
 from capabilities.context import ContextDelta, MemoryNote, TwoLevelContext
 from capabilities.evidence import (
@@ -526,6 +526,9 @@ async def _grounded(
         confidence = "medium" if confidence == "high" else confidence
     if ask.answer_type == "time":  # "last weekend", said weeks ago: the days it meant
         text = f"{_fit(text)} {told_when(text, evidence.notes)}".strip()
+    since = time_since(question, evidence.notes, today)  # "how long have we been married?": counted, not guessed
+    if since:
+        text = f"{_fit(text)} {since}"
     if evidence.missing:  # answered though no note says who is asked of (see `_who_unsaid`): said so
         text = f"{_fit(text)} {who_assumed(question, evidence.missing)}"
     return Answer(

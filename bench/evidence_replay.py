@@ -22,13 +22,14 @@ import json
 import os
 import pickle
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.personal_memory import contains_answer
-from capabilities.arithmetic import worked_out
+from capabilities.arithmetic import time_since, worked_out
 from capabilities.change import change
 from capabilities.evidence import choose
 from capabilities.situation import read
@@ -54,6 +55,10 @@ def verdicts(questions: list[dict[str, Any]], inputs: list[tuple[Any, list[Any]]
         e = choose(read(q["question"]), notes)
         moved = change(q["question"], e.notes, notes) if e.verdict == "answer" else None
         text = moved.sentence() if moved else " ".join(n.text for n in e.notes)  # as the answer path says it
+        # (a length of time since a day the notes say is counted to the day the question was asked, as the
+        # answer path counts it to today)
+        asked_on = max((n.created_at for n in notes if n.created_at), default=None)
+        text += " " + time_since(q["question"], e.notes, asked_on.date() if asked_on else date.today())
         right = (
             e.verdict == "unknown"
             if q["type"] == "abstain"

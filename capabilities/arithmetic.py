@@ -14,12 +14,15 @@ what it is a goal for. Otherwise nothing is worked out and the question goes the
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from capabilities.evidence import Note, choose
 from capabilities.situation import key_terms, read, stem, words
+from memory.recall.dates import dated_start
 
 # "how much more did I raise … than my first target", "how much dearer was the other builder's quote
 # than kenny's", "how much less per month is the new lot than what we paid at eastside"
@@ -160,3 +163,36 @@ _PLAIN = frozenset(stem(w) for w in ("much", "how", "cost", "pay", "paid", "was"
 
 def _money(cur: str, value: float) -> str:
     return f"{cur}{value:,.2f}" if value != int(value) else f"{cur}{int(value):,}"
+
+
+# "how long have I been driving buses?", "how many years have Ray and I been married", "how long ago did my
+# divorce go through?": the years from the day it began, when the notes say the day and not the length
+_HOW_LONG_NOW = re.compile(
+    r"^\W*how (?:long|many years)\s+(?:have|has|is it since)\b|^\W*how long ago\b|^\W*how many years ago\b",
+    re.IGNORECASE,
+)
+_LENGTH_SAID = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|many)\s+(?:years?|yrs?|months?)\b",
+    re.IGNORECASE,
+)
+
+
+def time_since(question: str, notes: Sequence[Note], today: date) -> str:
+    """How long since the day the chosen notes say a thing began, said as a sentence ("That is 17 years
+    (since 14 June 2009)."), or "" when the question asks no such length, a note already says one ("for 12
+    years"), or no note says a year. Worked out here: a 135M model cannot count years."""
+    if not _HOW_LONG_NOW.search(question) or any(_LENGTH_SAID.search(n.text) for n in notes):
+        return ""
+    start = next((s for n in notes if (s := dated_start(n.text))), None)
+    if start is None:
+        return ""
+    year, month, day = start
+    years = today.year - year - ((today.month, today.day) < (month or 1, day or 1) if month else 0)
+    if years < 1:
+        return ""
+    when = f"{day} {calendar.month_name[month]} {year}" if day else (
+        f"{calendar.month_name[month]} {year}" if month else str(year))  # fmt: skip
+    about = "" if month else "about "
+    if re.search(r"\bago\b", question, re.IGNORECASE):
+        return f"That was {about}{years} years ago ({when})."
+    return f"That is {about}{years} years (since {when})."

@@ -232,3 +232,27 @@ def next_day(text: str, today: date) -> date | None:
         except ValueError:  # 31 June; 29 February of a common year
             continue
     return None
+
+
+_SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
+
+
+def dated_start(text: str) -> tuple[int, int, int] | None:
+    """The day a thing began by `text` (year, month, day; 0 for a month or a day not said): a date after
+    "since" first ("married since 12 June 1987", "since 2014"), else the first date that says its year
+    ("on 14 June 2009", "in June 2021", "in 1991"); None when no year is said."""
+    found: list[tuple[int, tuple[int, int, int]]] = []
+    for m in _DAY_MONTH.finditer(text):
+        if m.group(3):
+            found.append((m.start(), (int(m.group(3)), _month(m.group(2)), int(m.group(1)))))
+    for m in _MONTH_DAY.finditer(text):
+        if m.group(3):
+            found.append((m.start(), (int(m.group(3)), _month(m.group(1)), int(m.group(2)))))
+    for m in _MONTH_YEAR.finditer(text):
+        found.append((m.start(), (int(m.group(3)), _month(m.group(2)), 0)))
+    years = [(m.start(m.lastindex or 0), (int(m.group(1) or m.group(2)), 0, 0)) for m in _YEAR_ALONE.finditer(text)]
+    found += [y for y in years if not any(abs(y[0] - f[0]) < 20 for f in found)]  # (the year of a date said)
+    if not found:
+        return None
+    after_since = [f for f in found if any(0 <= f[0] - s.end() <= 3 for s in _SINCE.finditer(text))]
+    return min(after_since or found)[1]

@@ -57,3 +57,24 @@ def test_a_goal_said_in_a_note_without_a_date_is_the_oldest_not_an_error() -> No
              Note("m1", "fundraiser closed at €3,420!!", datetime(2026, 3, 1, tzinfo=UTC))]  # fmt: skip
     worked = worked_out("how far over the fundraiser goal did we get?", notes)
     assert worked and worked.sentence == "That's €420: €3,420 against €3,000."
+
+
+def test_how_long_since_a_day_the_notes_say_is_counted() -> None:
+    from datetime import date
+
+    from capabilities.arithmetic import time_since
+
+    today = date(2026, 11, 29)
+    married = [Note("m1", "Ray and I got married in that same basilica actually, 14 june 2009")]
+    assert time_since("how many years have Ray and I been married", married, today) == (
+        "That is 17 years (since 14 June 2009).")
+    divorce = [Note("m1", "the divorce went through in June 2021, finally")]
+    assert time_since("How long ago did my divorce go through?", divorce, today) == "That was 5 years ago (June 2021)."
+    farm = [Note("m1", "I was born in 1962 and since 1991 I have the farm from my father")]
+    assert time_since("How many years is it since I took the farm over?", farm, today) == (
+        "That is about 35 years (since 1991).")
+    # a length the notes say themselves, a question of another kind, or no year: nothing counted
+    said = [Note("m1", "I drive buses, 12 years now, since 2014")]
+    assert time_since("How long have I been driving buses?", said, today) == ""
+    assert time_since("when did we get married?", married, today) == ""
+    assert time_since("how long have we been married?", [Note("m1", "we married on 3 June")], today) == ""

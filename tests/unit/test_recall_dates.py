@@ -77,3 +77,13 @@ def test_next_day_is_the_first_day_named_on_or_after_today() -> None:
     assert next_day("It's today, 29 November.", today) == today
     assert next_day("We married on 14 June 2009.", today) == date(2009, 6, 14)  # a year said is kept
     assert next_day("It moved to 31 June.", today) is None and next_day("soon, I hope", today) is None
+
+
+def test_the_day_a_thing_began_is_the_one_after_since_else_the_first_with_a_year() -> None:
+    from memory.recall.dates import dated_start
+
+    assert dated_start("we are married since 12 June 1987, big party in 2012") == (1987, 6, 12)
+    assert dated_start("born 1981, and since March 2019 I work here") == (2019, 3, 0)
+    assert dated_start("the divorce went through in June 2021") == (2021, 6, 0)
+    assert dated_start("took the farm over in 1991") == (1991, 0, 0)
+    assert dated_start("we married on 3 June") is None
