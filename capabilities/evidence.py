@@ -2853,8 +2853,6 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "the notes say it of another one", ())
     if set(ask.attributes) & NAMING_STEMS and _unnamed_kin(sit, notes):  # "Jelle's wife": not "his wife is…"
         return Evidence("unknown", (), "low", "no note names the one asked", ())
-    if _only_anothers(sit.text, notes):  # "when's my birthday?": not "Her birthday's 12 January"
-        return Evidence("unknown", (), "low", "the notes say it of someone else's", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
@@ -3061,21 +3059,6 @@ def _modified_otherwise(question: str, notes: Sequence[Note]) -> bool:
             return True
     return False
 
-
-
-_MINE_ASKED = re.compile(r"\b(?:my|our)\s+([a-z]{3,})\W*$", re.IGNORECASE)  # "when's my birthday?"
-_ANOTHERS = re.compile(r"(?:his|her|their|\w+['’]s)$", re.IGNORECASE)
-
-
-def _only_anothers(question: str, notes: Sequence[Note]) -> bool:
-    """Whether the notes say the person's own thing asked only as someone else's ("when's my birthday?":
-    not "Her birthday's 12 January… booked the Polish club"; a formed fact's "the user's" is the person's)."""
-    m = _MINE_ASKED.search(question)
-    if not m or m[1].casefold() in STOP:
-        return False
-    said = [ws[i - 1] for n in notes for ws in [words(n.text.casefold().replace("’", "'"))]
-            for i, w in enumerate(ws) if i and stem(w) == stem(m[1].casefold())]
-    return bool(said) and all(_ANOTHERS.match(w) and w != "user's" for w in said)
 
 # "Jelle's wife", "Claire's pottery teacher": the one asked the name of, as another's (the last word)
 _OWNED_ASKED = re.compile(r"\b(\w+)['’]s\s+(?:[a-z]+\s+)??([a-z]+)(?=['’]s\b|\s+(?:called|named|name)\b|\W*$)")

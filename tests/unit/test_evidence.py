@@ -2200,9 +2200,3 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
                          "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
     assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
 
-
-def test_the_persons_own_thing_is_not_one_said_only_as_anothers() -> None:
-    notes = [_note("m1", "Her birthday's 12 January and Marek and I are doing a party for mama", 0, 0.84)]
-    assert _answer_refs("When's my birthday?", notes) == []
-    notes.append(_note("m2", "my birthday is 3 March, I'll be 40", 1, 0.8))
-    assert "m2" in _answer_refs("When's my birthday?", notes)
