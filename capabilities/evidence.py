@@ -2998,6 +2998,16 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     rate = _RATE.search(sit.text)
     if rate and typed and all(_other_rate(c.note.text, sit.text, rate[1]) for c in typed):
         return Evidence("unknown", (), "low", f"the amount said is not per {rate[1]}", ())
+    priced = _priced_thing(sit, ask)  # "how much did I pay for the truck?": not the permit's "$590 fee"
+    if priced and typed and not any(covers(o.note.stems, t) and (o is c or _one_document(c.note, o.note))
+                                    for c in typed for o in chosen for t in priced):  # fmt: skip
+        return Evidence("unknown", (), "low", "the amount said is of something else", ())
+    if typed and _clock_of_another(sit.text, [c.note for c in chosen]):  # "…flight leave?": not "let him leave at 4"
+        return Evidence("unknown", (), "low", "the time said is of something else", ())
+    if set(ask.attributes) & NAMING_STEMS and _modified_otherwise(sit.text, notes):  # "my older brother's name"
+        return Evidence("unknown", (), "low", "the notes say it of another one", ())
+    if set(ask.attributes) & NAMING_STEMS and _unnamed_kin(sit, notes):  # "Jelle's wife": not "his wife is…"
+        return Evidence("unknown", (), "low", "no note names the one asked", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
@@ -3127,6 +3137,131 @@ def _other_rate(text: str, question: str, asked: str) -> bool:
             return False
     return True
 
+
+def _priced_thing(sit: Situation, ask: Ask) -> list[str]:
+    """What an amount of money is asked for, one word of which a note giving an amount must say: the
+    words of the question's noun phrases but money words, owners, rates and adverbs ("how much did the
+    pony cost for Ioana's party?" → pony, party; not "…put it on OLX for 42000 lei"); of a fee, a rent
+    asked, what it is ("how much is the vendor fee at the market?" → vendor, not "health permit… $590 fee")."""
+    if ask.answer_type != "number" or not (_MONEY.search(sit.text) or _MONEY_HOW.search(sit.text)):
+        return []
+    plain = words(sit.text.casefold())
+    unsaid = {w for m in _MONEY.finditer(sit.text) for w in words(m[0].casefold())} | _RATE_WORDS | DESCRIBERS
+    unsaid |= {w for w in plain if w.endswith("ly") or w in _UNITS or w == "money"}
+    unsaid |= {w.casefold() for w in re.findall(r"\b(\w+)['’]s?\s", sit.text.replace("s'", "s's"))}  # owners
+    runs: list[list[str]] = [[]]
+    for w in plain:
+        if w in STOP or w in _ME or w in _NO_THING:
+            runs.append([])
+        else:
+            runs[-1].append(w)
+    due = [run[:i] for run in runs for i, w in enumerate(run) if _MONEY_NOUN.fullmatch(w)]
+    said = due[:1] if due else runs  # ("how much will the rent be in the new flat?": the rent said is its)
+    return [stem(w) for run in said for w in run if w not in unsaid]
+
+
+def _one_document(a: Note, b: Note) -> bool:
+    """Whether two notes are chunks of one document (a table's amount and the line that says what it is of)."""
+    return a.source == b.source == "chunk" and a.title == b.title
+
+
+_NO_THING = word_set("per each every net gross total together altogether extra both")  # "…net per month"
+_MONEY_HOW = re.compile(r"\bhow much money\b", re.IGNORECASE)
+_RATE_WORDS = word_set("hour day week fortnight month year night shift session lesson")
+# "what time does our flight leave?": the subject asked, before its verb (do) or the question's end (is)
+_CLOCK_ASKED = re.compile(
+    r"^\W*what\s+time\s+(do|does|did|will|is|was|are|were)\s+(.+?)(?=\s+(?:on|at|in|for|to|from|with|this|next|"
+    r"tomorrow|today|tonight)\b|\W*$)",
+    re.IGNORECASE,
+)
+
+
+def _clock_of_another(question: str, notes: Sequence[Note]) -> bool:
+    """Whether every time of day the notes give is said in a sentence about something else than the one
+    asked ("what time does Nikos' birthday party start?": not "…Aegean flight at 8:10"; "what time does our
+    flight leave?": not "his boss let him leave at 4"); a sentence that goes on from one that says it
+    ("It starts at 7") counts as its, and of the person's own ("my PT appointments") one they say of
+    themselves ("my physical therapist is Marcus…, and I go three mornings a week… at 8:15")."""
+    asked = _CLOCK_ASKED.match(question)
+    if not asked:
+        return False
+    said = [w for w in words(asked[2].casefold()) if w not in STOP and w not in _ME]
+    done = asked[1].casefold() in ("do", "does", "did", "will")  # then the verb is said: not the thing
+    # ("our flight leave" → flight; "I see the physio" → physio)
+    subject = (said[1:] if _PERSONAL.match(asked[2]) else said[:-1]) if done else said
+    wanted = {stem(w) for w in subject}
+    if not wanted:
+        return False
+    clocks = 0
+    mine = re.search(r"\b(?:my|our)\b", asked[2], re.IGNORECASE) is not None
+    for note in notes:
+        parts = [c for p in sentences(note.text) for c in p.split(";")]
+        for i, part in enumerate(parts):
+            if not (candidates(part, "time", question) or _CLOCK.search(part)):
+                continue
+            clocks += 1
+            if mine and is_first_person(part):
+                return False
+            stems = frozenset(stem(w) for w in words(part.casefold()))
+            going_on = i and _IT_LED.match(part)
+            before = frozenset(stem(w) for w in words(parts[i - 1].casefold())) if going_on else frozenset()
+            if any(covers(stems | before, t) for t in wanted):
+                return False
+    return clocks > 0
+
+
+_PERSONAL = re.compile(r"\W*(?:i|we|you|he|she|they)\b", re.IGNORECASE)
+_IT_LED = re.compile(r"\W*(?:it|it['’]s|that|this|which|they|starts?|begins?)\b", re.IGNORECASE)
+
+
+# "my older brother", "eilidh's drum teacher": a thing asked with a word that tells it from others of its kind
+_MODIFIED = re.compile(r"(?=\b(my|our|his|her|their|\w+['’]s)\s+([a-z]+)\s+([a-z]{3,})(?:['’]s)?\s+(?:first\s+)?"
+                       r"(?:name|called|named)\b)")  # (overlapping: "what's my older brother's name?")
+
+
+def _modified_otherwise(question: str, notes: Sequence[Note]) -> bool:
+    """Whether the notes say the thing asked only with another word before it, and never the question's own
+    ("what's my older brother's name?": not "my younger brother Ikenna"; "what's eilidh's drum teacher
+    called?": not "her guidance teacher Mrs Okafor… her maths teacher")."""
+    for m in _MODIFIED.finditer(question.casefold().replace("’", "'")):
+        owner, mod, head = m[1], m[2], m[3]
+        if mod in STOP or head in STOP or any(covers(n.stems, stem(mod)) for n in notes):
+            continue
+        before = [words(n.text.casefold())[max(0, i - 1)] for n in notes
+                  for i, w in enumerate(words(n.text.casefold())) if i and stem(w) == stem(head)]
+        # (another's too: "Fraser's teacher Mr Baird" for "eilidh's drum teacher")
+        if before and all(w not in STOP and w not in _ME and w != owner and w.replace("'s", "").isalpha()
+                          for w in before):  # fmt: skip
+            return True
+    return False
+
+
+# "Jelle's wife", "Claire's pottery teacher": the one asked the name of, as another's (the last word)
+_OWNED_ASKED = re.compile(r"\b(\w+)['’]s\s+(?:[a-z]+\s+)??([a-z]+)(?=['’]s\b|\s+(?:called|named|name)\b|\W*$)")
+
+
+def _unnamed_kin(sit: Situation, notes: Sequence[Note]) -> bool:
+    """Whether the name asked of another's someone is said beside them in no note ("What's Jelle's wife
+    called?": not "Jelle called… his wife is making plans already")."""
+    for m in _OWNED_ASKED.finditer(sit.text):
+        if m[1].casefold() not in STOP | _WH and m[2] not in STOP and stem(m[2]) not in NAMING_STEMS:
+            asked = {w.casefold() for w in words(sit.text)}
+            return not any(_named_by(part, stem(m[2]), asked) for n in notes for part in sentences(n.text))
+    return False
+
+
+def _named_by(part: str, head: str, asked: set[str], near: int = 8) -> bool:
+    """Whether a sentence names someone the question does not within a few words of the very word asked
+    ("His physiotherapist is a cheerful young woman called Bronwen"), or right after a word of its group
+    ("his fiancée Zodwa" for a wife; not "Wietske becomes the leading partner of the farm")."""
+    said = words(part)
+    at = [i for i, w in enumerate(said) if stem(w.casefold()) == head]
+    kin = [i for i, w in enumerate(said) if covers(frozenset({stem(w.casefold())}), head)
+           and stem(w.casefold()) in _RELATIONS]  # (a word for someone: not "Claire teaches English")
+    named = {n.split()[0].casefold() for n in names_in(part) if not is_calendar(n)} - asked
+    people = {n.split()[0].casefold() for n in people_in(part)} - asked
+    return any(abs(i - j) <= near for i in at for j, w in enumerate(said) if w.casefold() in named) or any(
+        0 < j - i <= 2 for i in kin for j, w in enumerate(said) if w.casefold() in people)
 
 # The role a person is asked by, one word long, at the end or before a preposition: "who's the captain on…"
 _ROLE_ALONE = re.compile(

@@ -2382,3 +2382,55 @@ def test_what_came_before_is_a_value_a_later_note_moved() -> None:
     question = "when was the harvest supposed to start before all the rain?"
     assert _answer_refs(question, [first]) == []
     assert "m1" in _answer_refs(question, [first, moved])
+
+# --- twenty-first session, abstain: what the notes mention but never give ---
+
+
+def test_an_amount_asked_for_a_thing_is_said_with_that_thing() -> None:
+    notes = [
+        _note("m1", "plan for seoul rodeo is weekends at the Mueller farmers market plus catering gigs", 0, 0.93),
+        _note("m2", "Kimchi Cowboy's annual fire inspection is on the 21st. then seoul rodeo needs its own city "
+                    "mobile food vendor permit once it's delivered", 1, 0.9),
+        _note("m3", "renewed the Kimchi Cowboy health permit, it was expiring 9/30 so cutting it close as usual lol. "
+                    "$590 fee", 2, 0.85),
+    ]  # fmt: skip
+    assert _answer_refs("how much is the vendor fee at the mueller farmers market", notes) == []
+    notes.append(_note("m4", "the Mueller market vendor fee is $45 a weekend, cheaper than I thought", 2, 0.7))
+    assert "m4" in _answer_refs("how much is the vendor fee at the mueller farmers market", notes)
+    notes = [
+        _note("m1", "so I'm selling my old car, the 2014 Dacia Duster, to help pay for his uni. 42000 lei", 0, 0.9),
+        _note("m2", "Ioana's party was at Daniela's house in the end. Cristi found a man with a pony", 1, 0.9),
+    ]
+    assert _answer_refs("How much did the pony cost for Ioana's party?", notes) == []
+
+
+def test_a_time_of_day_asked_is_said_of_what_is_asked() -> None:
+    notes = [_note("m1", "Nikos birthday is 8 February, he will be 5. we fly to Athens on 7 February, flight at 8:10")]
+    assert _answer_refs("what time does Nikos' birthday party start?", notes) == []
+    notes.append(_note("m2", "Nikos' birthday party is at the taverna. It starts at 5 pm", 1, 0.8))
+    assert "m2" in _answer_refs("what time does Nikos' birthday party start?", notes)
+    notes = [_note("m1", "my physical therapist is Marcus; I go Monday, Wednesday and Friday at 8:15", 0, 0.9),
+             _note("m2", "I was discharged from PT on March 27th, Marcus gave me a printout", 1, 0.8)]  # fmt: skip
+    assert "m1" in _answer_refs("What time were my PT appointments?", notes)
+
+
+def test_a_thing_said_only_with_another_word_before_it_is_another() -> None:
+    notes = [_note("m1", "and my younger brother Ikenna is in 300 level mechanical engineering at FUTO", 0, 0.8)]
+    assert _answer_refs("What's my older brother's name?", notes) == []
+    assert _answer_refs("What's my younger brother's name?", notes) == ["m1"]
+    notes = [_note("m1", "parents night: her guidance teacher Mrs Okafor says eilidh is great, Mr Whyte, her maths "
+                         "teacher, says she's not handing homework in", 0, 0.9)]  # fmt: skip
+    assert _answer_refs("what's eilidh's drum teacher called", notes) == []
+
+
+def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
+    notes = [_note("m1", "I am married to Claire Martin; we married in June 2021 at the mairie of the 4th "
+                         "arrondissement. Claire teaches English at the Lycée Ampère.", 0, 0.82),
+             _note("m2", "Also, Claire's pottery class has moved to Thursday evenings.", 1, 0.8)]  # fmt: skip
+    assert _answer_refs("What is the name of Claire's pottery teacher?", notes) == []
+    notes.append(_note("m3", "Claire's pottery teacher Odile fired her vase at last", 2, 0.8))
+    assert _answer_refs("What is the name of Claire's pottery teacher?", notes) == ["m3"]
+    notes = [_note("m1", "My colleague Thabo from payroll is keeping me sane. He's getting married to his fiancée "
+                         "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
+    assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
+
