@@ -166,6 +166,25 @@ def ready(page: Page) -> None:
     expect(page.get_by_text("Tools", exact=True)).to_be_visible(timeout=60_000)
 
 
+def pick_command(page: Page, name: str, tries: int = 4) -> None:
+    """Pick the command `name` from the composer's command menu, once no run is going.
+
+    The menu's items are rendered again while the page settles after a reply: on a loaded 2-core box an
+    item was detached under the click for the whole 30 s (the reminders test, twenty-first session), so
+    the menu is closed and opened again until the click lands.
+    """
+    expect(page.locator("#stop-button")).to_have_count(0, timeout=420_000)
+    for attempt in range(tries):
+        try:
+            page.locator("#command-button").click(timeout=10_000)
+            page.locator("#command-popover").get_by_text(name, exact=True).first.click(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+            page.keyboard.press("Escape")
+
+
 def submit(page: Page, text: str, timeout: float = 30_000) -> None:
     """Type `text` into the composer and send it once the send button is enabled.
 

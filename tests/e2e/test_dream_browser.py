@@ -14,6 +14,7 @@ from tests.e2e.server import (
     free_port,
     login,
     loopback_page,
+    pick_command,
     reverie,
     running_server,
     stored,
@@ -71,8 +72,7 @@ def _seed_usage(data_dir: Path, days: int = 21) -> None:
 
 def _run_dreams_command(page: Page) -> None:
     # Commands are picked from the composer's command menu; the message then carries the command id.
-    page.locator("#command-button").click()
-    page.locator("#command-popover").get_by_text("dreams", exact=True).first.click()
+    pick_command(page, "dreams")
     submit(page, "show")
 
 

@@ -20,6 +20,7 @@ from tests.e2e.server import (
     free_port,
     login,
     loopback_page,
+    pick_command,
     ready,
     reverie,
     running_server,
@@ -143,8 +144,7 @@ def _cat_card(tmp_path: Path, memory: str) -> Iterator[tuple[Page, str, Locator]
 
 def _memories_command(page: Page, text: str, attached: Path | None = None) -> None:
     """Pick /memories from the composer's command menu and send `text` with it (and a file)."""
-    page.locator("#command-button").click()
-    page.locator("#command-popover").get_by_text("memories", exact=True).first.click()
+    pick_command(page, "memories")
     if attached is not None:
         page.locator("input[type=file]").first.set_input_files(str(attached))
         expect(page.get_by_text(attached.name).first).to_be_visible(timeout=30_000)  # uploaded

@@ -10,7 +10,17 @@ from sqlalchemy import text
 
 from memory.db.engine import open_engine
 from memory.formation.plan import form_turn
-from tests.e2e.server import PASSWORD, free_port, login, loopback_page, reverie, running_server, stored, submit
+from tests.e2e.server import (
+    PASSWORD,
+    free_port,
+    login,
+    loopback_page,
+    pick_command,
+    reverie,
+    running_server,
+    stored,
+    submit,
+)
 
 pytestmark = [pytest.mark.e2e]
 
@@ -37,8 +47,7 @@ def test_people_browser_split_then_merge_back(tmp_path: Path) -> None:
         work = [f"r{r.id}" for r in store.entities.links(uid, ana.id) if r.predicate in ("HAS_COLLEAGUE", "WORKS_AT")]
     with loopback_page() as page, running_server(data_dir, free_port(), tmp_path / "server.log") as url:
         login(page, url)
-        page.locator("#command-button").click()
-        page.locator("#command-popover").get_by_text("people", exact=True).first.click()
+        pick_command(page, "people")
         submit(page, "Ana")
         card = page.locator(".ai-message").filter(has_text=f"#{ana.id} Ana (Person)").last
         expect(card).to_be_visible(timeout=60_000)

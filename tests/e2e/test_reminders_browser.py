@@ -11,14 +11,24 @@ from playwright.sync_api import Page, expect
 
 from memory.models import utcnow
 from memory.reminders import ReminderStore
-from tests.e2e.server import PASSWORD, free_port, login, loopback_page, reverie, running_server, send, stored, submit
+from tests.e2e.server import (
+    PASSWORD,
+    free_port,
+    login,
+    loopback_page,
+    pick_command,
+    reverie,
+    running_server,
+    send,
+    stored,
+    submit,
+)
 
 pytestmark = [pytest.mark.e2e]
 
 
 def _reminders_command(page: Page) -> None:
-    page.locator("#command-button").click()
-    page.locator("#command-popover").get_by_text("reminders", exact=True).first.click()
+    pick_command(page, "reminders")
     submit(page, "list")
 
 
