@@ -55,6 +55,7 @@ from capabilities.evidence import (
     KIND,
     NAMING_STEMS,
     ROLE_STEMS,
+    WHO_IS_NAMED,
     Ask,
     Evidence,
     Note,
@@ -542,9 +543,9 @@ async def _grounded(
 # Who someone is, what they do, where they live or how old they are, asked of a name: of a name memory
 # does not know the 135M model wrote a life ("Rui is a brilliant and resourceful AI assistant…"), so
 # the reply is that they were never told of (a famous name too: the model's biographies are unchecked).
-_NAME = r"((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)"
+_NAME = r"((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)"  # (as `WHO_IS_NAMED` reads it)
 _SOMEONE = re.compile(
-    rf"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+{_NAME}\W*$"
+    rf"{WHO_IS_NAMED.pattern}"
     rf"|^\W*(?i:what|where)\s+(?i:does|did|is)\s+{_NAME}\s+(?i:do|doing|live|work)\b"
     rf"|^\W*(?i:how old is)\s+{_NAME}\W*$"
 )
@@ -557,7 +558,7 @@ _THE_CALLED = re.compile(
 )
 # "how many days until the race?", "how long till my birthday?": when it is, then counted
 _UNTIL = re.compile(
-    r"^\W*how (?:many (days|weeks|months)|long)(?: is it| do i have| have i got)? (?:until|till|til|'til|to|before) "
+    r"^\W*how (?:many (?:days|weeks|months)|long)(?: is it| do i have| have i got)? (?:until|till|til|'til|to|before) "
     r"(.+?)\W*$",
     re.IGNORECASE,
 )
@@ -585,7 +586,7 @@ async def _grounded_each(
     answered for each of them and said so (capabilities/namesakes.py)."""
     until = _UNTIL.match(question)
     if until:  # "how many days until the half marathon?": when it is, counted here (the model said "18")
-        asked = f"when is {until[2]}?"
+        asked = f"when is {until[1]}?"
         answer = await _grounded_each(backend, read(asked), asked, found, history, today, amb)
         day = next_day(answer.content, today) if answer.sources else None
         count = (day - today).days if day else -1
@@ -956,8 +957,9 @@ def _last_named(history: Sequence[ModelMessage], pronoun: str = "") -> str:
     the pronoun's is passed over ("my brother" for "she")."""
     other = HIS_KIN if pronoun in _SHE else HER_KIN if pronoun in _HE else ""
     not_so = _called_otherwise(history, pronoun)
-    replies = set(_thread_texts(history)) - set(_thread_texts(history, replies=False))
-    for text in reversed(_thread_texts(history)):
+    texts = _thread_texts(history)
+    replies = set(texts) - set(_thread_texts(history, replies=False))
+    for text in reversed(texts):
         found = [(text.rfind(n), n.split()[0]) for n in people_in(text)  # (not "a clinic in Matosinhos")
                  if n.split()[0].casefold() not in STOP | not_so and not is_calendar(n.split()[0])]
         if found and text in replies:  # a reply says whom it is about first: "Your sister Miriam lives in

@@ -572,7 +572,7 @@ def answer_type(question: str) -> AnswerType | None:
         return "time"
     if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
         return "number"
-    if _WHO_IS_NAMED.match(question):
+    if WHO_IS_NAMED.match(question):
         return None  # "who is Ruth?" asks who she is to the person ("my sister Ruth"), not for a name
     if re.search(r"^\W*(?:who|whom)\b", q):
         return "person"
@@ -580,7 +580,7 @@ def answer_type(question: str) -> AnswerType | None:
 
 
 # "who is Ruth?", "Who's Dr Okafor?": the name asked (group 1)
-_WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)\W*$")
+WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)\W*$")
 # a question that asks an amount, then says when ("how old was I when…", "how much did she weigh when…")
 _HOW_WHEN = re.compile(r"^\W*how (?:old|many|much|often|long(?! ago))\b(?=.*\bwhen\b)")
 
@@ -2053,7 +2053,7 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
-    who = _WHO_IS_NAMED.match(sit.text)
+    who = WHO_IS_NAMED.match(sit.text)
     described = [n for n in candidates if who and _describes(who[1].strip(), n.text)]
     if described and (evidence := _chosen(sit, described)).verdict == "answer":
         return evidence  # "who is Rui?": "the shop manager is a guy called Rui", not "dinner with Rui"
@@ -2525,11 +2525,14 @@ def _puts_against(s: _Scored, chosen: Sequence[_Scored]) -> bool:
     300 level… at FUTO" (see `_replaced`)."""
     if not corrects(s.note.text):
         return False
+
+    def values(text: str) -> set[str]:  # its numbers and one-word names
+        return {w for w in _plain(text) if any(ch.isdigit() for ch in w)} | {
+            n.casefold() for n in names_in(text) if " " not in n}  # fmt: skip
+
+    said = values(s.note.text)
     for c in chosen:
-        given = {w for w in _plain(c.note.text) if any(ch.isdigit() for ch in w)}
-        given |= {n.casefold() for n in names_in(c.note.text) if " " not in n}
-        said = {w for w in _plain(s.note.text) if any(ch.isdigit() for ch in w)}
-        said |= {n.casefold() for n in names_in(s.note.text) if " " not in n}
+        given = values(c.note.text)
         if _later(s.note, c.note) and _replaced(s.note.text, given | said) & given:
             return True
     return False

@@ -88,14 +88,15 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
     names = {n.casefold() for text in cased for n in names_in(text)}
     for text in lower:
         for slot in _SLOTS:
-            names.update(w for m in slot.finditer(text) for w in m.groups() if w and _plausible(w))
-        names.update(m.group(1) for m in _PLACE.finditer(text) if _plausible(m.group(1))
+            names.update(w for m in slot.finditer(text) for w in m.groups() if w and plausible_name(w))
+        names.update(m.group(1) for m in _PLACE.finditer(text) if plausible_name(m.group(1))
                      and m.group(1) not in _COMMON_PLACES)  # fmt: skip
-        names.update(m.group(1) for m in _QUOTED_NAME.finditer(text) if all(_plausible(w) for w in m.group(1).split()))
+        names.update(m.group(1) for m in _QUOTED_NAME.finditer(text)
+                     if all(plausible_name(w) for w in m.group(1).split()))  # fmt: skip
         for m in _CALLED.finditer(text):
             kept = []
             for w in m.group(1).split():
-                if not _plausible(w):
+                if not plausible_name(w):
                     break
                 kept.append(w)
             names.update([" ".join(kept)] if kept else [])
@@ -104,10 +105,6 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
 
 def plausible_name(word: str) -> bool:
     """Whether a word typed in lower case may be a name ("marisol"), not a common word ("nice", "said")."""
-    return _plausible(word)
-
-
-def _plausible(word: str) -> bool:
     w = word.casefold().strip("-")
     return (len(w) >= 2 and w.isalpha() and w not in STOP and w not in _NOT_NAMES and w not in WHO
             and w not in DESCRIBERS and not (len(w) > 4 and w.endswith(("ing", "ed", "ly"))))  # fmt: skip

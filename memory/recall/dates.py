@@ -178,11 +178,7 @@ def question_window(question: str, today: date) -> Span | None:
 
     Explicit dates first (a day, a month of a year, a season of a year, a bare month, a year),
     then relative ones against `today`."""
-    found: list[Span] = []
-    for m in _DAY_MONTH.finditer(question):
-        found += [s for s in [_day(int(m.group(1)), _month(m.group(2)), m.group(3), today)] if s]
-    for m in _MONTH_DAY.finditer(question):
-        found += [s for s in [_day(int(m.group(2)), _month(m.group(1)), m.group(3), today)] if s]
+    found = [s for _, day, month, year in _days_said(question) if (s := _day(day, month, year, today))]
     for m in _MONTH_YEAR.finditer(question):
         found.append(_part(month_span(int(m.group(3)), _month(m.group(2))), m.group(1)))
     for m in _SEASON_YEAR.finditer(question):
@@ -220,14 +216,19 @@ def decode(values: object) -> list[Span]:
     return out
 
 
+def _days_said(text: str) -> list[tuple[int, int, int, str | None]]:
+    """Each day `text` names with its month ("8 May", "May 8th, 2023"): where it starts, the day, the month
+    and the year as typed (None when not said), days before months first."""
+    found = [(m.start(), int(m.group(1)), _month(m.group(2)), m.group(3)) for m in _DAY_MONTH.finditer(text)]
+    return found + [(m.start(), int(m.group(2)), _month(m.group(1)), m.group(3)) for m in _MONTH_DAY.finditer(text)]
+
+
 def next_day(text: str, today: date) -> date | None:
     """The first day `text` names with its month ("on 18 April", "April 18th, 2027"): with no year, the first
     one on or after `today` (what "how many days until the race?" counts to), else None."""
-    found = [(m.start(), int(m.group(1)), m.group(2), m.group(3)) for m in _DAY_MONTH.finditer(text)]
-    found += [(m.start(), int(m.group(2)), m.group(1), m.group(3)) for m in _MONTH_DAY.finditer(text)]
-    for _, day, month, year in sorted(found):
+    for _, day, month, year in sorted(_days_said(text)):
         try:
-            when = date(int(year) if year else today.year, _month(month), day)
+            when = date(int(year) if year else today.year, month, day)
             return when.replace(year=today.year + 1) if not year and when < today else when
         except ValueError:  # 31 June; 29 February of a common year
             continue
@@ -241,13 +242,7 @@ def dated_start(text: str) -> tuple[int, int, int] | None:
     """The day a thing began by `text` (year, month, day; 0 for a month or a day not said): a date after
     "since" first ("married since 12 June 1987", "since 2014"), else the first date that says its year
     ("on 14 June 2009", "in June 2021", "in 1991"); None when no year is said."""
-    found: list[tuple[int, tuple[int, int, int]]] = []
-    for m in _DAY_MONTH.finditer(text):
-        if m.group(3):
-            found.append((m.start(), (int(m.group(3)), _month(m.group(2)), int(m.group(1)))))
-    for m in _MONTH_DAY.finditer(text):
-        if m.group(3):
-            found.append((m.start(), (int(m.group(3)), _month(m.group(1)), int(m.group(2)))))
+    found = [(at, (int(year), month, day)) for at, day, month, year in _days_said(text) if year]
     for m in _MONTH_YEAR.finditer(text):
         found.append((m.start(), (int(m.group(3)), _month(m.group(2)), 0)))
     years = [(m.start(m.lastindex or 0), (int(m.group(1) or m.group(2)), 0, 0)) for m in _YEAR_ALONE.finditer(text)]
