@@ -454,7 +454,7 @@ async def _grounded(
     if evidence.verdict == "unknown" and not sit.about_me and sit.kind != "document" and not _known(sit, notes):
         return await _chat(backend, sit, question, history, today)  # "the capital of France?": not a memory
     if evidence.verdict == "unknown":
-        return Answer(content=_dont_know(sit), confidence="low")
+        return Answer(content=_dont_know(sit, notes), confidence="low")
     own = [name for n in evidence.notes if (name := introduced(n.text))]
     if read_ask(sit).own_name and own:  # nothing for a voice to add (it wrote "Sam, hello. You're Sam.")
         return Answer(content=f"Your name is {own[-1]}.", confidence=evidence.confidence,
@@ -776,12 +776,16 @@ _THE_NEW = re.compile(r"\bthe\s+(?:new|old|last|next|current)\s+(\w+)", re.IGNOR
 _OF_THE = re.compile(r"\b(?:of|at|in|for|from)\s+the\s+(\w+)\W*$", re.IGNORECASE)  # the thing a question ends on
 
 
-def _dont_know(sit: Situation) -> str:
+def _dont_know(sit: Situation, notes: Sequence[Note] = ()) -> str:
+    """"I don't know", and what was not told: "your dog's name", "about your dog" (but "where is my mum
+    from?" with notes about the mum is not "you haven't told me about your mum": that was told)."""
     thing = _my_phrase(sit.text)
     if thing == "name":
         return "I don't know your name yet — you haven't told me."
     if thing.endswith("name"):
         return f"I don't know — you haven't told me your {thing} yet."
+    if thing and any(covers(n.stems, stem(thing.split()[-1])) for n in notes):
+        return f"I don't know — you haven't told me that about your {thing}."
     if thing:
         return f"I don't know — you haven't told me about your {thing} yet."
     return "I don't know — I don't remember you telling me that."

@@ -115,6 +115,8 @@ _TYPE_STEMS = frozenset(stem(w) for w in (*_TYPE_NOUNS, *_NAMED_NOUNS))  # "whic
 _DESCRIPTIVE = word_set("breed kind type sort colour color model brand make size shape style")
 # Nouns after which/what that only point at the answer ("which part do I sing?": alto).
 _VAGUE = word_set("part bit piece thing one ones")
+# Verbs a question opens on, "what" their subject ("what happened to my bike?"): no noun a note must say
+_WH_VERBS = word_set("happen happened happens happening went goes changed changes broke hurts hurt")
 KIND = "kind"  # the attribute a descriptive question asks: met by a description ("Miso, a grey British shorthair")
 _KIND_SHAPE = re.compile(
     r"(?:,|\b(?:is|was|are|were)|['’]s)\s+(?:an?|our|my)\s+(?!lot\b|bit\b|few\b|couple\b)[a-z]", re.IGNORECASE
@@ -625,7 +627,8 @@ def read_ask(sit: Situation) -> Ask:
             hard[hard.index(first)] = f"{first}|{stem(m[2])}"  # (not "does Ana's husband work")
     wh = _WH_NOUN.search(text)
     noun = _singular(wh.group(1).casefold()) if wh else ""
-    if noun and noun not in STOP | _NEGATED | _VAGUE and noun not in _TYPE_NOUNS and noun not in _DESCRIPTIVE:
+    if (noun and noun not in STOP | _NEGATED | _VAGUE | _WH_VERBS and noun not in _TYPE_NOUNS
+            and noun not in _DESCRIPTIVE):
         hard.append(stem(noun))
     # "what was the score at the game…": the score is what a note must say, not just the game
     the = _WHAT_THE.match(text)
@@ -970,7 +973,8 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
         # (not "where did we adopt her from?": "went to the Sandton SPCA")
         did = re.search(r"\bwhere\s+d(?:o|id|oes)\b", question, re.IGNORECASE)
         trailing = re.search(r"\bfrom\W*$", question.casefold()) and not did
-        locative = {"from"} if trailing else _LOCATIVE
+        # (or where they are "back in", were born, grew up or raised: "my mum is a pharmacist back in Marseille")
+        locative = {"from", "back", "born", "grew", "raised"} if trailing else _LOCATIVE
         found = {
             plain[i] for i, token in enumerate(tokens)
             if token.strip(".,!?;:()\"'*")[:1].isupper() and not is_calendar(plain[i])
@@ -2059,15 +2063,17 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return evidence  # "who is Rui?": "the shop manager is a guy called Rui", not "dinner with Rui"
     evidence = _chosen(sit, candidates)
     wed = _WHO_WED.match(sit.text)
-    if wed:  # "who is Inês married to?" is her husband or her wife, found as kin
-        asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in ("husband", "wife"))
+    if wed:  # "who is Inês married to?" is her husband or her wife, found as kin ("dating": a partner)
+        kins = ("husband", "wife") if wed[2] else ("boyfriend", "girlfriend", "partner")
+        asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in kins)
         return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
         return evidence
     return _through_kin(sit, candidates) or evidence
 
 
-_WHO_WED = re.compile(rf"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+({NAME_WORD})\s+(?:married|engaged)\s+to\W*$")
+_WHO_WED = re.compile(rf"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+({NAME_WORD})\s+"
+                      rf"(?:((?i:married|engaged)\s+to)|(?i:dating|seeing|going out with))\W*$")
 
 
 def _describes(name: str, text: str) -> bool:
@@ -2119,7 +2125,25 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
     evidence = _with_change(told[0] if sit.about_me and told else answers[0], ranked, ask)
-    return _updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit)
+    return _moved_from(_updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit), ranked, ask, sit)
+
+
+def _moved_from(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
+    """A lone answer that only moves a date, given for a question that asks no time, and the note whose
+    date it moved, which says the rest: "what is my project about?" is "…the studio project is now due 19
+    December" and the earlier "my studio project is due on 14 December, it's a library for a small town".
+    The earlier note is said first, so that the reply leads with the change and says the rest as history."""
+    if len(evidence.notes) != 1 or ask.answer_type is not None or _TIME_ASKED.search(sit.text):
+        return evidence
+    top = next((s for s in ranked if s.note == evidence.notes[0]), None)
+    if top is None or not corrects(top.note.text) or not _DATE.search(top.note.text):
+        return evidence  # (a day: not a goal moved from 3:45 to 3:30, which is the answer itself)
+    moved = [s.note for s in ranked if s is not top and s.hard == top.hard and s.note.source != "chunk"
+             and _later(top.note, s.note) and _DATE.search(s.note.text)]  # fmt: skip
+    return replace(evidence, notes=(max(moved, key=_when), top.note)) if moved else evidence
+
+
+_TIME_ASKED = re.compile(r"\b(?:when|what time|what day|which day|what date|how long|until|till)\b", re.IGNORECASE)
 
 
 def _corrected(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
@@ -2624,6 +2648,15 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored], names: Sequence[str] =
                and any(_leans_on(c.note, o.note) for o in owners) for c in chosen)  # fmt: skip
 
 
+def _names_only(note: Note, name: str, attribute: str, ask: Ask) -> bool:
+    """Whether the note says the attribute and names no one but `name` (a stem), a possessor aside:
+    "Chloé's boyfriend Hugo is a firefighter" says a job of Hugo; "…Gareth fishes lobster. His wife Nia
+    is a midwife." says whose job is whose less plainly."""
+    owning = {m.casefold() for m in re.findall(r"\b([A-ZÀ-ÞĀ-Ž][\w-]*)['’]s\b", note.text)}
+    named = {stem(n.split()[0]) for n in names_in(note.text) if n.split()[0].casefold() not in owning}
+    return named == {name} and _attribute_met(note, attribute, ask)
+
+
 def _age_said_of(text: str, subject: str) -> bool:
     """Whether a text says an age of the one asked about: a number after a mention of them with no one
     else named between ("Marthese's boy Jake is 4": Jake's; "abuela rosa lives in pichilemu. shes 81":
@@ -2934,6 +2967,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
             return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
         # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
         held = [c for c in chosen if covers(c.note.stems, thing)]
+        if any(name in c.hard and thing in c.attributes and _names_only(c.note, name, thing, ask) for c in chosen):
+            continue  # "what's Hugo's job?": "Chloé's boyfriend Hugo is a firefighter" says it of him, unsaid as a job
         if held and not any(_mentions(c, name, chosen, thing) and _said_of_name(c, name, thing) for c in held):
             return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
     if sit.chain >= 2 and len(sit.heads) >= 2:  # "my dad's birthday": a birthday said of the dad, not Ioana's

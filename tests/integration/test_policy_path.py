@@ -375,6 +375,20 @@ async def test_a_name_never_told_of_is_not_given_a_life_by_the_model(settings: S
     assert read("And Rui?", ["Where does Tiago live?"]).kind == "continuation"  # said on from the thread
 
 
+async def test_a_refusal_about_someone_told_of_does_not_say_they_were_never_told_of(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"How old is my mum?" after "my mum is a pharmacist back in Marseille": not "you haven't told me about
+    your mum yet" (that was told), but that this was not; a thing never told of is still said so."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("ana", "correct-horse").id or 0
+    _told(rt, uid, "a", "my mum is a pharmacist back in Marseille")
+    age = _reply(await _say(rt, uid, "q", "how old is my mum?"))
+    assert age.reply == "I don't know — you haven't told me that about your mum." and age.confidence == "low"
+    dog = _reply(await _say(rt, uid, "r", "what does my dog eat?"))
+    assert dog.reply == "I don't know — you haven't told me about your dog yet."
+
+
 async def test_a_question_about_a_thing_they_told_of_is_not_the_model_s_to_guess(
     settings: Settings, storage: MemoryStore
 ) -> None:

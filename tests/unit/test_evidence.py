@@ -2434,3 +2434,42 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
                          "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
     assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
 
+
+
+# --- twenty-second session, lead ---
+
+
+def test_what_happened_asks_no_thing_called_happening() -> None:
+    notes = [_note("m1", "my bike got stolen last week, so annoying", 0, 0.93),
+             _note("m2", "I'm allergic to shellfish btw", 1, 0.85)]  # fmt: skip
+    assert _answer_refs("what happened to my bike?", notes) == ["m1"]
+    assert _answer_refs("what happened to my car?", notes) == []
+
+
+def test_where_someone_is_from_is_where_they_are_back_in_or_were_born() -> None:
+    notes = [_note("m1", "my mum is a pharmacist back in Marseille", 0, 0.83),
+             _note("m2", "I'm a second-year architecture student in Lyon.", 1, 0.7)]  # fmt: skip
+    assert _answer_refs("where is my mum from?", notes) == ["m1"]
+    notes = [_note("m1", "my mum is a pharmacist, she works in Marseille", 0, 0.83)]
+    assert _answer_refs("where is my mum from?", notes) == []  # (where she works is not where she is from)
+
+
+def test_a_job_said_of_a_name_beside_anothers_kin_word_is_theirs() -> None:
+    notes = [_note("m1", "Chloé's boyfriend Hugo is a firefighter", 0, 0.84),
+             _note("m2", "I work weekends at a bakery called Le Fournil to pay rent", 1, 0.6)]  # fmt: skip
+    assert _answer_refs("what's Hugo's job?", notes) == ["m1"]
+    assert _answer_refs("what's Chloé's job?", notes) == []
+
+
+def test_who_someone_is_dating_is_their_partner() -> None:
+    notes = [_note("m1", "I share a flat with two friends, Chloé and Bastien.", 0, 0.74),
+             _note("m2", "Chloé's boyfriend Hugo is a firefighter", 1, 0.6)]  # fmt: skip
+    assert "m2" in _answer_refs("who is Chloé going out with?", notes)
+    assert "m2" in _answer_refs("who's Chloé dating?", notes)
+
+
+def test_a_correction_that_only_moves_a_date_keeps_the_rest_of_what_it_moved() -> None:
+    notes = [_note("m1", "my studio project is due on 14 December, it's a library for a small town", 0, 0.3),
+             _note("m2", "actually the deadline moved, the studio project is now due 19 December", 3, 0.3)]  # fmt: skip
+    assert _answer_refs("what is my project about?", notes) == ["m1", "m2"]  # the change said last: it leads
+    assert _answer_refs("when is my studio project due?", notes)[-1] == "m2"
