@@ -99,7 +99,7 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
                      "suburb", "district", "county", "street", "address", "state", "region", "port", "harbour",
                      "harbor", "lake", "river", "beach", "island", "mountain", "park", "coast", "bay"), "place"),
     **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
-                     "week", "weekday", "season"), "time"),
+                     "week", "weekday", "season", "deadline"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
     **dict.fromkeys(("dose", "dosage", "amount", "price", "cost", "number", "size", "distance", "weight", "height",
                      "length", "temperature", "speed"), "number"),  # "which distance did I run": "the 10 km"
@@ -568,7 +568,7 @@ def answer_type(question: str) -> AnswerType | None:
         return "place"
     if _HOW_WHEN.match(q):  # "how much did she weigh when she was born?": a weight, not a time
         return "number"
-    if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
+    if re.search(r"\b(?:when|since when|what time|how long ago)\b", q) or _TL_DEADLINE.match(q):
         return "time"
     if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
         return "number"
@@ -579,6 +579,8 @@ def answer_type(question: str) -> AnswerType | None:
     return None
 
 
+# "what's the deadline to accept…?": a day
+_TL_DEADLINE = re.compile(r"^\W*what(?:'s|\s+is|\s+was)\s+the\s+deadline\b")
 # "who is Ruth?", "Who's Dr Okafor?": the name asked (group 1)
 WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)\W*$")
 # a question that asks an amount, then says when ("how old was I when…", "how much did she weigh when…")

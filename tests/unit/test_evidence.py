@@ -2434,3 +2434,15 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
                          "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
     assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
 
+
+# --- twenty-second session, temporal ---
+
+
+def test_a_deadline_asked_is_a_day() -> None:
+    notes = [
+        _note("m1", "I, ______, accept the offer of appointment from Kesandu Hospital on the terms stated above.",
+              0, 0.97),
+        _note("m2", "11. Acceptance: if these terms of the Kesandu Hospital offer are acceptable, sign and return "
+                    "this letter not later than 4 December 2026.", 0, 0.76),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("What's the deadline to accept the Kesandu offer?", notes)
