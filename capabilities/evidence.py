@@ -770,7 +770,7 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _DATE.search(said) or _YEAR.search(said) else 1
         return 1
     if re.search(r"\bhow long\b", q):  # "how long have I been dating…": "together 3 yrs", not "oct 30"
-        return 2 if _DURATION.search(text) else 1
+        return _tl_length_level(text, q)
     noun = _named_noun(q)
     role = _WHO_ROLE.match(q)  # "who is the surgeon doing mamma's knee?": a name said as the surgeon
     if kind == "person" and role and not noun and role[1] not in STOP:
@@ -842,6 +842,27 @@ _DURATION = re.compile(
     r"|\bsince\s+(?:(?:19|20)\d\d|" + _DAY_MONTH + r")\b",
     re.IGNORECASE,
 )
+# "how long has Euan been in Canada?", "how long Cida work with us?": a length up to now, said "for 12 years",
+# "seven years ago", "11 years now", "we've been together 3 years", "since 2019"; not "the first two weeks" of a trip
+_TL_PERFECT = re.compile(
+    r"\bhow long\s+(?:(?:has|have)\b|(?!(?:is|was|will|does|did|do|are|were)\b)\w+\s+(?:work|live|be)\w*\b)",
+    re.IGNORECASE,
+)
+_TL_UP_TO_NOW = re.compile(
+    rf"\b(?:for\s+(?:the\s+(?:last|past)\s+)?|been\s+(?:\w+\s+){{0,3}})(?:{_DURATION.pattern})"
+    rf"|(?:{_DURATION.pattern})\s+(?:ago|now)\b|\bsince\b",
+    re.IGNORECASE,
+)
+
+
+def _tl_length_level(text: str, question: str) -> int:
+    """How well a note says the length asked by "how long…": 2 a length; for a length up to now ("how long
+    has…"), a length said up to now ("for 12 years", "seven years ago"), not "only three days in the week"."""
+    if not _DURATION.search(text):
+        return 1
+    return 2 if not _TL_PERFECT.search(question) or _TL_UP_TO_NOW.search(text) else 1
+
+
 _CLAUSE_END = re.compile(rf"[,;!?]|\.(?!\d){DAY_DOT}")  # not the dot of "5.30" or of "30. June"
 _PREPOSITION_LED = re.compile(r"\s*(?:on|in|at|from|until|till|by|around|about)\b", re.IGNORECASE)
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))

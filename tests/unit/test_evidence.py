@@ -2438,6 +2438,25 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
 # --- twenty-second session, temporal ---
 
 
+def test_a_length_asked_up_to_now_is_not_how_often() -> None:
+    # "three days in the week" is how often she works, not how long she has worked with us
+    notes = [
+        _note("m1", "Dona Cida work in the cashier with us for 12 years. she is like family", 0, 0.87),
+        _note("m2", "Cida don't retire anymore! now she work only three days in the week, monday and friday", 5, 0.91),
+    ]
+    assert "m1" in _answer_refs("how long Cida work with us?", notes)
+
+
+def test_a_length_up_to_now_is_said_as_one() -> None:
+    # "how long has Euan been in Canada?": "seven years ago", not the first two weeks of a visit there
+    notes = [
+        _note("m1", "Then there's my youngest, Euan. He went out to Canada seven years ago, he's in Halifax", 0, 0.9),
+        _note("m2", "Euan rang on Sunday. We've moved the Canada trip to October instead, the first two weeks",
+              5, 0.98),
+    ]
+    assert "m1" in _answer_refs("How long has Euan been over in Canada?", notes)
+
+
 def test_a_deadline_asked_is_a_day() -> None:
     notes = [
         _note("m1", "I, ______, accept the offer of appointment from Kesandu Hospital on the terms stated above.",
