@@ -1434,7 +1434,7 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
         lead = kin
     subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
     said = (lead or subject)
-    first = _referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
+    first = _tl_referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
     if lead and first:
         text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
     elif subject and first:
@@ -1462,6 +1462,28 @@ def _referent(before: str, pronoun: str) -> list[str]:
         set(), set())  # fmt: skip
     fits = [p for p in people if p.casefold() in wanted] or [p for p in people if p.casefold() not in other]
     return (fits or people)[:1]
+
+
+# a name that is a place, not a person: "born at the old Dudley Road hospital"
+_TL_PLACE_NAME = re.compile(
+    r"\s(?:Road|Street|Avenue|Lane|Drive|Hospital|School|Park|Club|Church|Station|Square|Hall|Centre|Center|Clinic)$"
+)
+# a kin word said as a name, with no "my"/"her"/"the" before it: "rang mama tonight", "mum update:"
+_TL_AS_NAME = r"(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\byour )(?<!\bthe )(?<!\ba )(?<!['’]s )"
+_TL_HER_KIN = re.compile(rf"{_TL_AS_NAME}\b(?:{HER_KIN}|mama|nana|granny|grandma)\b", re.IGNORECASE)
+_TL_HIS_KIN = re.compile(rf"{_TL_AS_NAME}\b(?:{HIS_KIN}|papa|grandpa)\b", re.IGNORECASE)
+
+
+def _tl_referent(before: str, pronoun: str) -> list[str]:
+    """`_referent`, where a place's name is no one, and where the turn before names no one, the kin it
+    calls by a kin word as a name, of the pronoun's sex ("rang mama tonight… born at the old Dudley Road
+    hospital" then "her birthday's 12 January": mama's; not "my sister moved…" then "She got a job…")."""
+    for place in (p for p in people_in(before) if _TL_PLACE_NAME.search(p)):
+        before = before.replace(place, place.casefold())
+    first = _referent(before, pronoun)
+    kin = {"her": _TL_HER_KIN, "she": _TL_HER_KIN, "his": _TL_HIS_KIN, "he": _TL_HIS_KIN}.get(pronoun)
+    said = kin.search(before) if kin and not first else None
+    return [said.group()] if said else first
 
 
 def _called(known: Mapping[str, str]) -> dict[str, list[str]]:

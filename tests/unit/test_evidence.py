@@ -2465,3 +2465,21 @@ def test_a_deadline_asked_is_a_day() -> None:
                     "this letter not later than 4 December 2026.", 0, 0.76),
     ]  # fmt: skip
     assert "m2" in _answer_refs("What's the deadline to accept the Kesandu offer?", notes)
+
+
+def test_her_after_a_turn_naming_no_one_but_a_place_is_the_kin_it_says() -> None:
+    from capabilities.evidence import reading
+
+    # "the old Dudley Road hospital" is a place, not whom "her" means: mama is
+    notes = _thread(
+        "rang mama tonight, she's 71, she came over from Poland in 1981 and I was born the year after at the old "
+        "Dudley Road hospital",
+        "her birthday's 12 January and me and my brother Marek are doing a party for her",
+    )
+    assert reading(notes[1], notes[0].text, {}).startswith("mama's birthday's 12 January")
+    assert "m1" in _answer_refs("When is mama's birthday?", notes)
+    notes = _thread("my son Tom starts at Leith Walk School on Monday", "His teacher is Mrs Okafor")
+    assert reading(notes[1], notes[0].text, {}).startswith("Tom's teacher")  # a name said still comes first
+    # "my sister" describes her, it is not what she is called: the pronoun is left as said
+    notes = _thread("Oh, small correction: my sister moved to Porto last month", "She got a job at an aquarium there.")
+    assert reading(notes[1], notes[0].text, {}).startswith("She got")
