@@ -1702,7 +1702,7 @@ def _score(
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
-        does=(bool(ask.verb) and _does(note.text, ask.verb))
+        does=(bool(ask.verb) and (_does(note.text, ask.verb) or _tl_you_do(note, ask.verb)))
         or (bool(ask.named_does[0]) and not ask.now  # (what is so now: the newest, "Bamse is 22,8 kg now")
             and _does(read or note.text, ask.named_does[1], ask.named_does[0]))
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
@@ -1824,6 +1824,24 @@ def _does(text: str, verb: str, who: str = "") -> bool:
         if {stem(w.casefold()) for w in m.groups() if w} & wanted:  # "I live", "we just moved"
             return True
     return False
+
+
+# a document's "you" is the person: "You are to resume duty on Monday, 4 January 2027"
+_TL_YOU = re.compile(
+    r"\byou(?:['’]ll|\s+(?:are|will|must|should|shall|have|need)(?:\s+(?:to|be|be\s+required\s+to))?)?\s+(\w+)",
+    re.IGNORECASE,
+)
+
+
+def _tl_to_you(note: Note) -> bool:
+    """Whether a document speaks to the person ("You are to resume duty…"): it is about them."""
+    return note.source == "chunk" and re.search(r"\byou\b", note.text, re.IGNORECASE) is not None
+
+
+def _tl_you_do(note: Note, verb: str) -> bool:
+    """Whether a document tells the person they do it ("You are to resume duty…" for "when do I resume?")."""
+    wanted = related_stems(verb)
+    return note.source == "chunk" and any(stem(m[1].casefold()) in wanted for m in _TL_YOU.finditer(note.text))
 
 
 def _about(stems: frozenset[str], ask: Ask) -> bool:
@@ -2965,7 +2983,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
     if (chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text, unsaid=True)
-                                                                          for n in notes)
+                                                                          or _tl_to_you(n) for n in notes)
             and not any(_unowned(c.note, ask) or _of_no_one(c.note, ask) for c in chosen)):
         return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
     if all(_told_of_another(c.note, ask, sit) and not _to_me(c.note.text) for c in chosen):

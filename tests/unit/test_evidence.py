@@ -2483,3 +2483,19 @@ def test_her_after_a_turn_naming_no_one_but_a_place_is_the_kin_it_says() -> None
     # "my sister" describes her, it is not what she is called: the pronoun is left as said
     notes = _thread("Oh, small correction: my sister moved to Porto last month", "She got a job at an aquarium there.")
     assert reading(notes[1], notes[0].text, {}).startswith("She got")
+
+
+def test_a_documents_you_is_the_person() -> None:
+    # "When do I resume…?": the offer letter's "You are to resume duty on…", not the day the letter came
+    notes = [
+        _note("m1", "omo so i got an offer from Kesandu Specialist Hospital!!! the letter came today, 20 november",
+              0, 0.93),
+        Note("m2", "1. Resumption of duty You are to resume duty on **Monday, 4 January 2027**. Please report "
+                   "to the Human Resources office by 8:00 a.m.", T0 + timedelta(days=1), 0.8, "chunk",
+             title="Kesandu Specialist Hospital offer of appointment"),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("When do I resume at Kesandu?", notes)
+    from capabilities.evidence import _tl_to_you, _tl_you_do
+
+    assert _tl_you_do(notes[1], stem("resume")) and _tl_to_you(notes[1])
+    assert not _tl_you_do(notes[0], stem("resume")) and not _tl_to_you(notes[0])  # (the person's own words)
