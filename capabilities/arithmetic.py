@@ -176,12 +176,20 @@ _LENGTH_SAID = re.compile(
     re.IGNORECASE,
 )
 
+# "…since 12 June 1987, so next summer it is 40 years": a length still to come, not the one now
+_TO_COME = re.compile(r"\b(?:next|will|going to|turns?)\b|['’]ll\b", re.IGNORECASE)
+
+
+def _length_now(text: str) -> bool:
+    """Whether a note says a length of time as it is now ("12 years now"), not one still to come."""
+    return any(_LENGTH_SAID.search(c) and not _TO_COME.search(c) for c in re.split(r"[,.;!?]", text))
+
 
 def time_since(question: str, notes: Sequence[Note], today: date) -> str:
     """How long since the day the chosen notes say a thing began, said as a sentence ("That is 17 years
     (since 14 June 2009)."), or "" when the question asks no such length, a note already says one ("for 12
     years"), or no note says a year. Worked out here: a 135M model cannot count years."""
-    if not _HOW_LONG_NOW.search(question) or any(_LENGTH_SAID.search(n.text) for n in notes):
+    if not _HOW_LONG_NOW.search(question) or any(_length_now(n.text) for n in notes):
         return ""
     start = next((s for n in notes if (s := dated_start(n.text))), None)
     if start is None:

@@ -99,7 +99,7 @@ _TYPE_NOUNS: dict[str, AnswerType] = {
                      "suburb", "district", "county", "street", "address", "state", "region", "port", "harbour",
                      "harbor", "lake", "river", "beach", "island", "mountain", "park", "coast", "bay"), "place"),
     **dict.fromkeys(("day", "date", "time", "year", "month", "evening", "morning", "afternoon", "night",
-                     "week", "weekday", "season"), "time"),
+                     "week", "weekday", "season", "deadline"), "time"),
     **dict.fromkeys(("person", "one"), "person"),
     **dict.fromkeys(("dose", "dosage", "amount", "price", "cost", "number", "size", "distance", "weight", "height",
                      "length", "temperature", "speed"), "number"),  # "which distance did I run": "the 10 km"
@@ -570,7 +570,7 @@ def answer_type(question: str) -> AnswerType | None:
         return "place"
     if _HOW_WHEN.match(q):  # "how much did she weigh when she was born?": a weight, not a time
         return "number"
-    if re.search(r"\b(?:when|since when|what time|how long ago)\b", q):
+    if re.search(r"\b(?:when|since when|what time|how long ago)\b", q) or _TL_DEADLINE.match(q):
         return "time"
     if re.search(r"\bhow (?:old|many|much|long|often)\b", q) or _NUMBER_ASKED.search(q) or _PRICE_ASKED.search(q):
         return "number"
@@ -581,6 +581,8 @@ def answer_type(question: str) -> AnswerType | None:
     return None
 
 
+# "what's the deadline to accept…?": a day
+_TL_DEADLINE = re.compile(r"^\W*what(?:'s|\s+is|\s+was)\s+the\s+deadline\b")
 # "who is Ruth?", "Who's Dr Okafor?": the name asked (group 1)
 WHO_IS_NAMED = re.compile(r"^\W*(?i:who)(?:['’]s|\s+(?i:is|was))\s+((?:[A-ZÀ-ÞĀ-Ž][\w'’-]*\s*){1,3}?)\W*$")
 # a question that asks an amount, then says when ("how old was I when…", "how much did she weigh when…")
@@ -771,7 +773,7 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2 if _DATE.search(said) or _YEAR.search(said) else 1
         return 1
     if re.search(r"\bhow long\b", q):  # "how long have I been dating…": "together 3 yrs", not "oct 30"
-        return 2 if _DURATION.search(text) else 1
+        return _tl_length_level(text, q)
     noun = _named_noun(q)
     role = _WHO_ROLE.match(q)  # "who is the surgeon doing mamma's knee?": a name said as the surgeon
     if kind == "person" and role and not noun and role[1] not in STOP:
@@ -843,6 +845,27 @@ _DURATION = re.compile(
     r"|\bsince\s+(?:(?:19|20)\d\d|" + _DAY_MONTH + r")\b",
     re.IGNORECASE,
 )
+# "how long has Euan been in Canada?", "how long Cida work with us?": a length up to now, said "for 12 years",
+# "seven years ago", "11 years now", "we've been together 3 years", "since 2019"; not "the first two weeks" of a trip
+_TL_PERFECT = re.compile(
+    r"\bhow long\s+(?:(?:has|have)\b|(?!(?:is|was|will|does|did|do|are|were)\b)\w+\s+(?:work|live|be)\w*\b)",
+    re.IGNORECASE,
+)
+_TL_UP_TO_NOW = re.compile(
+    rf"\b(?:for\s+(?:the\s+(?:last|past)\s+)?|been\s+(?:\w+\s+){{0,3}})(?:{_DURATION.pattern})"
+    rf"|(?:{_DURATION.pattern})\s+(?:ago|now)\b|\bsince\b",
+    re.IGNORECASE,
+)
+
+
+def _tl_length_level(text: str, question: str) -> int:
+    """How well a note says the length asked by "how long…": 2 a length; for a length up to now ("how long
+    has…"), a length said up to now ("for 12 years", "seven years ago"), not "only three days in the week"."""
+    if not _DURATION.search(text):
+        return 1
+    return 2 if not _TL_PERFECT.search(question) or _TL_UP_TO_NOW.search(text) else 1
+
+
 _CLAUSE_END = re.compile(rf"[,;!?]|\.(?!\d){DAY_DOT}")  # not the dot of "5.30" or of "30. June"
 _PREPOSITION_LED = re.compile(r"\s*(?:on|in|at|from|until|till|by|around|about)\b", re.IGNORECASE)
 _TIME_STEMS = frozenset(stem(w) for w in ("what", "time", "date", "when", "day", "year", "exactly"))
@@ -1415,7 +1438,7 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
         lead = kin
     subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
     said = (lead or subject)
-    first = _referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
+    first = _tl_referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
     if lead and first:
         text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
     elif subject and first:
@@ -1443,6 +1466,28 @@ def _referent(before: str, pronoun: str) -> list[str]:
         set(), set())  # fmt: skip
     fits = [p for p in people if p.casefold() in wanted] or [p for p in people if p.casefold() not in other]
     return (fits or people)[:1]
+
+
+# a name that is a place, not a person: "born at the old Dudley Road hospital"
+_TL_PLACE_NAME = re.compile(
+    r"\s(?:Road|Street|Avenue|Lane|Drive|Hospital|School|Park|Club|Church|Station|Square|Hall|Centre|Center|Clinic)$"
+)
+# a kin word said as a name, with no "my"/"her"/"the" before it: "rang mama tonight", "mum update:"
+_TL_AS_NAME = r"(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\byour )(?<!\bthe )(?<!\ba )(?<!['’]s )"
+_TL_HER_KIN = re.compile(rf"{_TL_AS_NAME}\b(?:{HER_KIN}|mama|nana|granny|grandma)\b", re.IGNORECASE)
+_TL_HIS_KIN = re.compile(rf"{_TL_AS_NAME}\b(?:{HIS_KIN}|papa|grandpa)\b", re.IGNORECASE)
+
+
+def _tl_referent(before: str, pronoun: str) -> list[str]:
+    """`_referent`, where a place's name is no one, and where the turn before names no one, the kin it
+    calls by a kin word as a name, of the pronoun's sex ("rang mama tonight… born at the old Dudley Road
+    hospital" then "her birthday's 12 January": mama's; not "my sister moved…" then "She got a job…")."""
+    for place in (p for p in people_in(before) if _TL_PLACE_NAME.search(p)):
+        before = before.replace(place, place.casefold())
+    first = _referent(before, pronoun)
+    kin = {"her": _TL_HER_KIN, "she": _TL_HER_KIN, "his": _TL_HIS_KIN, "he": _TL_HIS_KIN}.get(pronoun)
+    said = kin.search(before) if kin and not first else None
+    return [said.group()] if said else first
 
 
 def _called(known: Mapping[str, str]) -> dict[str, list[str]]:
@@ -1661,7 +1706,7 @@ def _score(
         ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
         ask.now,
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
-        does=(bool(ask.verb) and _does(note.text, ask.verb))
+        does=(bool(ask.verb) and (_does(note.text, ask.verb) or _tl_you_do(note, ask.verb)))
         or (bool(ask.named_does[0]) and not ask.now  # (what is so now: the newest, "Bamse is 22,8 kg now")
             and _does(read or note.text, ask.named_does[1], ask.named_does[0]))
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
@@ -1783,6 +1828,24 @@ def _does(text: str, verb: str, who: str = "") -> bool:
         if {stem(w.casefold()) for w in m.groups() if w} & wanted:  # "I live", "we just moved"
             return True
     return False
+
+
+# a document's "you" is the person: "You are to resume duty on Monday, 4 January 2027"
+_TL_YOU = re.compile(
+    r"\byou(?:['’]ll|\s+(?:are|will|must|should|shall|have|need)(?:\s+(?:to|be|be\s+required\s+to))?)?\s+(\w+)",
+    re.IGNORECASE,
+)
+
+
+def _tl_to_you(note: Note) -> bool:
+    """Whether a document speaks to the person ("You are to resume duty…"): it is about them."""
+    return note.source == "chunk" and re.search(r"\byou\b", note.text, re.IGNORECASE) is not None
+
+
+def _tl_you_do(note: Note, verb: str) -> bool:
+    """Whether a document tells the person they do it ("You are to resume duty…" for "when do I resume?")."""
+    wanted = related_stems(verb)
+    return note.source == "chunk" and any(stem(m[1].casefold()) in wanted for m in _TL_YOU.finditer(note.text))
 
 
 def _about(stems: frozenset[str], ask: Ask) -> bool:
@@ -2953,7 +3016,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
     if (chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text, unsaid=True)
-                                                                          for n in notes)
+                                                                          or _tl_to_you(n) for n in notes)
             and not any(_unowned(c.note, ask) or _of_no_one(c.note, ask) for c in chosen)):
         return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
     if all(_told_of_another(c.note, ask, sit) and not _to_me(c.note.text) for c in chosen):

@@ -78,3 +78,7 @@ def test_how_long_since_a_day_the_notes_say_is_counted() -> None:
     assert time_since("How long have I been driving buses?", said, today) == ""
     assert time_since("when did we get married?", married, today) == ""
     assert time_since("how long have we been married?", [Note("m1", "we married on 3 June")], today) == ""
+    # a length still to come is not the length now: the years are counted from the day said
+    married = [Note("m1", "We are married since 12 June 1987, so next summer it is 40 years.")]
+    assert time_since("how long have me and Anneke been married", married, today) == (
+        "That is 39 years (since 12 June 1987).")

@@ -2473,3 +2473,68 @@ def test_a_correction_that_only_moves_a_date_keeps_the_rest_of_what_it_moved() -
              _note("m2", "actually the deadline moved, the studio project is now due 19 December", 3, 0.3)]  # fmt: skip
     assert _answer_refs("what is my project about?", notes) == ["m1", "m2"]  # the change said last: it leads
     assert _answer_refs("when is my studio project due?", notes)[-1] == "m2"
+
+# --- twenty-second session, temporal ---
+
+
+def test_a_length_asked_up_to_now_is_not_how_often() -> None:
+    # "three days in the week" is how often she works, not how long she has worked with us
+    notes = [
+        _note("m1", "Dona Cida work in the cashier with us for 12 years. she is like family", 0, 0.87),
+        _note("m2", "Cida don't retire anymore! now she work only three days in the week, monday and friday", 5, 0.91),
+    ]
+    assert "m1" in _answer_refs("how long Cida work with us?", notes)
+
+
+def test_a_length_up_to_now_is_said_as_one() -> None:
+    # "how long has Euan been in Canada?": "seven years ago", not the first two weeks of a visit there
+    notes = [
+        _note("m1", "Then there's my youngest, Euan. He went out to Canada seven years ago, he's in Halifax", 0, 0.9),
+        _note("m2", "Euan rang on Sunday. We've moved the Canada trip to October instead, the first two weeks",
+              5, 0.98),
+    ]
+    assert "m1" in _answer_refs("How long has Euan been over in Canada?", notes)
+
+
+def test_a_deadline_asked_is_a_day() -> None:
+    notes = [
+        _note("m1", "I, ______, accept the offer of appointment from Kesandu Hospital on the terms stated above.",
+              0, 0.97),
+        _note("m2", "11. Acceptance: if these terms of the Kesandu Hospital offer are acceptable, sign and return "
+                    "this letter not later than 4 December 2026.", 0, 0.76),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("What's the deadline to accept the Kesandu offer?", notes)
+
+
+def test_her_after_a_turn_naming_no_one_but_a_place_is_the_kin_it_says() -> None:
+    from capabilities.evidence import reading
+
+    # "the old Dudley Road hospital" is a place, not whom "her" means: mama is
+    notes = _thread(
+        "rang mama tonight, she's 71, she came over from Poland in 1981 and I was born the year after at the old "
+        "Dudley Road hospital",
+        "her birthday's 12 January and me and my brother Marek are doing a party for her",
+    )
+    assert reading(notes[1], notes[0].text, {}).startswith("mama's birthday's 12 January")
+    assert "m1" in _answer_refs("When is mama's birthday?", notes)
+    notes = _thread("my son Tom starts at Leith Walk School on Monday", "His teacher is Mrs Okafor")
+    assert reading(notes[1], notes[0].text, {}).startswith("Tom's teacher")  # a name said still comes first
+    # "my sister" describes her, it is not what she is called: the pronoun is left as said
+    notes = _thread("Oh, small correction: my sister moved to Porto last month", "She got a job at an aquarium there.")
+    assert reading(notes[1], notes[0].text, {}).startswith("She got")
+
+
+def test_a_documents_you_is_the_person() -> None:
+    # "When do I resume…?": the offer letter's "You are to resume duty on…", not the day the letter came
+    notes = [
+        _note("m1", "omo so i got an offer from Kesandu Specialist Hospital!!! the letter came today, 20 november",
+              0, 0.93),
+        Note("m2", "1. Resumption of duty You are to resume duty on **Monday, 4 January 2027**. Please report "
+                   "to the Human Resources office by 8:00 a.m.", T0 + timedelta(days=1), 0.8, "chunk",
+             title="Kesandu Specialist Hospital offer of appointment"),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("When do I resume at Kesandu?", notes)
+    from capabilities.evidence import _tl_to_you, _tl_you_do
+
+    assert _tl_you_do(notes[1], stem("resume")) and _tl_to_you(notes[1])
+    assert not _tl_you_do(notes[0], stem("resume")) and not _tl_to_you(notes[0])  # (the person's own words)
