@@ -8,8 +8,13 @@ evidence policy (`capabilities.evidence.choose`) answers each from the notes, an
 is the one said beside what that side asks about. Only when each side gives one amount in the same
 currency is the result said, with both amounts, which the sources show. "How far over my savings goal
 did I end up?" is the goal's amount (the one said beside the word "goal") against the newest amount of
-what it is a goal for. Otherwise nothing is worked out and the question goes the usual way.
-(`capabilities.change` covers "how much did it go up".)
+what it is a goal for. "How much did we save by choosing A over B?" is B's amount less A's, and "my
+half" half the one amount a note says is split. An amount said without a currency ("280k a month",
+"10,800") takes the other side's; one corrected away ("1,260 €, not 1,240 €") is not read.
+Ages too: "how old will mama be on her birthday?" is one more than the age a note says ("she's 71"),
+"how old was I when I retired?" counted from the day a note says I was born, "how many years older
+than Kuba is Kasia?" the two ages one note says. Otherwise nothing is worked out and the question goes
+the usual way. (`capabilities.change` covers "how much did it go up".)
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from capabilities.evidence import Note, choose
+from capabilities.ages import age_worked_out
+from capabilities.evidence import Note, choose, covers
 from capabilities.situation import key_terms, read, stem, words
 from memory.recall.dates import dated_start
 
@@ -47,9 +53,35 @@ _PAST_GOAL = re.compile(
 _GOAL_WORDS = frozenset(
     {"my", "our", "the", "original", "first", "goal", "goals", "target", "targets", "budget", "estimate", "limit"}
 )
+# "how much did we save by choosing Cedar Ridge over Saanich Roofing?"
+_SAVED = re.compile(
+    r"^\W*how much (?:did|do|would|will|have) (?:i|we) (?:save|saved)\s+(?:by\s+)?"
+    r"(?:choosing|picking|going with|taking|booking|buying)\s+(?P<chosen>.+?)\s+(?:over|instead of|rather than)\s+"
+    r"(?P<other>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+# "how much rent do I pay a year for my half?" with "rent is 850k a year and we split it half half"
+_MY_HALF = re.compile(r"^\W*how much\b.*\b(?:my|our|his|her|your) (?:half|share)\b", re.IGNORECASE)
+_SPLIT = re.compile(
+    r"\bsplit\b[^.?!]{0,20}?\b(?:half|halves|50/50|50-50|in two|equally|evenly)\b|\bhalf each\b|\bgo halves\b",
+    re.IGNORECASE,
+)
 _EACH = re.compile(r"\beach\b|\bapiece\b|\ba head\b|\bper (?:person|ticket|head)\b", re.IGNORECASE)
-# an amount of money as people write it: "$1,340", "£14,280", "€2.400", "£17k", "R37,000", "48k"
-_AMOUNT = re.compile(r"(?P<cur>[$€£₹])\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?P<k>k\b)?", re.I)
+# an amount of money as people write it: "$1,340", "£14,280", "R37,000", "£17k", "Rs. 1,60,000", "1,240 €",
+# "12,500 euro"; and said with no currency ("280k a month", "10,800, and", "maximum 9000 for"), which takes
+# the currency of the amount it is set against
+_AMOUNT = re.compile(
+    r"(?:(?P<cur>[$€£₹₦¥₩]|(?<!\w)(?:R\$|Rs\.?|INR|R(?=\d)))\s?|(?<![\w.,:/+#-]))"
+    r"(?P<num>\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?![\d,:/]\d|\.\d)"
+    r"(?P<k>k\b)?(?P<post>\s?(?:€|(?:euros?|eur|dollars?|pounds?|quid|naira|rand|rupees)\b))?",
+    re.I,
+)
+_BARE_AFTER = re.compile(
+    r"\s*(?:$|[,.;!?)\]—–-]|(?:a|per|for|each|all|every|and|but|so|to|from|in|on|at|which|with|now|then)\b)", re.I
+)
+_CURRENCY = {"euro": "€", "euros": "€", "eur": "€", "dollar": "$", "dollars": "$", "pound": "£", "pounds": "£",
+             "quid": "£", "naira": "₦", "rand": "R", "r": "R", "rs": "₹", "rs.": "₹", "inr": "₹", "rupees": "₹",
+             "r$": "R$"}  # fmt: skip
 _TAIL = re.compile(r"\s(?:for|on|at|with)\s.+$", re.IGNORECASE)
 _AUX = re.compile(r"^\s*(?P<aux>is|was|are|were|did|does|do|will|would)\b", re.IGNORECASE)
 
@@ -78,6 +110,10 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
         if not _AUX.match(right):
             right = f"{verb} {right}"
         return _combined(f"how much {left}?", f"how much {right}?", notes, minus=True)
+    saved = _SAVED.search(question)
+    if saved:  # what the one not chosen cost less what the one chosen did, when that is more than nothing
+        return _combined(f"how much was {saved['other']}?", f"how much was {saved['chosen']}?", notes, minus=True,
+                         more=True)  # fmt: skip
     plus = _PLUS.search(question)
     if plus and re.search(r"\bhow much\b|\bcome to\b|\bcost\b|\btotal\b", question, re.IGNORECASE):
         return _combined(f"how much was {plus['left']}?", f"how much was {plus['right']}?", notes, minus=False)
@@ -86,6 +122,11 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
         thing = " ".join(w for w in words(past["goal"]) if w not in _GOAL_WORDS)
         if thing:  # "how far over budget" alone names nothing whose amount the goal is measured against
             return _past_goal(past["goal"], thing, notes)
+    aged = age_worked_out(question, notes)  # "how old will mama be on her birthday?"
+    if aged:
+        return Worked(*aged)
+    if _MY_HALF.search(question):
+        return _half(question, notes)
     if _BOTH.search(question):
         one = _amount(re.sub(r"\b(?:both|together|in total|altogether|combined)\b", "", question), notes)
         if one and _EACH.search(one[2].text[one[3] :][:40]):
@@ -94,11 +135,25 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
     return None
 
 
-def _combined(first: str, second: str, notes: Sequence[Note], minus: bool) -> Worked | None:
-    a, b = _amount(first, notes), _amount(second, notes)
-    if not a or not b or a[1] != b[1] or (a[2].text == b[2].text and a[3] == b[3]):
+def _half(question: str, notes: Sequence[Note]) -> Worked | None:
+    """Half the one amount a chosen note says it splits in two ("850k a year and we split it half half")."""
+    evidence = choose(read(question), notes)
+    split = [(n, found) for n in evidence.notes if _SPLIT.search(n.text) and len(found := _amounts(n.text)) == 1]
+    if evidence.verdict != "answer" or len(split) != 1:
         return None
-    cur = a[1]
+    note, (m,) = split[0]
+    whole = _value(m)
+    return Worked(f"That's {_money(_cur(m), whole / 2)}: half of {_money(_cur(m), whole)}.", (note,))
+
+
+def _combined(first: str, second: str, notes: Sequence[Note], minus: bool, more: bool = False) -> Worked | None:
+    """The two amounts' sum or difference (`more`: only when the first is the larger)."""
+    a, b = _amount(first, notes), _amount(second, notes)
+    cur = _same_currency(a[1], b[1]) if a and b else ""
+    if not a or not b or not cur or (a[2].text == b[2].text and a[3] == b[3]) or (minus and a[0] == b[0]):
+        return None  # (no difference: both sides found the same amount, not two)
+    if more and a[0] < b[0]:
+        return None
     if minus:
         said = _against(cur, a[0], b[0])
     else:
@@ -112,7 +167,7 @@ def _past_goal(goal: str, thing: str, notes: Sequence[Note]) -> Worked | None:
     word = [w for w in words(goal) if w in _GOAL_WORDS][-1]
     beside = re.compile(rf"\b{word}s?\b\W+(?:\w+\W+)?(?:is|was|of|at)?\W*$|^\W*{word}s?\b", re.IGNORECASE)
     said = sorted(  # (by when said: a note without a date counts as the oldest)
-        ((n.created_at.timestamp() if n.created_at else 0.0, n, m) for n in notes for m in _AMOUNT.finditer(n.text)
+        ((n.created_at.timestamp() if n.created_at else 0.0, n, m) for n in notes for m in _amounts(n.text)
          if beside.search(n.text[max(0, m.start() - 24) : m.start()]) or beside.search(n.text[m.end() : m.end() + 12])),
         key=lambda s: s[0],
     )  # fmt: skip
@@ -120,9 +175,10 @@ def _past_goal(goal: str, thing: str, notes: Sequence[Note]) -> Worked | None:
         return None
     _, note, m = said[0] if re.search(r"\b(?:original|first)\b", goal, re.IGNORECASE) else said[-1]
     now = _amount(f"how much is my {thing} now?", notes)
-    if not now or now[1] != m["cur"] or (now[2].text == note.text and now[3] == m.end()):
+    cur = _same_currency(now[1], _cur(m)) if now else ""
+    if not now or not cur or (now[2].text == note.text and now[3] == m.end()):
         return None
-    return Worked(_against(m["cur"], now[0], _value(m)), tuple(dict.fromkeys((note, now[2]))))
+    return Worked(_against(cur, now[0], _value(m)), tuple(dict.fromkeys((note, now[2]))))
 
 
 def _against(cur: str, first: float, second: float) -> str:
@@ -132,6 +188,34 @@ def _against(cur: str, first: float, second: float) -> str:
 
 def _value(m: re.Match[str]) -> float:
     return float(m["num"].replace(",", "")) * (1000 if m["k"] else 1)
+
+
+def _cur(m: re.Match[str]) -> str:
+    """An amount's currency as a sign ("12,500 euro": "€"), or "" when none is said."""
+    said = (m["cur"] or m["post"] or "").strip()
+    return _CURRENCY.get(said.casefold(), said)
+
+
+def _amounts(text: str) -> list[re.Match[str]]:
+    """The amounts of money a text gives: with a currency, or without one when written as money is (in
+    thousands, "280k", "10,800", "9000", not a year, and followed by no unit: not "10,000 steps"); not
+    one corrected away ("1,260 €, not 1,240 €": the 1,240)."""
+    out: list[re.Match[str]] = []
+    for m in _AMOUNT.finditer(text):
+        if re.search(r"\bnot\s*$", text[max(0, m.start() - 6) : m.start()], re.I):
+            continue
+        if not _cur(m) and not (
+            (m["k"] or "," in m["num"] or (len(m["num"]) >= 4 and not re.fullmatch(r"0\d+|(?:19|20)\d\d", m["num"])))
+            and _BARE_AFTER.match(text, m.end())
+        ):
+            continue
+        out.append(m)
+    return out
+
+
+def _same_currency(a: str, b: str) -> str:
+    """The currency two amounts share ("" and "€": "€"), or "" when they differ or neither says one."""
+    return a or b if not (a and b) or a == b else ""
 
 
 def _amount(question: str, notes: Sequence[Note]) -> tuple[float, str, Note, int] | None:
@@ -145,17 +229,28 @@ def _amount(question: str, notes: Sequence[Note]) -> tuple[float, str, Note, int
     for note in evidence.notes:
         tokens = [(m.start(), stem(m.group())) for m in re.finditer(r"[\w'’-]+", note.text)]
         spots = [at for at, s in tokens if s in asked]
-        for m in _AMOUNT.finditer(note.text):
+        for m in _amounts(note.text):
             value = _value(m)
             distance = min((abs(m.start() - at) for at in spots), default=10_000)
-            best.append((distance, value, m["cur"], note, m.end()))
+            best.append((distance, value, _cur(m), note, m.end()))
     if not best:
         return None
     best.sort(key=lambda b: b[0])
     if len(best) > 1 and best[0][0] == best[1][0] and best[0][1] != best[1][1]:
         return None  # two amounts as near: not certain which
     _, value, cur, note, end = best[0]
-    return value, cur, note, end
+    return _corrected(value, notes), cur, note, end
+
+
+def _corrected(value: float, notes: Sequence[Note]) -> float:
+    """The amount a note puts in place of this one ("the rent is 1,260 €, not 1,240 €"), or this one."""
+    for note in notes:
+        for m in _AMOUNT.finditer(note.text):
+            after = re.match(r"\W{0,3}\s*not\s+", note.text[m.end() :])
+            wrong = after and _AMOUNT.match(note.text, m.end() + after.end())
+            if wrong and _value(wrong) == value and _value(m) != value:
+                return _value(m)
+    return value
 
 
 _PLAIN = frozenset(stem(w) for w in ("much", "how", "cost", "pay", "paid", "was", "is"))
@@ -176,13 +271,19 @@ _LENGTH_SAID = re.compile(
     re.IGNORECASE,
 )
 
-# "…since 12 June 1987, so next summer it is 40 years": a length still to come, not the one now
-_TO_COME = re.compile(r"\b(?:next|will|going to|turns?)\b|['’]ll\b", re.IGNORECASE)
+# "so next summer it is 40 years", "it will be 40 years in June": a length it is going to be, not one now
+_TO_BE = re.compile(
+    r"\b(?:next \w+,? (?:it is|it['’]s|it will be|will be)|will be|it['’]ll be|it['’]s going to be)\s*$", re.IGNORECASE
+)
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_SPAN = frozenset(stem(w) for w in ("how", "long", "many", "years", "year", "ago", "since"))
 
 
 def _length_now(text: str) -> bool:
-    """Whether a note says a length of time as it is now ("12 years now"), not one still to come."""
-    return any(_LENGTH_SAID.search(c) and not _TO_COME.search(c) for c in re.split(r"[,.;!?]", text))
+    """Whether a text says a length of time that is not one it is going to be."""
+    return any(not _TO_BE.search(text[max(0, m.start() - 30) : m.start()]) for m in _LENGTH_SAID.finditer(text))
 
 
 def time_since(question: str, notes: Sequence[Note], today: date) -> str:
@@ -191,7 +292,12 @@ def time_since(question: str, notes: Sequence[Note], today: date) -> str:
     years"), or no note says a year. Worked out here: a 135M model cannot count years."""
     if not _HOW_LONG_NOW.search(question) or any(_length_now(n.text) for n in notes):
         return ""
-    start = next((s for n in notes if (s := dated_start(n.text))), None)
+    # (of a note that says a word asked, "married", and one year, or the one after "since": the farm
+    # "my father started in 1958, I took it over in 1991" is not certain, nor a note of the wedding)
+    asked = [t for t in key_terms(question) if t not in _SPAN]
+    start = next((s for n in notes if any(covers(n.stems, t) for t in asked) and (s := dated_start(n.text))
+                  and (len(set(_YEAR.findall(n.text))) == 1 or re.search(r"\bsince\b", n.text, re.I))),
+                 None)  # fmt: skip
     if start is None:
         return ""
     year, month, day = start

@@ -94,19 +94,55 @@ def change(question: str, chosen: Sequence[Note], recalled: Sequence[Note] = ())
     # (money before a percentage, unless a rate or a percentage is asked: "my pension went up with the DR
     # hike" is Rs. 880, not the 53% → 55% of the hike)
     rate = re.search(r"\b(?:rate|percent|percentage|%)", question, re.IGNORECASE) is not None
-    for unit in sorted(said, key=lambda u: (not any(n in chosen for n, _ in said[u]), u == "%" and not rate)):
+    for unit in sorted(said, key=lambda u: (u == "%" and not rate, not any(n in chosen for n, _ in said[u]))):
         (latest, after), earlier = said[unit][-1], [(n, m) for n, m in said[unit] if n is not said[unit][-1][0]]
+        new, nd, nmark = _number(after["num"])
+        # (of the same thing: a note before it says a word asked that it says, "pension", not only "hike")
+        same = [t for t in asked if covers(latest.stems, t)]
+        earlier = [(n, m) for n, m in earlier if not same or any(covers(n.stems, t) for t in same)]
+        # (a value said again is no change: "July pension came, Rs. 68,200" after "it is Rs. 68,200 now" goes
+        # back to the value before it; not in a document, whose clauses are no values said over time)
+        while (earlier and _number(earlier[-1][1]["num"])[0] == new and _when(earlier[-1][0]) < _when(latest)
+               and "chunk" not in (latest.source, earlier[-1][0].source)):  # fmt: skip
+            earlier.pop()
         if not earlier or _when(earlier[-1][0]) >= _when(latest):
             continue
         before = earlier[-1][1]
-        (old, od, omark), (new, nd, nmark) = _number(before["num"]), _number(after["num"])
+        old, od, omark = _number(before["num"])
         if old == new:
             continue
         by = _written(abs(new - old), max(od, nd), nmark if nd else omark, before["num"] + after["num"])
         cur = after.group(0)[: after.start("num") - after.start()].lstrip()  # as written: "Rs. ", "$"
         sign = f"{after['sp'] or ''}{after['unit'] or ''}"
         return Change(before.group(0).strip(), after.group(0).strip(), f"{cur}{by}{sign}", new > old)
-    return None
+    # (only of a thing asked to have moved: "how much more rent than we pay now" compares two things)
+    return _unitless(asked, pool) if _MOVED.search(question) else None
+
+
+_MOVED = re.compile(r"\b(?:go|gone|went|come|came|goes|going) (?:up|down)\b", re.IGNORECASE)
+# a value with no unit said of a word asked: "HbA1c in February was 7.4", "HbA1c has come down to 6.9"
+_SAID_OF = re.compile(
+    r"[^.?!\d]{0,30}?\b(?:is|was|at|to|of|now)\s+(?P<num>\d+(?:[.,]\d+)?)(?!\d|[.,:/]\d|\s*(?:st|nd|rd|th|%|[a-z]))",
+    re.IGNORECASE,
+)
+
+
+def _unitless(asked: Sequence[str], pool: Sequence[Note]) -> Change | None:
+    """The last change of a value said with no unit right after a word asked ("HbA1c … was 7.4", later
+    "HbA1c has come down to 6.9"), each note saying one, when no value with a unit changed."""
+    said: list[tuple[Note, str]] = []
+    for note in sorted(pool, key=_when):
+        values = {v["num"] for m in re.finditer(r"[\w'’-]+", note.text) if stem(m.group()) in asked
+                  and (v := _SAID_OF.match(note.text, m.end()))}  # fmt: skip
+        if len(values) == 1:
+            said.append((note, values.pop()))
+    if len(said) < 2 or _when(said[-2][0]) >= _when(said[-1][0]):
+        return None
+    (old, od, omark), (new, nd, nmark) = _number(said[-2][1]), _number(said[-1][1])
+    if old == new:
+        return None
+    by = _written(abs(new - old), max(od, nd), nmark if nd else omark, said[-2][1] + said[-1][1])
+    return Change(said[-2][1], said[-1][1], by, new > old)
 
 
 def _when(note: Note) -> datetime:

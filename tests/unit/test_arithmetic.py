@@ -82,3 +82,82 @@ def test_how_long_since_a_day_the_notes_say_is_counted() -> None:
     married = [Note("m1", "We are married since 12 June 1987, so next summer it is 40 years.")]
     assert time_since("how long have me and Anneke been married", married, today) == (
         "That is 39 years (since 12 June 1987).")
+
+
+
+# --- twenty-second session, ages and amounts worked out (arith) ---
+
+
+def test_an_age_on_a_coming_birthday_is_one_more_than_the_age_said() -> None:
+    notes = _notes("rang mama tonight, she's 71 and still does everything herself",
+                   "her birthday's 12 January, we're doing a party for her")  # fmt: skip
+    worked = worked_out("How old will mama be on her birthday in January?", notes)
+    assert worked and worked.sentence.startswith("That would be 72")
+    nanay = _notes("also Nanay lives with us, shes 73, diabetic but still the boss")
+    worked = worked_out("how old did Nanay turn while she was in the hospital?", nanay)
+    assert worked and worked.sentence.startswith("That would be 74")
+    # the age turned said (nothing to work out), two ages said, or none of whom is asked: nothing
+    assert worked_out("How old will mama be on her birthday?", _notes("mama is 71", "mama is turning 72")) is None
+    assert worked_out("How old will mama be on her birthday?", _notes("mama is 71", "mama is 68")) is None
+    assert worked_out("How old will mama be on her birthday?", _notes("she's 71")) is None
+    assert worked_out("How old will mama be on her birthday?", _notes("mama's 65 kg now")) is None
+
+
+def test_an_age_then_is_counted_from_the_day_i_was_born() -> None:
+    notes = _notes("We are born on 3 March 1960, Jelle is twenty minutes older",
+                   "My wife is Anneke. We are married since 12 June 1987",
+                   "On 4 January 1997 we skated the Elfstedentocht together, 200 kilometres")  # fmt: skip
+    worked = worked_out("How old was I when I skated the Elfstedentocht?", notes)
+    assert worked and worked.sentence.startswith("You were 36")
+    retired = _notes("I was born on 9th April 1961 near Kundapura", "I retired from the railways on 30th April 2021")
+    worked = worked_out("how old was I when I retired?", retired)
+    assert worked and worked.sentence.startswith("You were 60")
+    # a year alone leaves the age one of two; another's day is not mine
+    assert worked_out("how old was I when I retired?", _notes("I was born in 1961", "I retired in 2021")) is None
+    assert worked_out("how old was I when I retired?", _notes("I was born on 9 April 1961",
+                                                              "he retired on 30 April 2021")) is None  # fmt: skip
+
+
+def test_years_between_two_ages_said_in_one_note() -> None:
+    notes = _notes("Kasia's 15 now and Kuba's 13, Kasia's in Year 11")
+    worked = worked_out("How many years older than Kuba is Kasia?", notes)
+    assert worked and worked.sentence.startswith("2 years")
+    assert worked_out("How many years older than Kuba is Kasia?", _notes("Kasia's 15", "Kuba's 13")) is None
+
+
+def test_what_was_saved_by_choosing_one_over_another_is_the_other_less_the_one() -> None:
+    notes = _notes("The first quote, from Saanich Roofing, came to $18,400, which made Desmond go pale.",
+                   "We have decided on Cedar Ridge Roofing. Their price was $16,950.")  # fmt: skip
+    worked = worked_out("How much did we save by choosing Cedar Ridge over Saanich Roofing?", notes)
+    assert worked and worked.sentence == "That's $1,450: $18,400 against $16,950."
+    # the one chosen cost more: nothing was saved, nothing is worked out
+    assert worked_out("How much did we save by choosing Saanich Roofing over Cedar Ridge?", notes) is None
+
+
+def test_my_half_of_an_amount_a_note_says_is_split_and_amounts_said_without_a_sign() -> None:
+    notes = _notes("so i share a 2 bedroom flat with my padi Halima", "rent is 850k a year and we split it half half")
+    worked = worked_out("How much rent do I pay a year for my half?", notes)
+    assert worked and worked.sentence == "That's 425,000: half of 850,000."
+    assert worked_out("How much rent do I pay a year for my half?", _notes("rent is 850k a year")) is None
+    # amounts written with the currency after them, and one corrected away, are read as people mean them
+    from capabilities.arithmetic import _amounts, _corrected
+
+    said = "The rent is 1,240 € a month (we pay 1,080 euro now), 10,000 steps a day, since 2019"
+    assert [m["num"] for m in _amounts(said)] == ["1,240", "1,080"]
+    fixed = _notes("the rent in Monplaisir is 1,260 €, not 1,240 €")
+    assert [m["num"] for m in _amounts(fixed[0].text)] == ["1,260"] and _corrected(1240.0, fixed) == 1260.0
+
+
+def test_a_length_the_notes_say_it_is_going_to_be_does_not_stop_the_count() -> None:
+    from datetime import date
+
+    from capabilities.arithmetic import time_since
+
+    married = [Note("m1", "We are married since 12 June 1987, so next summer it is 40 years.")]
+    assert time_since("how long have me and Anneke been married", married, date(2026, 11, 28)) == (
+        "That is 39 years (since 12 June 1987).")
+    said = [Note("m1", "We are married since 12 June 1987, 39 years now.")]
+    assert time_since("how long have me and Anneke been married", said, date(2026, 11, 28)) == ""
+    farm = [Note("m1", "my father started on this farm in 1958, I took it over in 1991"),
+            Note("m2", "My wife is Anneke. We are married since 12 June 1987, next summer it is 40.")]  # fmt: skip
+    assert time_since("How many years is it since I took the farm over?", farm, date(2026, 11, 28)) == ""
