@@ -1637,6 +1637,7 @@ def _score(
     stems |= _compounds_said(ask.terms, stems)
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
     stems |= _acronyms_spelled(sit.text, read or note.text)
+    stems |= _UP_ROLE_STEMS if _UP_APPOINTED.search(read or note.text) else frozenset()
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t) and not _only_my_kin(read or note.text, t, sit)),
@@ -1663,6 +1664,16 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+# Someone given a role: "I have been elected PRESIDENT of the residents' association", "Mereana's been made
+# acting principal", "Lionel has asked me to be alto section leader": says the role, post or position asked.
+_UP_APPOINTED = re.compile(
+    r"\b(?:elected|appointed|been made|promoted to|took over as|taken over as|voted in as"
+    r"|asked (?:me|him|her|us) to be)\s+(?:the\s+|an?\s+)?(?:new\s+)?[a-z]{3,}",
+    re.IGNORECASE,
+)
+_UP_ROLE_STEMS = frozenset(stem(w) for w in ("role", "post", "position"))
 
 
 def _only_my_kin(text: str, term: str, sit: Situation) -> bool:

@@ -2434,3 +2434,25 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
                          "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
     assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
 
+
+# --- twenty-second session, update: the current value of what the person corrected or changed ---
+
+
+def test_a_role_asked_is_said_by_someone_given_it() -> None:
+    """"what's my post…", "what's her role…": a role given ("elected PRESIDENT", "been made acting principal",
+    "asked me to be alto section leader") says the role asked, though no note says "post" or "role"."""
+    notes = [
+        _note("m1", "Residents' association matter: the AGM is on 15th June, I am standing for a post.", 0, 0.95),
+        _note("m2", "AGM was held on 15th June. I have been elected PRESIDENT of the residents' association, "
+                    "43 votes to 29!", 20, 0.9),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("what's my post in the residents association now?", notes)
+    notes = [
+        _note("m1", "Anniversary do was a ripper. Mereana's school lot all came", 0, 0.9),
+        _note("m2", "Mereana's been made acting principal at Ridgeview for term 3 while the principal's on leave",
+              5, 0.85),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("What's Mereana's role at her school at the moment?", notes)
+    notes = [_note("m1", "Mereana made a pavlova for the school fair", 0, 0.9)]  # (made, not been made)
+    assert _answer_refs("What's Mereana's role at her school?", notes) == []
+
