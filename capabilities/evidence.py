@@ -1686,6 +1686,7 @@ def _score(
     stems |= _compounds_said(ask.terms, stems)
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
     stems |= _acronyms_spelled(sit.text, read or note.text)
+    stems |= _UP_ROLE_STEMS if _UP_APPOINTED.search(read or note.text) else frozenset()
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t) and not _only_my_kin(read or note.text, t, sit)),
@@ -1712,6 +1713,16 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+# Someone given a role: "I have been elected PRESIDENT of the residents' association", "Mereana's been made
+# acting principal", "Lionel has asked me to be alto section leader": says the role, post or position asked.
+_UP_APPOINTED = re.compile(
+    r"\b(?:elected|appointed|been made|promoted to|took over as|taken over as|voted in as"
+    r"|asked (?:me|him|her|us) to be)\s+(?:the\s+|an?\s+)?(?:new\s+)?[a-z]{3,}",
+    re.IGNORECASE,
+)
+_UP_ROLE_STEMS = frozenset(stem(w) for w in ("role", "post", "position"))
 
 
 def _only_my_kin(text: str, term: str, sit: Situation) -> bool:
@@ -2259,6 +2270,8 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                   and _same_thing(s, best, idf, names)
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
+                 # (or it puts a new number beside the one the chosen note gave: "planned for 80 but… 120 came")
+                 or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text))
                  or ((_denies_of_named(s, best, sit) or _denies_said(s, best))
                      and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
     if not news:
@@ -2268,6 +2281,16 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
 
 
 _CURRENT = re.compile(r"\bcurrent\b", re.IGNORECASE)  # "what is my current goal time…?"
+
+
+def _UP_value_again(news: Note, old: Note, question: str) -> bool:
+    """Whether news says again a number the chosen note gave (not one the question says) beside a new
+    one, as a change is told: "…in 50:48, a new personal best (the previous one was 52:30)" after "My
+    personal best over 10 km is 52:30"; "cut from 300 g to 250 g"."""
+    asked = set(_NUMBER.findall(question))
+    before, now = set(_NUMBER.findall(old.text)) - asked, set(_NUMBER.findall(news.text)) - asked
+    again = {n for n in before & now if len(n) > 1 and not _YEAR.fullmatch(n)}  # (not "2", not "2026")
+    return bool(again) and bool(now - before)
 
 
 def _denies_of_named(news: _Scored, best: _Scored, sit: Situation) -> bool:

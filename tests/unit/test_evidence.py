@@ -2538,3 +2538,46 @@ def test_a_documents_you_is_the_person() -> None:
 
     assert _tl_you_do(notes[1], stem("resume")) and _tl_to_you(notes[1])
     assert not _tl_you_do(notes[0], stem("resume")) and not _tl_to_you(notes[0])  # (the person's own words)
+
+# --- twenty-second session, update: the current value of what the person corrected or changed ---
+
+
+def test_a_role_asked_is_said_by_someone_given_it() -> None:
+    """"what's my post…", "what's her role…": a role given ("elected PRESIDENT", "been made acting principal",
+    "asked me to be alto section leader") says the role asked, though no note says "post" or "role"."""
+    notes = [
+        _note("m1", "Residents' association matter: the AGM is on 15th June, I am standing for a post.", 0, 0.95),
+        _note("m2", "AGM was held on 15th June. I have been elected PRESIDENT of the residents' association, "
+                    "43 votes to 29!", 20, 0.9),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("what's my post in the residents association now?", notes)
+    notes = [
+        _note("m1", "Anniversary do was a ripper. Mereana's school lot all came", 0, 0.9),
+        _note("m2", "Mereana's been made acting principal at Ridgeview for term 3 while the principal's on leave",
+              5, 0.85),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("What's Mereana's role at her school at the moment?", notes)
+    notes = [_note("m1", "Mereana made a pavlova for the school fair", 0, 0.9)]  # (made, not been made)
+    assert _answer_refs("What's Mereana's role at her school?", notes) == []
+
+
+def test_news_that_says_the_old_value_again_beside_a_new_one_is_the_answer() -> None:
+    """"(the previous one was 52:30)" says that 50:48 replaces the 52:30 a chosen note gave, though the
+    question does not ask what is so now and the news denies no word of it."""
+    first = _note("m1", "My personal best over 10 km is 52:30, set on 4 October 2026 at the Run in Lyon.", 0, 0.99)
+    news = _note("m2", "On 8 November I ran the 10 km of the Course des Lumières in 50:48, a new personal best "
+                       "(the previous one was 52:30).", 30, 0.98)  # fmt: skip
+    assert "m2" in _answer_refs("What is my personal best over 10 km?", [first, news])
+    again = _note("m2", "On 8 November I ran the 10 km of the Course des Lumières again, a good run.", 30, 0.98)
+    assert _answer_refs("What is my personal best over 10 km?", [first, again]) == ["m1"]
+
+
+def test_news_that_says_the_old_number_again_needs_no_word_asked() -> None:
+    """"We planned for 80 but in the end about 120 people came" is news of the party that was to have
+    "About 80 guests", though it says neither the party nor whose: it puts a new number beside that one."""
+    plan = _note("m1", "Party update for Gogo: it'll be at Tumi's house in Pretoria on Saturday 13 September. "
+                       "About 80 guests", 0, 0.94)  # fmt: skip
+    came = _note("m2", "We planned for 80 but in the end about 120 people came, half of Orlando showed up", 30, 0.8)
+    assert "m2" in _answer_refs("How many people came to Gogo's party in the end?", [plan, came])
+    other = _note("m2", "Took 80 photos at the end of the day and 3 came out well", 30, 0.8)  # (no word of a change)
+    assert "m2" not in _answer_refs("How many people came to Gogo's party in the end?", [plan, other])
