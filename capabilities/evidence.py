@@ -3025,6 +3025,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "the notes say it of someone else", ())
     if set(ask.attributes) & NAMING_STEMS and _ab_name_of_unsaid(sit.text, chosen):  # "babcia's first name"
         return Evidence("unknown", (), "low", "no note says the one asked", ())
+    if _ab_address_unsaid(sit.text, notes):  # "Pieter's home address": not "Pieter's house has a leak"
+        return Evidence("unknown", (), "low", "no note says an address", ())
     if set(ask.attributes) & ROLE_STEMS and _ab_job_unsaid(sit, chosen):  # not "Emeka's company transferred him"
         return Evidence("unknown", (), "low", "no note says their job", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
@@ -3410,6 +3412,18 @@ def _ab_name_of_unsaid(question: str, chosen: Sequence[_Scored]) -> bool:
     return not any(covers(frozenset(map(stem, words(t))), stem(owner)) for c in chosen for t in (c.note.text, c.read))
 
 
+_AB_STREET = re.compile(
+    r"\b(?:address|street|st|road|rd|avenue|ave|av|avenida|lane|ln|calle|rue|via|close|crescent|boulevard|blvd"
+    r"|terrace|postcode|zip|\w*(?:straat|weg|strasse|straße|gatan|gata|gade|vej|veien))\b", re.IGNORECASE)
+
+
+def _ab_address_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether an address is asked and no note says one ("What's Pieter's home address?": not "Pieter's house
+    has a leak in the roof"; "the station… Av. Costanera 1450" says one)."""
+    return re.search(r"\baddress\b", question, re.IGNORECASE) is not None and not any(
+        _AB_STREET.search(n.text) for n in notes)
+
+
 _AB_ROLES = (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _NAMED_ROLE, _OWN_BUSINESS, _ROLE_IN_BRACKETS, _WORKS_AS, _AT_WORK)
 
 
@@ -3437,7 +3451,9 @@ def _ab_job_said(part: str, names: set[str], before: str) -> bool:
     named in the sentence before ("…Adaeze lives in Lagos with her husband Emeka. she's an accountant")."""
     said = {re.sub(r"['’]s$", "", w) for w in words(part)}  # ("Hamish's job…")
     first = [p.split()[0].casefold() for p in people_in(before)][:1]
-    if names & said or (_opens_on_pronoun(part) and (not before or set(first) & names)):
+    about = (_opens_on_pronoun(part) and not before) or (  # ("Eleni got promoted! from January she is…")
+        _SUBJECT_PRONOUN.search(part) is not None and bool(set(first) & names))
+    if names & said or about:
         return any(r.search(part) for r in _AB_ROLES) or bool(ROLE_STEMS & _said(part))  # (the very word)
     return False
 

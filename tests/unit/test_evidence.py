@@ -2506,6 +2506,8 @@ def test_a_job_asked_of_someone_named_is_said_of_them() -> None:
     notes = [_note("m1", "my big sister Adaeze lives in Lagos with her husband Emeka, in Lekki. she's an accountant")]
     assert _answer_refs("What does Emeka do for work?", notes) == []
     assert _answer_refs("What does Adaeze do for work?", notes) == ["m1"]
+    notes = [_note("m1", "Eleni got promoted! from January she is canteen manager for all three school canteens")]
+    assert _answer_refs("what's Eleni's job now?", notes) == ["m1"]  # (the one named before "she")
 
 
 def test_a_colour_asked_of_a_thing_is_said_of_that_thing() -> None:
@@ -2521,3 +2523,11 @@ def test_the_one_whose_own_name_is_asked_is_said() -> None:
     assert _answer_refs("What's babcia's first name?", notes) == []
     notes.append(_note("m2", "babcia turns 90 in March, her first name is Halina", 1, 0.8))
     assert "m2" in _answer_refs("What's babcia's first name?", notes)
+
+
+def test_an_address_asked_is_said_as_one() -> None:
+    notes = [_note("m1", "the party for Femke is not in Groningen anymore, Pieter's house has a leak in the roof, so "
+                         "we do it here at the farm on Sunday 13 December", 0, 0.52)]  # fmt: skip
+    assert _answer_refs("What's Pieter's home address?", notes) == []
+    notes.append(_note("m2", "Pieter's new address is Oosterstraat 12, above the bakery", 1, 0.8))
+    assert "m2" in _answer_refs("What's Pieter's home address?", notes)
