@@ -3132,6 +3132,24 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "the notes say it of another one", ())
     if set(ask.attributes) & NAMING_STEMS and _unnamed_kin(sit, notes):  # "Jelle's wife": not "his wife is…"
         return Evidence("unknown", (), "low", "no note names the one asked", ())
+    if ask.answer_type == "number" and _ab_unpriced(sit.text, notes):  # "how much are tickets…?": not "on the 13th"
+        return Evidence("unknown", (), "low", "no note says an amount of money", ())
+    if ask.answer_type == "number" and _ab_numbers_of_another_kind(sit.text, notes):  # not "Jonah is nine"
+        return Evidence("unknown", (), "low", "the numbers said are of another kind", ())
+    if _ab_measure_unsaid(sit.text, notes):  # "…per litre?": not "EUR 2,400 per month"
+        return Evidence("unknown", (), "low", "no note says the measure asked", ())
+    if _ab_drug_unsaid(sit.text, notes):  # "What dose of insulin…": not "furosemide 20 mg"
+        return Evidence("unknown", (), "low", "no note names the medicine asked", ())
+    if _ab_look_of_unsaid(sit.text, notes, [c.note for c in typed]):  # "what size are my running shoes?"
+        return Evidence("unknown", (), "low", "no note says the thing asked", ())
+    if ask.answer_type in ("person", "place") and _ab_place_of_another(sit, chosen):  # not Luke's "school play"
+        return Evidence("unknown", (), "low", "the notes say it of someone else", ())
+    if set(ask.attributes) & NAMING_STEMS and _ab_name_of_unsaid(sit.text, chosen):  # "babcia's first name"
+        return Evidence("unknown", (), "low", "no note says the one asked", ())
+    if _ab_address_unsaid(sit.text, notes):  # "Pieter's home address": not "Pieter's house has a leak"
+        return Evidence("unknown", (), "low", "no note says an address", ())
+    if set(ask.attributes) & ROLE_STEMS and _ab_job_unsaid(sit, chosen):  # not "Emeka's company transferred him"
+        return Evidence("unknown", (), "low", "no note says their job", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
@@ -3361,14 +3379,16 @@ def _modified_otherwise(question: str, notes: Sequence[Note]) -> bool:
 
 
 # "Jelle's wife", "Claire's pottery teacher": the one asked the name of, as another's (the last word)
-_OWNED_ASKED = re.compile(r"\b(\w+)['’]s\s+(?:[a-z]+\s+)??([a-z]+)(?=['’]s\b|\s+(?:called|named|name)\b|\W*$)")
+_OWNED_ASKED = re.compile(  # (overlapping: "what's eilidh's drum teacher called", not just "what's eilidh")
+    r"(?=\b(\w+)['’]s\s+(?:[a-z]+\s+)??([a-z]+)(?=['’]s\b|\s+(?:called|named|name)\b|\W*$))")
 
 
 def _unnamed_kin(sit: Situation, notes: Sequence[Note]) -> bool:
     """Whether the name asked of another's someone is said beside them in no note ("What's Jelle's wife
     called?": not "Jelle called… his wife is making plans already")."""
     for m in _OWNED_ASKED.finditer(sit.text):
-        if m[1].casefold() not in STOP | _WH and m[2] not in STOP and stem(m[2]) not in NAMING_STEMS:
+        if (m[1].casefold() not in STOP | _WH and m[2] not in STOP and stem(m[2]) not in NAMING_STEMS
+                and stem(m[1].casefold()) not in _KIN_STEMS):  # ("my brother's son": found through the brother)
             asked = {w.casefold() for w in words(sit.text)}
             return not any(_named_by(part, stem(m[2]), asked) for n in notes for part in sentences(n.text))
     return False
@@ -3386,6 +3406,178 @@ def _named_by(part: str, head: str, asked: set[str], near: int = 8) -> bool:
     people = {n.split()[0].casefold() for n in people_in(part)} - asked
     return any(abs(i - j) <= near for i in at for j, w in enumerate(said) if w.casefold() in named) or any(
         0 < j - i <= 2 for i in kin for j, w in enumerate(said) if w.casefold() in people)
+
+# Money asked without a money verb: "how much money did the incentive give me?", "how much are tickets…?"
+_AB_MONEY_ASKED = re.compile(r"\bhow much money\b|\bhow much (?:is|are|was|were)\b.*\btickets?\b", re.IGNORECASE)
+
+
+def _ab_unpriced(question: str, notes: Sequence[Note]) -> bool:
+    """Whether money is asked and no note says an amount as money ("How much are tickets for the Messiah
+    concert?": not "…Handel's Messiah, on the 13th of December")."""
+    if not (_MONEY.search(question) or _AB_MONEY_ASKED.search(question)):
+        return False
+    for n in notes:
+        tokens = n.text.replace("’", "'").split()
+        plain = [_bare(t) for t in tokens]
+        if any(re.search(r"\d", w) and _priced(plain, i, tokens[i]) and not _dated(plain, i)
+               for i, w in enumerate(plain)):
+            return False
+    return True
+
+
+_AB_COUNTS = word_set("times people guests kids")  # (of `_UNITS`: what is counted, not measured)
+_AB_KIN_COUNTED = word_set("children siblings grandkids")
+_AB_COUNT_ASKED = re.compile(r"^\W*how many\b|^\W*(?:what|which)\b.*\bnumber\b", re.IGNORECASE)
+_AB_AGE_ASKED = re.compile(r"\bhow old\b|\bage\b|\bbirthday\b|\byears?\b|\bwhen\b", re.IGNORECASE)
+
+
+def _ab_numbers_of_another_kind(question: str, notes: Sequence[Note]) -> bool:
+    """Whether a count or a number is asked ("how many people sing in my choir?", "what number does Jonah
+    wear?") and every number the notes say is an age, a day of a date, a year or a time of day ("Jonah is
+    nine", "14 june 2009", "the concert is on 20 December at 7")."""
+    if not _AB_COUNT_ASKED.search(question) or _AB_AGE_ASKED.search(question) or _MONEY.search(question):
+        return False
+    many = _HOW_MANY.search(question)  # "how many kilos is Pixie now?": "Pixie is 24 kilos" is no age
+    if many and (many[1].casefold() in _UNITS - _AB_COUNTS | _WEIGHT or _measure_asked(question)):
+        return False
+    if many and (covers(_KIN_STEMS, stem(many[1].casefold())) or many[1].casefold() in _AB_KIN_COUNTED):
+        return False  # "how many kids do I have?": "twin girls, Noor and Sara, they turn 4" counts them
+    numbered = _NUMBER_OF.search(question)  # "my mom's room number": the notes that say the room, if any do
+    noun = stem(numbered[1] or numbered[2]) if numbered else ""
+    notes = [n for n in notes if covers(n.stems, noun)] or notes if noun else notes
+    for n in notes:
+        text = n.text.replace("’", "'")
+        ages = [m.span() for m in _AGE_SAID.finditer(text)]
+        spans = list(re.finditer(r"\S+", text))
+        plain = [_bare(m[0]) for m in spans]
+        for i, (m, w) in enumerate(zip(spans, plain, strict=True)):
+            if not (re.fullmatch(r"\d[\d,.]*", w) or w in _COUNTED):
+                continue
+            if (any(a <= m.start() < b for a, b in ages) or _dated(plain, i) or re.fullmatch(r"(?:19|20)\d\d", w)
+                    or (i and plain[i - 1] in _AT_TIME) or CLOCK_TIME.fullmatch(w)):
+                continue
+            return False
+    return True
+
+
+# A rate asked per a measure: "what milk price do we get per litre?" (not "EUR 2,400 per month")
+_AB_PER_MEASURE = re.compile(r"\b(?:per|a|an|each)\s+(litre|liter|kilo|kg|kilogram|gallon|tonne|ton|acre|hectare)s?\b",
+                             re.IGNORECASE)
+
+
+def _ab_measure_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether the question asks an amount per a measure no note says."""
+    m = _AB_PER_MEASURE.search(question)
+    unit = m[1].casefold() if m else ""
+    forms = {unit, unit.replace("litre", "liter"), unit.replace("liter", "litre")}
+    forms |= {"kg", "kilo"} if unit in ("kg", "kilo", "kilogram") else set()
+    return bool(m) and not any(re.search(rf"\b(?:{'|'.join(forms)})s?\b", n.text, re.IGNORECASE) for n in notes)
+
+
+def _ab_drug_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether the question names a medicine no note says ("What dose of insulin does my father take?": not
+    "furosemide 20 mg… for my father")."""
+    drugs = {d.casefold() for d in _DRUG.findall(question)} - word_set("antibiotic antibiotics inhaler")
+    drugs -= word_set("antihistamine antihistamines")
+    return bool(drugs) and not any(d in n.text.casefold() for d in drugs for n in notes)
+
+
+# A look asked of a thing: "what size are my running shoes?", "what brand were the hornet traps i bought?"
+_AB_LOOK_ASKED = re.compile(
+    r"^\W*what\s+(?:size|brand|colou?r|model|make|breed)\s+(?:is|are|was|were)\s+(?:the|my|our|his|her|their)\s+"
+    r"((?:[a-z-]+\s+){0,2}?[a-z-]+)(?=\s+(?:i|we|he|she|they|you|that|of|from)\b|\W*$)",
+    re.IGNORECASE,
+)
+
+
+def _ab_look_of_unsaid(question: str, notes: Sequence[Note], typed: Sequence[Note]) -> bool:
+    """Whether the thing whose size, brand or colour is asked is said in no note, or in none that gives one
+    ("what color is the Corolla of Marcos?": not "Marcos drive a Chevrolet Spin, silver color")."""
+    m = _AB_LOOK_ASKED.search(question)
+    head = m[1].split()[-1].casefold() if m else ""
+    if not head or head in STOP:
+        return False
+    holders = {n.ref for n in notes if covers(n.stems, stem(head))}
+    return not holders or (bool(typed) and not any(n.ref in holders or n.after in holders for n in typed))
+
+
+def _ab_place_of_another(sit: Situation, chosen: Sequence[_Scored]) -> bool:
+    """Whether the place whose name is asked of someone named ("what school does Kylie go to?") is said only
+    in notes that name others and not them ("Luke got a part in the school christmas play"; "Kuba… his
+    school, Greenholm Academy")."""
+    noun = _named_noun(sit.text)
+    names = {w.casefold() for n in sit.names for w in n.split()} - _BEFORE_NAME  # ("Dr. Lefèvre": Lefèvre)
+    owned = [m for m in re.finditer(r"\b(\w+)['’]s\s", sit.text) if m[1].casefold() not in STOP | _WH]
+    if not noun or not names or owned:  # ("Marco's sister": found through Marco)
+        return False
+    saying = [c for c in chosen if covers(c.note.said, stem(noun))]
+    return bool(saying) and all(  # (a document's lines are of whoever it is about: not a told note's)
+        c.note.source != "chunk" and not _opens_on_pronoun(c.note.text)
+        and not names & {re.sub(r"['’]s$", "", w.casefold()) for w in words(f"{c.note.text} {c.read}")}
+        and any(not names & set(p.casefold().split()) and not is_calendar(p) for p in people_in(c.note.text))
+        for c in saying
+    )
+
+
+# The name of someone asked, whose word is not a relation's: "What's babcia's first name?"
+_AB_NAME_OF = re.compile(r"\b(\w+)['’]s\s+(?:first|full|last|middle|real|maiden|sur)\s*name\b", re.IGNORECASE)
+
+
+def _ab_name_of_unsaid(question: str, chosen: Sequence[_Scored]) -> bool:
+    """Whether the one whose own name is asked is said in no note ("What's babcia's first name?": not
+    "…physio at Good Hope, first appointment is Wednesday 9 December")."""
+    m = _AB_NAME_OF.search(question)
+    owner = m[1].casefold() if m else ""
+    if not owner or owner in STOP | _ME or stem(owner) in _KIN_STEMS:
+        return False
+    return not any(covers(frozenset(map(stem, words(t))), stem(owner)) for c in chosen for t in (c.note.text, c.read))
+
+
+_AB_STREET = re.compile(
+    r"\b(?:address|street|st|road|rd|avenue|ave|av|avenida|lane|ln|calle|rue|via|close|crescent|boulevard|blvd"
+    r"|terrace|postcode|zip|\w*(?:straat|weg|strasse|straße|gatan|gata|gade|vej|veien))\b", re.IGNORECASE)
+
+
+def _ab_address_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether an address is asked and no note says one ("What's Pieter's home address?": not "Pieter's house
+    has a leak in the roof"; "the station… Av. Costanera 1450" says one)."""
+    return re.search(r"\baddress\b", question, re.IGNORECASE) is not None and not any(
+        _AB_STREET.search(n.text) for n in notes)
+
+
+_AB_ROLES = (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _NAMED_ROLE, _OWN_BUSINESS, _ROLE_IN_BRACKETS, _WORKS_AS, _AT_WORK)
+
+
+def _ab_job_unsaid(sit: Situation, chosen: Sequence[_Scored]) -> bool:
+    """Whether a job asked of someone named is said in no sentence about them ("What does Hamish do for a
+    job?": not "my old housemate Hamish said he'll dogsit", nor "Ziggy's vet is Merri vet clinic"; "What does
+    Emeka do for work?": not "Emeka's company transferred him")."""
+    names = {n.split()[0].casefold() for n in sit.names}
+    if sit.about_me or not names:
+        return False
+    for c in chosen:
+        if any(m[1].casefold() in names for m in _CALLS.finditer(c.note.text)) and any(
+                r.search(c.note.text) for r in _AB_ROLES):  # "…is a retired nurse… The kids call her Gogo."
+            return False
+        read = c.read.removesuffix(f" ({c.note.text})")  # (the read names kin for names, then the note)
+        for text, follow in ((c.note.text, True), (read, False)):
+            if any(_ab_job_said(part, names, before if follow else "-")
+                   for before, part in itertools.pairwise(["", *sentences(text)])):
+                return False
+    return True
+
+
+def _ab_job_said(part: str, names: set[str], before: str) -> bool:
+    """Whether a sentence says a job of one of `names`: naming them, or going on about them as the first
+    named in the sentence before ("…Adaeze lives in Lagos with her husband Emeka. she's an accountant")."""
+    said = {re.sub(r"['’]s$", "", w) for w in words(part)}  # ("Hamish's job…")
+    first = [p.split()[0].casefold() for p in people_in(before)][:1]
+    about = (_opens_on_pronoun(part) and not before) or (  # ("Eleni got promoted! from January she is…")
+        _SUBJECT_PRONOUN.search(part) is not None and bool(set(first) & names))
+    if names & said or about:
+        return any(r.search(part) for r in _AB_ROLES) or bool(ROLE_STEMS & _said(part))  # (the very word)
+    return False
+
 
 # The role a person is asked by, one word long, at the end or before a preposition: "who's the captain on…"
 _ROLE_ALONE = re.compile(
