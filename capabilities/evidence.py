@@ -2106,7 +2106,7 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
-    verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
+    verdicts = [_mh_located_verdict(sit, ask, _join(start, ranked, ask), ranked) for start in starts]
     answers = [v for v in verdicts if v.verdict == "answer"]
     if not answers:
         said_once = (choose(read_message(plain), candidates) for plain in in_one_step(sit.text))
@@ -2516,6 +2516,42 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, g[-1] and not g[1],
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
+    return chosen
+
+
+_MH_WHERE_NOUNS = _PLACE_NOUNS | word_set("street road area part")
+_MH_BRIDGE_NOTES = 3  # at most this many notes name what leads from one note to the next
+
+
+def _mh_located_verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:
+    """The verdict on the chosen notes, with the note of where the place they give is when it answers as
+    well (see `_mh_located`): a second step adds to an answer, it never makes one."""
+    first = _verdict(sit, ask, chosen)
+    located = _mh_located(chosen, ranked, ask, sit.text) if first.verdict == "answer" else chosen
+    then = _verdict(sit, ask, located) if located is not chosen else first
+    return then if then.verdict == "answer" else first
+
+
+def _mh_located(chosen: list[_Scored], ranked: Sequence[_Scored], ask: Ask, question: str) -> list[_Scored]:
+    """For "which town…", when no chosen note names a place as asked but one gives the place as someone
+    or something named ("we stay in the house of Naoko", "bought it from Van der Meer Agri", "2 doors up
+    from Lucia"): the best ranked note that names that one beside another place ("…Naoko… she live in
+    Hamamatsu") joins, as the second step of the answer, in place of a joined note that leads to neither."""
+    noun = next((m[1].casefold() for m in _WHICH_PLACE.finditer(question) if m[1].casefold() in _MH_WHERE_NOUNS), "")
+    if not noun or ask.answer_type != "place" or any(c.typed == 2 for c in chosen):
+        return chosen
+    said = [set(_plain(s.note.text)) for s in ranked]
+    asked = set(ask.terms) | set(ask.hard)
+    # (a bridge is a rare name, not asked: not "Japan", said in every note of the trip)
+    given = {w for c in chosen for w in candidates(c.note.text, "place", question)
+             if stem(w) not in asked and sum(w in words_of for words_of in said) <= _MH_BRIDGE_NOTES}  # fmt: skip
+    for s, words_of in zip(ranked, said, strict=True):
+        bridge = given & words_of
+        if s in chosen or not bridge or not candidates(s.note.text, "place", "") - given - set(_plain(question)):
+            continue  # (its places said anywhere: not only beside the words asked)
+        kept = [c for i, c in enumerate(chosen) if i == 0 or bridge & set(_plain(c.note.text))]
+        kept += [c for c in chosen if c not in kept][: MAX_NOTES - 1 - len(kept)]
+        return [c for c in chosen if c in kept] + [s] if len(kept) < MAX_NOTES else chosen
     return chosen
 
 

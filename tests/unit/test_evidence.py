@@ -2434,3 +2434,14 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
                          "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
     assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
 
+# --- twenty-second session, multi-hop notes held but not chosen ---
+
+
+def test_a_place_given_as_someone_named_is_where_they_are() -> None:
+    # "which city…": "we stay in the house of Naoko" gives no city; where Naoko lives does
+    notes = [
+        _note("m1", "I have a cousin in Japan, Naoko, the daughter of tia Kazuko. she live in Hamamatsu", 0, 0.7),
+        _note("m2", "the first week in Japan we stay in the house of Naoko. after we go to Kyushu by train", 5, 0.9),
+    ]
+    refs = _answer_refs("in which city we stay the first week in Japan?", notes)
+    assert "m2" in refs and "m1" in refs
