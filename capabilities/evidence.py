@@ -440,8 +440,16 @@ class Note:
         said |= {MEDICINE} if _DRUG.search(self.text) else frozenset()
         at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _MY_ROLE_VERB.search(self.text)
                    or _OWN_BUSINESS.search(self.text) or _AT_WORK.search(self.text)
-                   or _NAMED_ROLE.search(self.text))
+                   or _NAMED_ROLE.search(self.text) or _mh_started_at(self.text))
         return said | _WORK if at_work else said
+
+
+# A job begun at a named place is work: "on Monday he started at Lely in Leeuwarden" (not "start in February")
+_MH_STARTED_AT = re.compile(r"\b(?:started|starts|starting|start)\s+(?:work\s+)?(?:at|in)\s+([A-ZÀ-ÞĀ-Ž][\w'’-]+)")
+
+
+def _mh_started_at(text: str) -> bool:
+    return any(not is_calendar(m[1]) for m in _MH_STARTED_AT.finditer(text))
 
 
 # A medicine is known by its name's ending (the international nonproprietary names' stems: amlodipine,
@@ -1152,7 +1160,9 @@ def _dated(plain: Sequence[str], i: int) -> bool:
 
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute == SURNAME:  # a name of two words, of the one asked if the question names one: "Ximena Araya"
-        full = [n.casefold().split() for n in names_in(note.text) if " " in n]
+        # (a title is no first name: "Sir Noel" says no surname, "Sir Noel Mercado" does)
+        full = [n.casefold().split() for n in names_in(note.text)
+                if len([w for w in n.casefold().split() if w.rstrip(".") not in _MH_TITLES]) > 1]  # fmt: skip
         asked = ask.hard or tuple(t for t in ask.terms if t != SURNAME)  # ("fran": a name typed in lower case)
         return any(not asked or any(covers(frozenset({stem(n[0])}), h) for h in asked) for n in full)
     if attribute in NAMING_STEMS:
@@ -1175,11 +1185,20 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute in ROLE_STEMS and _ROLE_IN_BRACKETS.search(note.text):
         return True  # "my colleague Blessing (pharmacy technician) has twin girls"
     if attribute in ROLE_STEMS:
-        return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
+        shapes = [m for m in _ROLE_SHAPE.finditer(note.text) if not _mh_comparative(m[1])]
+        return bool(shapes) or any(r.search(note.text) for r in (_ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())
     return any(_an_age(plain, i) for i in range(len(plain)))
+
+
+_MH_TITLES = word_set("sir dame madam ma'am mr mrs ms miss dr prof")
+
+
+def _mh_comparative(word: str) -> bool:
+    """Whether a word said as "is a …" is a comparative, no job: "Rzeszów is a longer train" (see `_JOB_WORD`)."""
+    return word.casefold().endswith("er") and re.fullmatch(_JOB_WORD, word, re.IGNORECASE) is None
 
 
 def _an_age(plain: Sequence[str], i: int) -> bool:
@@ -1191,7 +1210,7 @@ def _an_age(plain: Sequence[str], i: int) -> bool:
 
 # a job said in brackets after a name: "Blessing (pharmacy technician)", not "Arvind (son-in-law)"
 _ROLE_IN_BRACKETS = re.compile(rf"\b{NAME_WORD}\s+\((?:\w+\s+)?{_JOB_WORD}\)")
-_OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
+_OFF_WORK = re.compile(r"\b(?:from|after|before|off|to|for)\s+work\b", re.IGNORECASE)
 _THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
 

@@ -2445,3 +2445,26 @@ def test_a_place_given_as_someone_named_is_where_they_are() -> None:
     ]
     refs = _answer_refs("in which city we stay the first week in Japan?", notes)
     assert "m2" in refs and "m1" in refs
+
+
+def test_a_job_is_not_a_comparative_nor_a_thing_got_for_work() -> None:
+    notes = [
+        _note("m1", "Marek's two years younger than me, he's an electrician, lives in Solihull", 0, 0.6),
+        _note("m2", "so I bought Marek's old Ford Focus off him, he gave me mates rates because he's getting a van "
+                    "for work now", 2, 0.9),
+        _note("m3", "Katowice to Rzeszów is a longer train but Marek says he'll sort a hire car", 4, 0.6),
+    ]  # fmt: skip
+    assert "m1" in _answer_refs("What does Marek do for a living?", notes)
+
+
+def test_a_job_begun_at_a_named_place_is_work() -> None:
+    assert covers(_note("m1", "on Monday he started at Lely in Leeuwarden, as a technician").stems, stem("work"))
+    assert not covers(_note("m2", "we start in February, the course starts with Anna").stems, stem("work"))
+
+
+def test_a_title_is_no_first_name_of_a_full_name() -> None:
+    notes = [
+        _note("m1", "the new head nurse starting Sept 1 is Sir Noel Mercado, he's from the ICU", 0, 0.8),
+        _note("m2", "Sir Noel changed our sched, starting Sept 15 we're on 12 hour shifts", 5, 0.9),
+    ]
+    assert "m1" in _answer_refs("whats the surname of Sir Noel?", notes)
