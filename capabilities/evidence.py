@@ -2330,8 +2330,13 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
     seen = {n: _said_as_someone(lead.text, n) for n in named}
     people = sorted((n for n in named if seen[n] is not False),
                     key=lambda n: (seen[n] is None, _words_apart(lead.text, n, terms)))  # fmt: skip
+    # what is asked of them is first sought beyond the notes that say the clause ("i keep 14 hives at dad's
+    # place in Jucu… started with 3 hives my uncle Nelu gave me" tells no place of Nelu's)
+    others = [n for n in candidates if not all(covers(n.stems, t) for t in terms)]
     for name in people[:2]:
-        then = choose(read_message(_asked_of(sit.text, start, end, name)), candidates)
+        asked_of = read_message(_asked_of(sit.text, start, end, name))
+        then = choose(asked_of, others)
+        then = then if then.verdict == "answer" else choose(asked_of, candidates)
         if then.verdict == "answer":
             notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
             return replace(then, notes=notes, reason=f"{name} {clause.removeprefix('who ').rstrip('?')}; {then.reason}")

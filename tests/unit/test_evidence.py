@@ -2468,3 +2468,13 @@ def test_a_title_is_no_first_name_of_a_full_name() -> None:
         _note("m2", "Sir Noel changed our sched, starting Sept 15 we're on 12 hour shifts", 5, 0.9),
     ]
     assert "m1" in _answer_refs("whats the surname of Sir Noel?", notes)
+
+
+def test_what_is_asked_of_one_named_by_a_clause_is_told_beyond_that_clause() -> None:
+    # "dad's place in Jucu" is where the bees are kept, in the note that names the uncle: not where he lives
+    notes = [
+        _note("m1", "oh and the bees!! i keep 14 hives at dad's place in Jucu. started in 2016 with 3 hives my uncle "
+                    "Nelu gave me", 0, 0.9),
+        _note("m2", "uncle Nelu came too, he's 83 and still keeps 40 hives up in Gherla", 5, 0.7),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("Where does the uncle who started me off with bees live?", notes)
