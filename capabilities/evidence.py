@@ -3007,7 +3007,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
         theirs = [n for n in holders
                   if (not is_first_person(n.text) and _given_to_other(n, sit)) or _only_theirs(n, sit)]  # fmt: skip
-        if holders and len(theirs) == len(holders):
+        # (a chosen note that says it only as read is mine: "Ganesh's daughter Pooja…", my brother's daughter)
+        read_mine = any(sit.heads[0] in c.hard and not covers(c.note.stems, sit.heads[0]) for c in chosen)
+        if holders and len(theirs) == len(holders) and not read_mine:
             return Evidence("unknown", (), "low", "the notes are about someone else's", ())
     compound = _TYPE_OF.search(sit.text)  # "my mother's blood type": not "type 2 diabetes", "the blood test"
     if compound and compound[1].casefold() not in STOP and not any(

@@ -2478,3 +2478,17 @@ def test_what_is_asked_of_one_named_by_a_clause_is_told_beyond_that_clause() -> 
         _note("m2", "uncle Nelu came too, he's 83 and still keeps 40 hives up in Gherla", 5, 0.7),
     ]  # fmt: skip
     assert "m2" in _answer_refs("Where does the uncle who started me off with bees live?", notes)
+
+
+def test_a_kin_said_only_as_read_is_the_persons_own() -> None:
+    # "Ganesh's daughter Pooja" is my brother's daughter (Ganesh is "my brother"), though a joined note says
+    # only her elder brother's (the wife's side)
+    notes = [
+        _note("m9", "My younger brother Ganesh still runs our ancestral farm in Kundapura.", 0, 0.5),
+        _note("m8", "Next week is my birthday. Vasanthi is planning a small pooja at home for the family.", 9, 0.5),
+        *_thread(
+            "Ganesh's daughter Pooja is doing BSc Nursing in Mangaluru, second year.",
+            "Vasanthi's side: her elder brother Prabhakar runs a medical shop in Shivamogga.",
+        ),
+    ]  # ("a small pooja at home" is no niece)
+    assert "m0" in _answer_refs("what is my brother's daughter studying", notes)
