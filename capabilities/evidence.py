@@ -1323,6 +1323,14 @@ def _name_first(text: str) -> list[tuple[str, str]]:
     return out
 
 
+# a child named by their place among the children, then said to be a he or a she ("Then there's my youngest,
+# Euan. He went out to Canada…"; "my eldest Kenji, he…")
+_MH_NTH_CHILD = re.compile(
+    r"\b(?i:my)\s+((?i:youngest|eldest|oldest|middle))(?:\s+one)?,?\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\b"
+    r"[.,;!]?\s+((?i:he|she))\b"
+)
+
+
 def aliases(notes: Sequence[Note]) -> dict[str, str]:
     """Who the person calls by a word ("my sister Ana": sister → ana), when only one name is so called.
 
@@ -1354,6 +1362,8 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
+        for nth, name, pronoun in _MH_NTH_CHILD.findall(note.text):  # "my youngest, Euan. He…": youngest son
+            add(f"{nth.casefold()} {'son' if pronoun.casefold() == 'he' else 'daughter'}", name)
     known = _unique(named)
     for note in notes:
         for first, second, child, name in _THEIR_CHILD.findall(note.text):

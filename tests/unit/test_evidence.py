@@ -2492,3 +2492,9 @@ def test_a_kin_said_only_as_read_is_the_persons_own() -> None:
         ),
     ]  # ("a small pooja at home" is no niece)
     assert "m0" in _answer_refs("what is my brother's daughter studying", notes)
+
+
+def test_a_child_named_by_place_and_then_he_or_she_is_a_son_or_daughter() -> None:
+    known = aliases([_note("m1", "Then there's my youngest, Euan. He went out to Canada seven years ago.")])
+    assert known["youngest son"] == "euan"
+    assert "youngest daughter" not in aliases([_note("m1", "my youngest, Euan, is 30 and she said no")])
