@@ -442,8 +442,16 @@ class Note:
         said |= {MEDICINE} if _DRUG.search(self.text) else frozenset()
         at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _MY_ROLE_VERB.search(self.text)
                    or _OWN_BUSINESS.search(self.text) or _AT_WORK.search(self.text)
-                   or _NAMED_ROLE.search(self.text))
+                   or _NAMED_ROLE.search(self.text) or _mh_started_at(self.text))
         return said | _WORK if at_work else said
+
+
+# A job begun at a named place is work: "on Monday he started at Lely in Leeuwarden" (not "start in February")
+_MH_STARTED_AT = re.compile(r"\b(?:started|starts|starting|start)\s+(?:work\s+)?(?:at|in)\s+([A-ZÀ-ÞĀ-Ž][\w'’-]+)")
+
+
+def _mh_started_at(text: str) -> bool:
+    return any(not is_calendar(m[1]) for m in _MH_STARTED_AT.finditer(text))
 
 
 # A medicine is known by its name's ending (the international nonproprietary names' stems: amlodipine,
@@ -1179,7 +1187,9 @@ def _dated(plain: Sequence[str], i: int) -> bool:
 
 def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute == SURNAME:  # a name of two words, of the one asked if the question names one: "Ximena Araya"
-        full = [n.casefold().split() for n in names_in(note.text) if " " in n]
+        # (a title is no first name: "Sir Noel" says no surname, "Sir Noel Mercado" does)
+        full = [n.casefold().split() for n in names_in(note.text)
+                if len([w for w in n.casefold().split() if w.rstrip(".") not in _MH_TITLES]) > 1]  # fmt: skip
         asked = ask.hard or tuple(t for t in ask.terms if t != SURNAME)  # ("fran": a name typed in lower case)
         return any(not asked or any(covers(frozenset({stem(n[0])}), h) for h in asked) for n in full)
     if attribute in NAMING_STEMS:
@@ -1202,11 +1212,20 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute in ROLE_STEMS and _ROLE_IN_BRACKETS.search(note.text):
         return True  # "my colleague Blessing (pharmacy technician) has twin girls"
     if attribute in ROLE_STEMS:
-        return any(r.search(note.text) for r in (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
+        shapes = [m for m in _ROLE_SHAPE.finditer(note.text) if not _mh_comparative(m[1])]
+        return bool(shapes) or any(r.search(note.text) for r in (_ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())
     return any(_an_age(plain, i) for i in range(len(plain)))
+
+
+_MH_TITLES = word_set("sir dame madam ma'am mr mrs ms miss dr prof")
+
+
+def _mh_comparative(word: str) -> bool:
+    """Whether a word said as "is a …" is a comparative, no job: "Rzeszów is a longer train" (see `_JOB_WORD`)."""
+    return word.casefold().endswith("er") and re.fullmatch(_JOB_WORD, word, re.IGNORECASE) is None
 
 
 def _an_age(plain: Sequence[str], i: int) -> bool:
@@ -1218,7 +1237,7 @@ def _an_age(plain: Sequence[str], i: int) -> bool:
 
 # a job said in brackets after a name: "Blessing (pharmacy technician)", not "Arvind (son-in-law)"
 _ROLE_IN_BRACKETS = re.compile(rf"\b{NAME_WORD}\s+\((?:\w+\s+)?{_JOB_WORD}\)")
-_OFF_WORK = re.compile(r"\b(?:from|after|before|off|to)\s+work\b", re.IGNORECASE)
+_OFF_WORK = re.compile(r"\b(?:from|after|before|off|to|for)\s+work\b", re.IGNORECASE)
 _THAT_IS = re.compile(r"^\W*(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")
 
@@ -1331,6 +1350,14 @@ def _name_first(text: str) -> list[tuple[str, str]]:
     return out
 
 
+# a child named by their place among the children, then said to be a he or a she ("Then there's my youngest,
+# Euan. He went out to Canada…"; "my eldest Kenji, he…")
+_MH_NTH_CHILD = re.compile(
+    r"\b(?i:my)\s+((?i:youngest|eldest|oldest|middle))(?:\s+one)?,?\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\b"
+    r"[.,;!]?\s+((?i:he|she))\b"
+)
+
+
 def aliases(notes: Sequence[Note]) -> dict[str, str]:
     """Who the person calls by a word ("my sister Ana": sister → ana), when only one name is so called.
 
@@ -1362,6 +1389,8 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
+        for nth, name, pronoun in _MH_NTH_CHILD.findall(note.text):  # "my youngest, Euan. He…": youngest son
+            add(f"{nth.casefold()} {'son' if pronoun.casefold() == 'he' else 'daughter'}", name)
     known = _unique(named)
     for note in notes:
         for first, second, child, name in _THEIR_CHILD.findall(note.text):
@@ -2186,7 +2215,7 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]
-    verdicts = [_verdict(sit, ask, _join(start, ranked, ask)) for start in starts]
+    verdicts = [_mh_located_verdict(sit, ask, _join(start, ranked, ask), ranked) for start in starts]
     answers = [v for v in verdicts if v.verdict == "answer"]
     if not answers:
         said_once = (choose(read_message(plain), candidates) for plain in in_one_step(sit.text))
@@ -2421,8 +2450,13 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
     seen = {n: _said_as_someone(lead.text, n) for n in named}
     people = sorted((n for n in named if seen[n] is not False),
                     key=lambda n: (seen[n] is None, _words_apart(lead.text, n, terms)))  # fmt: skip
+    # what is asked of them is first sought beyond the notes that say the clause ("i keep 14 hives at dad's
+    # place in Jucu… started with 3 hives my uncle Nelu gave me" tells no place of Nelu's)
+    others = [n for n in candidates if not all(covers(n.stems, t) for t in terms)]
     for name in people[:2]:
-        then = choose(read_message(_asked_of(sit.text, start, end, name)), candidates)
+        asked_of = read_message(_asked_of(sit.text, start, end, name))
+        then = choose(asked_of, others)
+        then = then if then.verdict == "answer" else choose(asked_of, candidates)
         if then.verdict == "answer":
             notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
             return replace(then, notes=notes, reason=f"{name} {clause.removeprefix('who ').rstrip('?')}; {then.reason}")
@@ -2626,6 +2660,42 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, g[-1] and not g[1],
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
+    return chosen
+
+
+_MH_WHERE_NOUNS = _PLACE_NOUNS | word_set("street road area part")
+_MH_BRIDGE_NOTES = 3  # at most this many notes name what leads from one note to the next
+
+
+def _mh_located_verdict(sit: Situation, ask: Ask, chosen: list[_Scored], ranked: Sequence[_Scored]) -> Evidence:
+    """The verdict on the chosen notes, with the note of where the place they give is when it answers as
+    well (see `_mh_located`): a second step adds to an answer, it never makes one."""
+    first = _verdict(sit, ask, chosen)
+    located = _mh_located(chosen, ranked, ask, sit.text) if first.verdict == "answer" else chosen
+    then = _verdict(sit, ask, located) if located is not chosen else first
+    return then if then.verdict == "answer" else first
+
+
+def _mh_located(chosen: list[_Scored], ranked: Sequence[_Scored], ask: Ask, question: str) -> list[_Scored]:
+    """For "which town…", when no chosen note names a place as asked but one gives the place as someone
+    or something named ("we stay in the house of Naoko", "bought it from Van der Meer Agri", "2 doors up
+    from Lucia"): the best ranked note that names that one beside another place ("…Naoko… she live in
+    Hamamatsu") joins, as the second step of the answer, in place of a joined note that leads to neither."""
+    noun = next((m[1].casefold() for m in _WHICH_PLACE.finditer(question) if m[1].casefold() in _MH_WHERE_NOUNS), "")
+    if not noun or ask.answer_type != "place" or any(c.typed == 2 for c in chosen):
+        return chosen
+    said = [set(_plain(s.note.text)) for s in ranked]
+    asked = set(ask.terms) | set(ask.hard)
+    # (a bridge is a rare name, not asked: not "Japan", said in every note of the trip)
+    given = {w for c in chosen for w in candidates(c.note.text, "place", question)
+             if stem(w) not in asked and sum(w in words_of for words_of in said) <= _MH_BRIDGE_NOTES}  # fmt: skip
+    for s, words_of in zip(ranked, said, strict=True):
+        bridge = given & words_of
+        if s in chosen or not bridge or not candidates(s.note.text, "place", "") - given - set(_plain(question)):
+            continue  # (its places said anywhere: not only beside the words asked)
+        kept = [c for i, c in enumerate(chosen) if i == 0 or bridge & set(_plain(c.note.text))]
+        kept += [c for c in chosen if c not in kept][: MAX_NOTES - 1 - len(kept)]
+        return [c for c in chosen if c in kept] + [s] if len(kept) < MAX_NOTES else chosen
     return chosen
 
 
@@ -3068,7 +3138,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
         theirs = [n for n in holders
                   if (not is_first_person(n.text) and _given_to_other(n, sit)) or _only_theirs(n, sit)]  # fmt: skip
-        if holders and len(theirs) == len(holders):
+        # (a chosen note that says it only as read is mine: "Ganesh's daughter Pooja…", my brother's daughter)
+        read_mine = any(sit.heads[0] in c.hard and not covers(c.note.stems, sit.heads[0]) for c in chosen)
+        if holders and len(theirs) == len(holders) and not read_mine:
             return Evidence("unknown", (), "low", "the notes are about someone else's", ())
     compound = _TYPE_OF.search(sit.text)  # "my mother's blood type": not "type 2 diabetes", "the blood test"
     if compound and compound[1].casefold() not in STOP and not any(
