@@ -3525,11 +3525,16 @@ def _ab_numbers_of_another_kind(question: str, notes: Sequence[Note]) -> bool:
         for i, (m, w) in enumerate(zip(spans, plain, strict=True)):
             if not (re.fullmatch(r"\d[\d,.]*", w) or w in _COUNTED):
                 continue
+            after = plain[i + 1] if i + 1 < len(plain) else ""  # "about 80 guests" counts; "at 7 tonight" is a time
+            counts = after.isalpha() and after not in STOP | _AB_CLOCK_WORDS and not is_calendar(after)
             if (any(a <= m.start() < b for a, b in ages) or _dated(plain, i) or re.fullmatch(r"(?:19|20)\d\d", w)
-                    or (i and plain[i - 1] in _AT_TIME) or CLOCK_TIME.fullmatch(w)):
+                    or (i and plain[i - 1] in _AT_TIME and not counts) or CLOCK_TIME.fullmatch(w)):
                 continue
             return False
     return True
+
+
+_AB_CLOCK_WORDS = word_set("am pm o'clock oclock tonight sharp ish this tomorrow today in")
 
 
 # A rate asked per a measure: "what milk price do we get per litre?" (not "EUR 2,400 per month")
