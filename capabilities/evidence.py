@@ -292,7 +292,8 @@ _WH_HEAD = re.compile(
     re.IGNORECASE,
 )
 _NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)
-_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
+# (a whole word: not "Phil" of "PhilHealth")
+_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
 _CLOCK = re.compile(
     r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight)\b", re.I

@@ -2434,3 +2434,19 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
                          "Zodwa in August and I'm invited", 0, 0.8)]  # fmt: skip
     assert _answer_refs("What's Thabo's wife's name?", notes) == ["m1"]  # (a word of its group, then the name)
 
+
+# --- twenty-second session, single-fact questions ---
+
+
+def test_a_name_glued_to_another_word_is_asked_whole() -> None:
+    # "did PhilHealth cover": the name is PhilHealth, not "Phil" (which no note says)
+    notes = [
+        _note("m1", "the bill was a lot but PhilHealth and her senior discount cut it down, plus i got the employee "
+                    "dependent discount. still have a balance, i signed a promissory note", 0, 0.93),
+        _note("m2", "finally paid the last of Nanay's hospital balance on Oct 28! before the Oct 31 deadline", 1, 0.92),
+        Note("d1", "C. Deductions: fees | |---|---|---| | PhilHealth case rate (total 29,250.00) | 20,475.00 | "
+                   "8,775.00 | | Senior Citizen discount, 20% | 13,492.50 | 3,445.00 | | Employee dependent discount, "
+                   "10% of hospital balance | 5,397.00 | — | | **Net due** | **48,573.00** | **13,780.00** |",
+             T0 + timedelta(days=2), 0.64, source="chunk", title="MABINI MEDICAL CENTER"),
+    ]  # fmt: skip
+    assert "d1" in _answer_refs("how much did PhilHealth cover on Nanay's hospital bill?", notes)
