@@ -158,9 +158,10 @@ _NOW = re.compile(
 _PRESENT = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)  # "what preventer am I on?": what is so now
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
 _SAID_EARLIER = re.compile(
-    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer|retired)\b",
+    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer|retired"
+    r"|retiring)\b",
     re.IGNORECASE,
-)  # "a retired nurse": the job before
+)  # "a retired nurse", "head of a school, retiring in july": the job before
 # A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"

@@ -2450,3 +2450,11 @@ def test_a_name_glued_to_another_word_is_asked_whole() -> None:
              T0 + timedelta(days=2), 0.64, source="chunk", title="MABINI MEDICAL CENTER"),
     ]  # fmt: skip
     assert "d1" in _answer_refs("how much did PhilHealth cover on Nanay's hospital bill?", notes)
+
+
+def test_a_job_said_with_its_retiring_is_what_came_before() -> None:
+    notes = [
+        _note("m1", "mum (Siobhan) is head of a primary school, retiring in july after like 25 years there", 0, 0.97),
+        _note("m2", "flying home to Derry fri 25th for mum's 60th. her actual birthday is sunday", 3, 0.97),
+    ]
+    assert _answer_refs("What did my mam do before she retired?", notes) == ["m1"]
