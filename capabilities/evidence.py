@@ -1897,7 +1897,25 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     """Each note scored against the question, read as the person meant it."""
     idf = _idf(ask, notes)
     scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    scored = _DOC_about(scored, ask)
     return _was_before(scored, ask) if ask.earlier else scored
+
+
+# a measure or a time is said all over a document: "Danika's day job" is not "…cancel 28 days before"
+_DOC_EVERYWHERE = _TIME_STEMS | {stem(w) for w in _UNITS}
+
+
+def _DOC_about(scored: list[_Scored], ask: Ask) -> list[_Scored]:
+    """A document's sentence says what its document is about: "Food money: NOK 450" of the kindergarten's
+    letter is Sjøstjerna's food money, though the line does not name it (a word the question must meet,
+    said in another recalled sentence of the same document)."""
+    must = [t for t in ask.hard if t not in _DOC_EVERYWHERE]
+    said: dict[str, frozenset[str]] = {}  # each document's words, by its title (its sections are notes apart)
+    for s in scored:
+        if s.note.source == "chunk":
+            said[s.note.title or s.note.ref] = said.get(s.note.title or s.note.ref, frozenset()) | s.note.stems
+    return [replace(s, hard=s.hard | {t for t in must if covers(said[s.note.title or s.note.ref], t)})
+            if s.note.source == "chunk" and must else s for s in scored]
 
 
 def _was_before(scored: list[_Scored], ask: Ask) -> list[_Scored]:

@@ -2438,6 +2438,27 @@ def test_a_name_asked_of_anothers_someone_is_said_beside_them() -> None:
 # --- twenty-second session, single-fact questions ---
 
 
+def test_a_documents_sentence_is_about_what_the_document_names() -> None:
+    # the fees table does not name the kindergarten; another section of the same letter does
+    def chunk(ref: str, text: str, relevance: float) -> Note:
+        return Note(ref, text, T0, relevance, source="chunk", title="Municipality — Kindergarten office")
+
+    letter = [
+        chunk("d1", "5. Fees: | | Per month | |---|---| | Parental fee (national maximum price) | NOK 1 200 | | Food "
+                    "money (breakfast and warm lunch twice a week) | NOK 450 | | **Total** | **NOK 1 650** |", 0.83),
+        chunk("d2", "We wish Mats a warm welcome to Sjøstjerna!", 0.74),
+    ]  # fmt: skip
+    assert "d1" in _answer_refs("how much are the food money at Sjøstjerna per month?", letter)
+    # (a measure said elsewhere in the document is no more what it is about: "day job" is not "28 days")
+    contract = [
+        Note("d3", "9. Signatures: Signed for the Artist: **Lena Hale**, Artist representative", relevance=0.5,
+             source="chunk"),
+        Note("d3", "8.1 Either party may cancel by written notice given at least 28 days before the Event.",
+             relevance=0.45, source="chunk"),
+    ]  # fmt: skip
+    assert _answer_refs("What's Lena's day job?", contract) == []
+
+
 def test_a_name_glued_to_another_word_is_asked_whole() -> None:
     # "did PhilHealth cover": the name is PhilHealth, not "Phil" (which no note says)
     notes = [
