@@ -160,9 +160,10 @@ _NOW = re.compile(
 _PRESENT = re.compile(r"\b(?:do|am|are)\s+(?:i|we)\b", re.IGNORECASE)  # "what preventer am I on?": what is so now
 _EARLIER = re.compile(r"\b(?:before|previous|previously|used to|former|formerly|prior)\b", re.IGNORECASE)
 _SAID_EARLIER = re.compile(
-    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer|retired)\b",
+    r"\b(?:before|previously|used to|formerly|former|earlier|until|prior|anymore|any more|no longer|retired"
+    r"|retiring)\b",
     re.IGNORECASE,
-)  # "a retired nurse": the job before
+)  # "a retired nurse", "head of a school, retiring in july": the job before
 # A note that corrects what was said: "We moved! … now, not the Südvorstadt anymore."
 _CORRECTS = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|moved|changed|switched|instead|correction|not \w+ anymore|"
@@ -294,7 +295,8 @@ _WH_HEAD = re.compile(
     re.IGNORECASE,
 )
 _NAME_OF = re.compile(r"\bname of (?:the|that|this)\s+((?:[a-z]+\s+){0,2}[a-z]+)\b", re.IGNORECASE)
-_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)")
+# (a whole word: not "Phil" of "PhilHealth")
+_SUBJECT_NAME = re.compile(r"\b(?:does|did|is|was|has|do|are|were)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)?\b")
 _CLOCK = re.compile(
     r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight)\b", re.I
@@ -2002,7 +2004,25 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     """Each note scored against the question, read as the person meant it."""
     idf = _idf(ask, notes)
     scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
+    scored = _DOC_about(scored, ask)
     return _was_before(scored, ask) if ask.earlier else scored
+
+
+# a measure or a time is said all over a document: "Danika's day job" is not "…cancel 28 days before"
+_DOC_EVERYWHERE = _TIME_STEMS | {stem(w) for w in _UNITS}
+
+
+def _DOC_about(scored: list[_Scored], ask: Ask) -> list[_Scored]:
+    """A document's sentence says what its document is about: "Food money: NOK 450" of the kindergarten's
+    letter is Sjøstjerna's food money, though the line does not name it (a word the question must meet,
+    said in another recalled sentence of the same document)."""
+    must = [t for t in ask.hard if t not in _DOC_EVERYWHERE]
+    said: dict[str, frozenset[str]] = {}  # each document's words, by its title (its sections are notes apart)
+    for s in scored:
+        if s.note.source == "chunk":
+            said[s.note.title or s.note.ref] = said.get(s.note.title or s.note.ref, frozenset()) | s.note.stems
+    return [replace(s, hard=s.hard | {t for t in must if covers(said[s.note.title or s.note.ref], t)})
+            if s.note.source == "chunk" and must else s for s in scored]
 
 
 def _was_before(scored: list[_Scored], ask: Ask) -> list[_Scored]:

@@ -2743,3 +2743,48 @@ def test_a_child_named_by_place_and_then_he_or_she_is_a_son_or_daughter() -> Non
     known = aliases([_note("m1", "Then there's my youngest, Euan. He went out to Canada seven years ago.")])
     assert known["youngest son"] == "euan"
     assert "youngest daughter" not in aliases([_note("m1", "my youngest, Euan, is 30 and she said no")])
+
+# --- twenty-second session, single-fact questions ---
+
+
+def test_a_documents_sentence_is_about_what_the_document_names() -> None:
+    # the fees table does not name the kindergarten; another section of the same letter does
+    def chunk(ref: str, text: str, relevance: float) -> Note:
+        return Note(ref, text, T0, relevance, source="chunk", title="Municipality — Kindergarten office")
+
+    letter = [
+        chunk("d1", "5. Fees: | | Per month | |---|---| | Parental fee (national maximum price) | NOK 1 200 | | Food "
+                    "money (breakfast and warm lunch twice a week) | NOK 450 | | **Total** | **NOK 1 650** |", 0.83),
+        chunk("d2", "We wish Mats a warm welcome to Sjøstjerna!", 0.74),
+    ]  # fmt: skip
+    assert "d1" in _answer_refs("how much are the food money at Sjøstjerna per month?", letter)
+    # (a measure said elsewhere in the document is no more what it is about: "day job" is not "28 days")
+    contract = [
+        Note("d3", "9. Signatures: Signed for the Artist: **Lena Hale**, Artist representative", relevance=0.5,
+             source="chunk"),
+        Note("d3", "8.1 Either party may cancel by written notice given at least 28 days before the Event.",
+             relevance=0.45, source="chunk"),
+    ]  # fmt: skip
+    assert _answer_refs("What's Lena's day job?", contract) == []
+
+
+def test_a_name_glued_to_another_word_is_asked_whole() -> None:
+    # "did PhilHealth cover": the name is PhilHealth, not "Phil" (which no note says)
+    notes = [
+        _note("m1", "the bill was a lot but PhilHealth and her senior discount cut it down, plus i got the employee "
+                    "dependent discount. still have a balance, i signed a promissory note", 0, 0.93),
+        _note("m2", "finally paid the last of Nanay's hospital balance on Oct 28! before the Oct 31 deadline", 1, 0.92),
+        Note("d1", "C. Deductions: fees | |---|---|---| | PhilHealth case rate (total 29,250.00) | 20,475.00 | "
+                   "8,775.00 | | Senior Citizen discount, 20% | 13,492.50 | 3,445.00 | | Employee dependent discount, "
+                   "10% of hospital balance | 5,397.00 | — | | **Net due** | **48,573.00** | **13,780.00** |",
+             T0 + timedelta(days=2), 0.64, source="chunk", title="MABINI MEDICAL CENTER"),
+    ]  # fmt: skip
+    assert "d1" in _answer_refs("how much did PhilHealth cover on Nanay's hospital bill?", notes)
+
+
+def test_a_job_said_with_its_retiring_is_what_came_before() -> None:
+    notes = [
+        _note("m1", "mum (Siobhan) is head of a primary school, retiring in july after like 25 years there", 0, 0.97),
+        _note("m2", "flying home to Derry fri 25th for mum's 60th. her actual birthday is sunday", 3, 0.97),
+    ]
+    assert _answer_refs("What did my mam do before she retired?", notes) == ["m1"]
