@@ -1334,6 +1334,8 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
         for kin, pronoun, theirs, name in _THEN_THEIR.findall(note.text):
             if _fits(kin, pronoun) and stem(theirs.split()[-1]) in _PEOPLE_STEMS:
                 add(f"{kin}'s {theirs}", name)
+        for home, name in _MH_SHARES.findall(note.text):  # "i share a flat with my padi Halima": my flatmate
+            add(_MH_MATE[home.casefold()], name)
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
@@ -1359,6 +1361,15 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
             break
         known = learned
     return known
+
+
+# One the person shares a home with is their flatmate: "so i share a 2 bedroom flat in Independence Layout
+# with my padi Halima", "I share a house with Tom"
+_MH_SHARES = re.compile(
+    r"\b(?i:i|we)\s+(?i:share)\s+(?i:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?((?i:flat|house|apartment))\b"
+    rf"[^.!?]{{0,40}}?\b(?i:with)\s+(?:(?i:my)\s+(?:[a-z]+\s+)?)?({NAME_WORD})\b"
+)
+_MH_MATE = {"flat": "flatmate", "apartment": "roommate", "house": "housemate"}
 
 
 def _mh_surnames(notes: Sequence[Note], known: Mapping[str, str]) -> set[str]:

@@ -2506,3 +2506,9 @@ def test_a_second_name_everyone_calls_someone_is_them_and_a_surname_no_other() -
     assert known.get("son-in-law") == "tomasz"
     assert "m4" in _answer_refs("What does my son-in-law do for a living?", turns)
 
+
+def test_one_the_person_shares_a_flat_with_is_their_flatmate() -> None:
+    notes = [_note("m1", "so i share a 2 bedroom flat in Independence Layout with my padi Halima."),
+             _note("m2", "Halima is from Kano, her mum is from Ogbomosho", 1)]  # fmt: skip
+    assert aliases(notes).get("flatmate") == "halima"
+    assert "m2" in _answer_refs("Where is my flatmate from originally?", notes)
