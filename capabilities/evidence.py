@@ -2433,6 +2433,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said if len(who) == 1 else _kin_of_alias(name, kin, told, called)
     said = said or _kin_in_two_steps(name, kin, told, readings)
     said = said or _mh_parent_of_alias(name, kin, told, called)
+    said = said or _mh_their_child(name, kin, told)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:
@@ -2499,6 +2500,19 @@ def _mh_parent_of_alias(name: str, kin: str, told: Sequence[Note], known: Mappin
     person = parents.pop()
     naming = [n for n in told if person in n.text.casefold() and name.casefold() in n.text.casefold()]
     return [(naming[0], person.title())] if naming else []
+
+
+def _mh_their_child(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:
+    """The mum or dad of a child said as a couple's: "His wife is Sanne and they have a little girl,
+    Femke" makes Sanne Femke's mum (a wife is a mum, a husband a dad)."""
+    if kin not in _PARENT_WORDS:
+        return []
+    spouse = "wife" if kin in ("mum", "mom", "mother") else "husband"
+    couple = re.compile(rf"\b(?i:his|her|my|our)\s+(?i:{spouse})(?:\s+(?i:is)|,)?\s+({NAME_WORD})\b[^.!?]{{0,40}}?"
+                        rf"\b(?i:they|we)\s+(?i:have|had)\s+(?:(?i:an?)\s+)?(?:[a-z]+\s+)?(?i:girl|boy|son|daughter|"
+                        rf"baby|child|kid)s?,?\s+(?:(?i:called|named)\s+)?{re.escape(name)}\b")  # fmt: skip
+    said = [(n, m[1]) for n in told for m in couple.finditer(n.text)]
+    return said if len({p.casefold() for _, p in said}) == 1 else []
 
 
 def _mh_sibling_of(name: str, told: Sequence[Note]) -> tuple[Note, str] | None:

@@ -2512,3 +2512,10 @@ def test_one_the_person_shares_a_flat_with_is_their_flatmate() -> None:
              _note("m2", "Halima is from Kano, her mum is from Ogbomosho", 1)]  # fmt: skip
     assert aliases(notes).get("flatmate") == "halima"
     assert "m2" in _answer_refs("Where is my flatmate from originally?", notes)
+
+
+def test_a_couples_child_has_the_wife_for_mum() -> None:
+    notes = [_note("m1", "Pieter is 33, a physiotherapist in Groningen. His wife is Sanne and they have a little "
+                         "girl, Femke, she is 4, our only grandchild.")]  # fmt: skip
+    assert _answer_refs("what's Femke's mum called", notes) == ["m1"]
+    assert _answer_refs("what's Femke's dad called", notes) == []
