@@ -377,6 +377,7 @@ _CHILD_WORD = {"boy": "son", "girl": "daughter", "son": "son", "daughter": "daug
 _MARRIED = re.compile(
     r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+) and I (?:got |were |have been |had been )?married\b"
     r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
+    r"|\bI(?:['’]m| am| have been| was) married to ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"  # "I am married to Claire Martin"
 )
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
 _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
@@ -397,6 +398,7 @@ _KIN_TABLE = (
     (_SPOUSE, "brother", "brother-in-law"), (_SPOUSE, "sister", "sister-in-law"),
     ("brother", "wife", "sister-in-law"), ("sister", "husband", "brother-in-law"),
     ("son", "wife|partner", "daughter-in-law"), ("daughter", "husband|partner", "son-in-law"),
+    (_SPOUSE, "parent", "parents-in-law"),
 )  # fmt: skip
 _KINSHIP = tuple(
     (re.compile(rf"\b(?:{first})(?:['’]s|\b[^.!?]{{0,90}}?\b(?:her|his|their)|\b[^.!?]{{0,90}}[.!?]\s+(?:her|his|their))"
@@ -1388,6 +1390,8 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
         for kin, pronoun, theirs, name in _THEN_THEIR.findall(note.text):
             if _fits(kin, pronoun) and stem(theirs.split()[-1]) in _PEOPLE_STEMS:
                 add(f"{kin}'s {theirs}", name)
+        for home, name in _MH_SHARES.findall(note.text):  # "i share a flat with my padi Halima": my flatmate
+            add(_MH_MATE[home.casefold()], name)
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
@@ -1402,16 +1406,36 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
     for _ in range(ALIAS_STEPS):
         names = list(known.values())
         picks = max((names.count(n) for n in names), default=1)  # someone called by several words: each in turn
+        surnames = _mh_surnames(notes, known)
         for read in (r for pick in range(picks) for r in _readings(notes, known, pick)):
             for chain, name in _CHAIN_ALIAS.findall(read):
-                add(re.sub(r"\s+", " ", chain.casefold().replace("’", "'")), name)
+                if name.casefold() not in surnames:
+                    add(re.sub(r"\s+", " ", chain.casefold().replace("’", "'")), name)
             for term, name in _kin_named(read):
-                add(term, name)
+                if name.casefold() not in surnames:
+                    add(term, name)
         learned = _unique(named)
         if learned == known:
             break
         known = learned
     return known
+
+
+# One the person shares a home with is their flatmate: "so i share a 2 bedroom flat in Independence Layout
+# with my padi Halima", "I share a house with Tom"
+_MH_SHARES = re.compile(
+    r"\b(?i:i|we)\s+(?i:share)\s+(?i:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?((?i:flat|house|apartment))\b"
+    rf"[^.!?]{{0,40}}?\b(?i:with)\s+(?:(?i:my)\s+(?:[a-z]+\s+)?)?({NAME_WORD})\b"
+)
+_MH_MATE = {"flat": "flatmate", "apartment": "roommate", "house": "housemate"}
+
+
+def _mh_surnames(notes: Sequence[Note], known: Mapping[str, str]) -> set[str]:
+    """The names said right after a known one's first name ("Tomasz Wójcik"): read as "my daughter's
+    husband Wójcik" once the first name is read as who he is, a surname is no second person."""
+    firsts = {n for n in known.values() if " " not in n}
+    return {m[2].casefold() for note in notes for m in re.finditer(rf"\b({NAME_WORD})\s+({NAME_WORD})\b", note.text)
+            if m[1].casefold() in firsts}
 
 
 def _fits(kin: str, pronoun: str) -> bool:
@@ -1490,7 +1514,7 @@ HER_KIN = "sister|wife|daughter|mum|mom|mother|aunt|niece|girlfriend|grandmother
 def _referent(before: str, pronoun: str) -> list[str]:
     """Whom a leading pronoun means in the turn before: the first one named, unless the turn says
     them of the other sex ("Mereana's side… Her brother Hemi runs…" then "His wife Claire…": Hemi)."""
-    people = people_in(before)
+    people = _mh_people(before)
     male = {m.casefold() for m in re.findall(rf"\b(?:{HIS_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
     female = {m.casefold() for m in re.findall(rf"\b(?:{HER_KIN})\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)", before, re.IGNORECASE)}
     wanted, other = (male, female) if pronoun in ("his", "he") else (female, male) if pronoun in ("her", "she") else (
@@ -1519,6 +1543,16 @@ def _tl_referent(before: str, pronoun: str) -> list[str]:
     kin = {"her": _TL_HER_KIN, "she": _TL_HER_KIN, "his": _TL_HIS_KIN, "he": _TL_HIS_KIN}.get(pronoun)
     said = kin.search(before) if kin and not first else None
     return [said.group()] if said else first
+
+
+def _mh_people(text: str) -> list[str]:
+    """The names in a text that may be people, but a day of the week, a month said with its day or a
+    place said after a place's preposition: "Her farewell party is on Friday 26 March in Café De
+    Posthoorn in Dokkum" names no one a next "Her sister Geeske…" could mean."""
+    dated = {m.casefold() for m in re.findall(r"\d\s+([A-Z][a-z]+)|([A-Z][a-z]+)\s+\d", text) for m in m if m}
+    return [p for p in people_in(text) if p.casefold().removesuffix("s") not in _WEEKDAYS
+            and not (is_calendar(p) and p.casefold() in dated)  # ("June" may be a name; "26 March" is not)
+            and not re.search(rf"\b(?:at|in|to|from|near|into)\s+{re.escape(p)}\b", text)]  # "… in Dokkum"
 
 
 def _called(known: Mapping[str, str]) -> dict[str, list[str]]:
@@ -1663,6 +1697,9 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
     initials = _initials(notes)
     if initials:
         notes = [replace(n, text=_INITIAL.sub(lambda m: initials.get(m.group(1), m.group(1)), n.text)) for n in notes]
+    if nicks := _mh_nicknames(notes):  # "Pippa telephoned…": Philippa, "whom everyone calls Pippa"
+        nick = re.compile(r"\b(" + "|".join(map(re.escape, nicks)) + r")\b", re.IGNORECASE)
+        notes = [replace(n, text=nick.sub(lambda m: nicks[m[1].casefold()], n.text)) for n in notes]
     said: dict[str, list[str]] = {}  # each message's sentences, in the order said
     leans: dict[str, str] = {}  # each message → the one it leans on
     for n in notes:
@@ -1674,7 +1711,7 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         # while none names anyone ("She's deputy head at…" after "She's 74…" after "my mum is Peggy…"),
         # whatever order the notes were recalled in
         before = " ".join(said.get(leans.get(ref, ""), []))
-        if before and not people_in(before) and depth > 1:
+        if before and not _mh_people(before) and depth > 1:
             before = f"{leaned_on(leans[ref], depth - 1)} {before}".strip()
         return before
 
@@ -1688,6 +1725,25 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
 # A person called by their initial: "K's birthday is 3rd nov", "K and I", "K wants me to try bouldering"
 # (not "I", not the article "A", not "T-shirt").
 _INITIAL = re.compile(r"(?<![\w.'’-])([B-HJ-Z])(?=['’]s\b|\s+(?:and|&)\s|\s+[a-z]+s\b)")
+
+
+# "a daughter, Philippa, whom everyone calls Pippa", "my sister Joanne — everybody calls her Jo", "my mate Dave
+# Harrington - everyone calls him Tank": one person said by a second name
+_MH_NICKNAME = re.compile(
+    rf"\b({NAME_WORD})(?:\s+{NAME_WORD})?,?\s+(?:[-—–]\s+|but\s+)?(?:(?i:whom|who)\s+)?(?i:everyone|everybody|we|people)"
+    rf"\s+(?i:calls?)\s+(?:(?i:her|him|them)\s+)?({NAME_WORD})\b"
+)
+
+
+def _mh_nicknames(notes: Sequence[Note]) -> dict[str, str]:
+    """Each second name the notes say someone is called by → their first name, lower-cased key
+    ("pippa" → "Philippa"), when the second name is said of one person only."""
+    named: dict[str, set[str]] = {}
+    for n in notes:
+        for name, nick in _MH_NICKNAME.findall(n.text):
+            if nick.casefold() != name.casefold() and not is_calendar(nick):
+                named.setdefault(nick.casefold(), set()).add(name)
+    return {nick: next(iter(names)) for nick, names in named.items() if len(names) == 1}
 
 
 def _initials(notes: Sequence[Note]) -> dict[str, str]:
@@ -2540,6 +2596,10 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     who = {w.casefold() for _, w in said}
     said = said if len(who) == 1 else _kin_of_alias(name, kin, told, called)
     said = said or _kin_in_two_steps(name, kin, told, readings)
+    said = said or _mh_parent_of_alias(name, kin, told, called)
+    said = said or _mh_their_child(name, kin, told)
+    if not said and kin in _PARENT_WORDS:
+        return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:
         return None
     lead, person = said[0]
@@ -2584,6 +2644,77 @@ def _kin_of_alias(name: str, kin: str, told: Sequence[Note], known: Mapping[str,
     person = who.pop()
     naming = [n for n in told if person in n.text.casefold() and kin in n.text.casefold()]
     return [(naming[0], person.title())] if naming else []
+
+
+_MH_CHILD_OF = re.compile(r"^([a-z-]+)'s (?:boy|girl|son|daughter|kid|child)$")
+_MH_MALE_KIN = word_set("brother son dad father husband uncle nephew grandfather boyfriend")
+
+
+def _mh_parent_of_alias(name: str, kin: str, told: Sequence[Note], known: Mapping[str, str]) -> list[tuple[Note, str]]:
+    """The mum or dad of a child the notes name as the child of one the person calls by a word: "Jake's
+    mum" is Marthese when the notes say "my sister Marthese" and "Marthese's boy Jake" (a sister is a
+    mum, not a dad); the note that names them both leads."""
+    if kin not in _PARENT_WORDS:
+        return []
+    female = kin in ("mum", "mom", "mother")
+    parents = {known[m[1]] for w, n in known.items() if n == name.casefold() and (m := _MH_CHILD_OF.match(w))
+               and m[1] in known and (m[1] in _FEMALE_KIN if female else m[1] in _MH_MALE_KIN)}  # fmt: skip
+    if len(parents) != 1:
+        return []
+    person = parents.pop()
+    naming = [n for n in told if person in n.text.casefold() and name.casefold() in n.text.casefold()]
+    return [(naming[0], person.title())] if naming else []
+
+
+def _mh_their_child(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Note, str]]:
+    """The mum or dad of a child said as a couple's: "His wife is Sanne and they have a little girl,
+    Femke" makes Sanne Femke's mum (a wife is a mum, a husband a dad)."""
+    if kin not in _PARENT_WORDS:
+        return []
+    spouse = "wife" if kin in ("mum", "mom", "mother") else "husband"
+    couple = re.compile(rf"\b(?i:his|her|my|our)\s+(?i:{spouse})(?:\s+(?i:is)|,)?\s+({NAME_WORD})\b[^.!?]{{0,40}}?"
+                        rf"\b(?i:they|we)\s+(?i:have|had)\s+(?:(?i:an?)\s+)?(?:[a-z]+\s+)?(?i:girl|boy|son|daughter|"
+                        rf"baby|child|kid)s?,?\s+(?:(?i:called|named)\s+)?{re.escape(name)}\b")  # fmt: skip
+    said = [(n, m[1]) for n in told for m in couple.finditer(n.text)]
+    return said if len({p.casefold() for _, p in said}) == 1 else []
+
+
+def _mh_sibling_of(name: str, told: Sequence[Note]) -> tuple[Note, str] | None:
+    """The one the notes call `name` the brother or sister of, and the note that says it: "Mereana's
+    brother Hemi", or "Mereana's side first… Her brother Hemi runs a mussel farm" (the leading "Her" is
+    the first one named in the sentence before)."""
+    sib = rf"(?i:{_DESCRIBER})?(?i:brother|sister),?\s+{re.escape(name)}\b"
+    found: dict[str, Note] = {}
+    for note in told:
+        for m in re.finditer(rf"\b({NAME_WORD})['’]s\s+{sib}", note.text):
+            found.setdefault(m[1].casefold(), note)
+        said = sentences(note.text)
+        for before, part in itertools.pairwise(said):
+            people = _mh_people(before)
+            if people and re.match(rf"\W*(?i:her|his)\s+{sib}", part):
+                found.setdefault(people[0].split()[0].casefold(), note)
+    found.pop(name.casefold(), None)
+    if len(found) != 1:
+        return None
+    ((sibling, note),) = found.items()
+    return note, sibling.title()
+
+
+def _mh_through_sibling(
+    sit: Situation, asked: re.Match[str], name: str, told: Sequence[Note], candidates: Sequence[Note]
+) -> Evidence | None:
+    """One's brother's or sister's mum or dad is one's own: "which city does Hemi's mum live in?" asked
+    as "… Mereana's mum …" when a note says "Mereana's brother Hemi"."""
+    sibling = _mh_sibling_of(name, told)
+    if sibling is None:
+        return None
+    lead, person = sibling
+    question = read_message(f"{sit.text[: asked.start()]}{person}'s {asked[2]}{sit.text[asked.end():]}")
+    then = choose(question, candidates)
+    if then.verdict != "answer":
+        return None
+    notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
+    return replace(then, notes=notes, reason=f"{name}, {person}'s sibling; {then.reason}")
 
 
 def _said_as_someone(text: str, name: str) -> bool | None:
@@ -2652,7 +2783,8 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                  # "the holiday is in july not june": a value put against the one chosen, of a word asked
                  or (s.terms & best.terms and _CONTRAST.search(s.note.text) is not None))
         ]  # fmt: skip
-        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1] or _puts_against(s, chosen)]
+        gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1] or _puts_against(s, chosen)
+                  or _mh_names_the_one(s, g, best, ask)]
         # When none of those gives the answer in the very form asked, a note that does joins through
         # any word asked, for that alone ("what time…": the letter's "arrive at 7.30am" for "the
         # hospital letter came through with a date").
@@ -2717,6 +2849,17 @@ def _mh_located(chosen: list[_Scored], ranked: Sequence[_Scored], ask: Ask, ques
         kept += [c for c in chosen if c not in kept][: MAX_NOTES - 1 - len(kept)]
         return [c for c in chosen if c in kept] + [s] if len(kept) < MAX_NOTES else chosen
     return chosen
+
+
+def _mh_names_the_one(s: _Scored, gain: tuple[int, int, int, int, int, bool], best: _Scored, ask: Ask) -> bool:
+    """Whether a note joins for the name asked that the chosen ones never give, through a word asked
+    they share that it names: "what is the name of the physiotherapist treating my calf?" is "I strained
+    my left calf… the physiotherapist prescribes two weeks of rest" and "The physiotherapist is Mathilde
+    Roux" (not "chukwudi is his brother" for "my older brother's name")."""
+    if not gain[3] or not set(ask.attributes) & NAMING_STEMS:
+        return False
+    return any(re.search(rf"\b(?i:the|my|our)\s+(?i:{re.escape(word)})\w*(?:\s+(?i:is|was)|,)?\s+{_TITLE}{NAME_WORD}",
+                         s.note.text) for word in s.hard & best.hard)  # fmt: skip
 
 
 def _puts_against(s: _Scored, chosen: Sequence[_Scored]) -> bool:
@@ -3125,6 +3268,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     missing = tuple(t for t in ask.hard if t not in covered)
     if missing == (ask.category,) and any(said_as_object(sit.text, c.note.text) for c in chosen):
         missing = ()  # "which airport am I flying to?": "I'm flying to Katowice now" names it, unsaid
+    if missing == (ask.category,) and any(_mh_works_at(sit.text, c.note.text) for c in chosen):
+        missing = ()  # "which hospital does my flatmate work at?": "she's a pharmacist at the RVI"
     notes = tuple(sorted((c.note for c in chosen), key=_said_order))
     if missing:
         return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
@@ -3324,6 +3469,32 @@ def _changed_later(chosen: Sequence[_Scored]) -> bool:
     return any(new.typed == old.typed == 2 and new.hard >= old.hard and _later(new.note, old.note)
                and corrects(new.note.text) and old.terms & new.terms
                for new in chosen for old in chosen if new is not old)  # fmt: skip
+
+
+# "which hospital does she work at?", "at which firm does Sipho work?": a workplace asked by its kind
+_MH_WORKPLACE_ASKED = re.compile(
+    r"^\W*(?:(?:at|in|for)\s+)?(?:which|what)\s+([a-z]+)\s+(?:do|does|did|is|was)\s+.+?\bwork(?:s|ed|ing)?"
+    r"(?:\s+(?:at|in|for))?(?:\s+now)?\W*$",
+    re.IGNORECASE,
+)
+# A job said with where it is done: "she's a pharmacist at the RVI", "a nurse at Mater Dei", "works for Arup"
+# (not "in": "a carpenter in Plagwitz" says the town, not the workplace)
+_MH_JOB_AT = re.compile(
+    r"\b(?:(?i:an?|the)\s+(?:\w+\s+){0,2}?(?i:" + _JOB_WORD + r")|(?i:works?|worked|working))\s+(?i:at|for)\s+"
+    r"(?:(?i:the)\s+)?([A-ZÀ-ÞĀ-Ž][\w'’-]*)"
+)
+
+
+def _mh_works_at(question: str, text: str) -> bool:
+    """Whether a note names the workplace a "which <kind>…work at?" question asks, by a job said at a
+    name, though the kind itself is unsaid: "which hospital does my flatmate work at?" and "my flatmate
+    Becca, she's a pharmacist at the RVI". A name the question says is no answer."""
+    asked = _MH_WORKPLACE_ASKED.match(question.strip())
+    if not asked or asked[1].casefold() not in _NAMED_NOUNS:
+        return False
+    named = {w.casefold() for w in words(question)}
+    return any(m[1].casefold().removesuffix("'s") not in named and not is_calendar(m[1])
+               for m in _MH_JOB_AT.finditer(text))
 
 
 def said_as_object(question: str, text: str) -> bool:

@@ -2788,3 +2788,88 @@ def test_a_job_said_with_its_retiring_is_what_came_before() -> None:
         _note("m2", "flying home to Derry fri 25th for mum's 60th. her actual birthday is sunday", 3, 0.97),
     ]
     assert _answer_refs("What did my mam do before she retired?", notes) == ["m1"]
+
+# --- twenty-second session, multi-hop "unknown" though a note held the answer ---
+
+
+def test_a_workplace_asked_by_its_kind_is_named_by_a_job_said_at_it() -> None:
+    notes = [_note("m1", "live in heaton w/ my flatmate Becca, she's a pharmacist at the RVI. i pay 495 a month")]
+    assert _answer_refs("Which hospital does my old flatmate work at?", notes) == ["m1"]
+    notes = [_note("m1", "my flatmate Becca is a pharmacist, she loves it", 0, 0.84)]
+    assert _answer_refs("Which hospital does my old flatmate work at?", notes) == []
+
+
+def test_a_childs_mum_is_the_one_the_person_calls_by_a_womans_word() -> None:
+    notes = [
+        _note("m1", "we're planning a surprise lunch for her, my sister Marthese is helping me, she's a nurse at "
+                    "Mater Dei, on the paediatrics ward", 0, 0.8),
+        _note("m2", "Marthese's boy Jake is 4 and he adores Luke, follows him everywhere like a little duck", 1, 0.85),
+    ]  # fmt: skip
+    assert "m1" in _answer_refs("which hospital does Jake's mum work at", notes)
+    assert _answer_refs("which hospital does Jake's dad work at", notes) == []
+
+
+def test_one_married_to_is_the_spouse_and_their_parents_the_in_laws() -> None:
+    notes = [
+        _note("m1", "I am married to Claire Martin; we married in June 2021. Claire teaches English.", 0, 0.8),
+        _note("m2", "Claire's parents live in Annecy; we spend Christmas with them.", 1, 0.9),
+    ]
+    assert aliases(notes).get("wife") == "claire"
+    assert _answer_refs("Where do my parents-in-law live?", notes) == ["m2"]
+    assert _answer_refs("Where do my parents-in-law live?", notes[1:]) == []
+
+
+def test_a_leading_her_skips_a_day_and_a_place_said_before() -> None:
+    turns = [
+        Note("m1", "My wife is Anneke, she stops working at the thuiszorg at the end of March.", T0, 0.8),
+        Note("m2", "Her farewell party is on Friday 26 March in Café De Posthoorn in Dokkum.", T0, 0.8, after="m1"),
+        Note("m3", "Her sister Geeske comes from Harlingen for it, they are like two hens.", T0, 0.8, after="m2"),
+    ]
+    assert aliases(turns).get("sister-in-law") == "geeske"
+    assert "m3" in _answer_refs("Where does my sister-in-law live?", turns)
+
+
+def test_a_siblings_mum_is_asked_as_the_other_siblings_mum() -> None:
+    notes = [
+        _note("m1", "Mereana's side first since she's asked me to keep track of birthdays. Her brother Hemi runs a "
+                    "mussel farm out of Havelock", 0, 0.8),
+        _note("m2", "Mereana's mum lives up in Rotorua, still in the house Mereana grew up in.", 1, 0.8),
+    ]  # fmt: skip
+    assert _answer_refs("Which city does Hemi's mum live in?", notes) == ["m1", "m2"]
+    assert _answer_refs("Which city does Hemi's mum live in?", notes[1:]) == []
+
+
+def test_a_name_asked_joins_the_note_that_names_the_one_asked_of() -> None:
+    notes = [
+        _note("m1", "I strained my left calf last Saturday on the long run; the physiotherapist prescribes two "
+                    "weeks of rest.", 0, 0.98),
+        _note("m2", "The physiotherapist is Mathilde Roux, at the club's partner practice near Part-Dieu.", 1, 0.9),
+    ]  # fmt: skip
+    assert _answer_refs("What is the name of the physiotherapist treating my calf?", notes) == ["m1", "m2"]
+    assert _answer_refs("What is the name of the physiotherapist treating my calf?", notes[:1]) == []
+
+
+def test_a_second_name_everyone_calls_someone_is_them_and_a_surname_no_other() -> None:
+    turns = [
+        Note("m1", "We have a daughter, Philippa, whom everyone calls Pippa, in Calgary.", T0, 0.5),
+        Note("m2", "Pippa telephoned from Calgary in the evening with the children.", T0, 0.5),
+        Note("m3", "Her husband, Tomasz Wójcik, came on the line to sing happy birthday.", T0, 0.5, after="m2"),
+        Note("m4", "Tomasz is away for most of the summer. He is a geologist at a field camp.", T0, 0.6),
+    ]
+    known = aliases(turns)
+    assert known.get("son-in-law") == "tomasz"
+    assert "m4" in _answer_refs("What does my son-in-law do for a living?", turns)
+
+
+def test_one_the_person_shares_a_flat_with_is_their_flatmate() -> None:
+    notes = [_note("m1", "so i share a 2 bedroom flat in Independence Layout with my padi Halima."),
+             _note("m2", "Halima is from Kano, her mum is from Ogbomosho", 1)]  # fmt: skip
+    assert aliases(notes).get("flatmate") == "halima"
+    assert "m2" in _answer_refs("Where is my flatmate from originally?", notes)
+
+
+def test_a_couples_child_has_the_wife_for_mum() -> None:
+    notes = [_note("m1", "Pieter is 33, a physiotherapist in Groningen. His wife is Sanne and they have a little "
+                         "girl, Femke, she is 4, our only grandchild.")]  # fmt: skip
+    assert _answer_refs("what's Femke's mum called", notes) == ["m1"]
+    assert _answer_refs("what's Femke's dad called", notes) == []
