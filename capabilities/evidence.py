@@ -2303,6 +2303,10 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         return sum(any(covers(n.stems, t) for n in v.notes) for t in ask.terms)
 
     told = [v for v in answers if any(n.source != "chunk" for n in v.notes) and said(v) >= said(answers[0])]
+    # of a document's lines alone, the answer that says more of the question ("please send the following
+    # by 15 December" with its list's "medical certificate", not a rule about interns without one)
+    if not told and (fuller := max(answers, key=said)) is not answers[0] and said(fuller) > said(answers[0]):
+        answers = [fuller, *answers]
     evidence = _with_change(told[0] if sit.about_me and told else answers[0], ranked, ask)
     return _moved_from(_updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit), ranked, ask, sit)
 

@@ -2873,3 +2873,22 @@ def test_a_couples_child_has_the_wife_for_mum() -> None:
                          "girl, Femke, she is 4, our only grandchild.")]  # fmt: skip
     assert _answer_refs("what's Femke's mum called", notes) == ["m1"]
     assert _answer_refs("what's Femke's dad called", notes) == []
+
+
+def test_of_a_documents_lines_the_answer_that_says_more_of_the_question_is_given() -> None:
+    """Two joins of one letter's lines answer "by when do I send my medical certificate?": the one that
+    says the sending and its day, not a rule about interns without a certificate."""
+    head, title = "4. Documents required before the start", "INSTITUTO DE ECOLOGÍA MARINA"
+    m76 = [head, f"{head}: Please send the following to the Internship Coordinator **by 15 December 2026**:",
+           f"{head}: Certificate of enrolment (certificado de alumno regular) for 2026.",
+           f"{head}: Medical certificate of fitness for diving, issued in the last six months.",
+           f"{head}: Copy of your"]
+    m77 = ["Coordinator **by 15 December 2026**:", "Certificate of enrolment (certificado de alumno regular) for 2026.",
+           "Medical certificate of fitness for diving, issued in the last six months.",
+           "Copy of your diving certification (PADI Open Water or equivalent).", "Signed copy of this agreement.",
+           "Interns without a valid medical certificate may work in the laboratory but will not dive.",
+           "5. Insurance and safety"]  # fmt: skip
+    notes = [Note("m76", t, None, 0.93, source="chunk", title=title) for t in m76]
+    notes += [Note("m77", t, None, 0.929, source="chunk", title=title) for t in m77]
+    evidence = choose(read("by when do i need to send my medical certificate for the internship?"), notes)
+    assert evidence.verdict == "answer" and any("15 December" in n.text for n in evidence.notes)
