@@ -100,7 +100,7 @@ from capabilities.situation import (
     word_set,
     words,
 )
-from memory.formation.patterns import sentences
+from memory.formation.patterns import sentences, without_filler
 from memory.formation.plan import is_junk
 from memory.graph.entities import Namesake
 from memory.models import MemoryRow, QueryRow
@@ -1062,10 +1062,15 @@ def acknowledgement(message: str) -> str:
     if name and _GREETING.match(message) and len(message.split()) <= 8:
         return f"Hi {name}, nice to meet you! I'll remember that."
     said = [t for t in sentences(message.strip()) if not is_junk(t)]  # not "hey!" of "hey! im priya, just moved…"
+    # "hey, I'm Omar. I'm a second-year architecture student…": greeted, and what else they said, said back
+    rest = [t for t in said if not (introduced(t) and len(words(without_opener(t))) <= 3)]
+    if name and rest and len(rest) < len(said):
+        return f"Nice to meet you, {name}! " + acknowledgement(" ".join(rest))
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:
         return "Got it — I'll remember that."
-    said = second_person(without_opener(own.rstrip(".!")) or own.rstrip(".!"))
+    own = without_filler(own.rstrip(".!"))  # (not "you're allergic to shellfish btw")
+    said = second_person(without_opener(own) or own)
     first = re.sub(r"['’]s$", "", said.split(" ", 1)[0])  # ("Tom's actually moving…": Tom)
     if first not in names_in(said):  # "Got it — your cat…", "Got it — his wife…", not "gareth"
         said = said[:1].lower() + said[1:]

@@ -114,13 +114,24 @@ _PRONOUNS = [
 _USER_VERB = re.compile(r"\bthe user (really |also |still |now )?([a-z]+)\b")
 
 
+# Chat words a message may end on, no part of what it tells: "I'm allergic to shellfish btw", "…older than us lol"
+_FILLER_TAIL = re.compile(r"(?:[\s,]+(?:btw|lol|haha+|tbh|fyi|lmao|xx?|:\)|:D))+[\s.!]*$", re.IGNORECASE)
+
+
+def without_filler(text: str) -> str:
+    """A message without the chat words it ends on ("I'm allergic to shellfish btw": "…to shellfish")."""
+    return _FILLER_TAIL.sub("", text)
+
+
 def third_person(sentence: str) -> str:
     """A first-person sentence as a third-person fact about the user, capitalized, with a full stop.
 
     >>> third_person("I'm allergic to peanuts")
     'The user is allergic to peanuts.'
+    >>> third_person("I'm allergic to shellfish btw")
+    'The user is allergic to shellfish.'
     """
-    text = " ".join(sentence.split()).rstrip(" .!;,")
+    text = without_filler(" ".join(sentence.split())).rstrip(" .!;,")
     for pattern, repl in _PRONOUNS:
         text = pattern.sub(repl, text)
 

@@ -11,6 +11,7 @@ from app.grounded import ack_reply, acknowledgement
 from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
 from capabilities.evidence import Note
 from capabilities.situation import read, stem
+from memory.formation.patterns import third_person
 
 NOTES = [Note("m1", "I started a new job at Siemens in March 2024.", datetime(2026, 11, 20), 0.9)]
 QUESTION = "When did I start at Siemens?"
@@ -65,6 +66,15 @@ def test_second_person_and_acknowledgement() -> None:
     assert acknowledgement("change of plan, my marathon goal is now 3:30") == (
         "Got it — your marathon goal is now 3:30. I'll remember that."
     )  # was "Got it — Change of plan, your marathon goal…"
+    # a greeting with a name and more: greeted, and the rest said back (was "Got it — you're Omar.")
+    assert acknowledgement("hey, I'm Omar. I'm a second-year architecture student in Lyon.") == (
+        "Nice to meet you, Omar! Got it — you're a second-year architecture student in Lyon. I'll remember that."
+    )
+    # the chat words a message ends on are not said back, nor remembered as a fact
+    assert acknowledgement("I'm allergic to shellfish btw") == (
+        "Got it — you're allergic to shellfish. I'll remember that."
+    )
+    assert third_person("I'm allergic to shellfish btw") == "The user is allergic to shellfish."
 
 
 def test_grounded_prompt_is_short_dated_and_plain() -> None:
