@@ -1016,6 +1016,8 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
             and (locative & set(plain[max(0, i - 4) : i])
                  or (i and plain[i - 1] in ("called", "named") and locative & set(plain[max(0, i - 8) : i])))
         }  # fmt: skip
+        street = _STREET_ASKED.search(question) and {w for m in _STREET_NAME.finditer(text) for w in _plain(m[0])}
+        found = found & street or found if street else found  # "which street…": "Rua Galvao Bueno", not Liberdade
     found = {w for w in found if w and w not in asked}
     if kind in ("place", "person"):  # a sentence's "We send…" after "in Leicester." is no place
         found -= STOP
@@ -1023,6 +1025,16 @@ def candidates(text: str, kind: AnswerType | None, question: str, near_only: boo
     if kind == "thing":  # (all of a note's names stay: "didn't go the Hilux… picked up a Ford Ranger")
         return headed(text, question, found) if near_only else found
     return near if near_only and kind in ("person", "place") else near or found
+
+
+_STREET_ASKED = re.compile(r"\b(?:which|what)\s+(?:street|road|avenue)\b", re.IGNORECASE)
+_CAP_RUN = r"[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)*"
+# a street's name as it is written in many languages: "Rua Galvao Bueno", "Mill Road", "Hauptstraße"
+_STREET_NAME = re.compile(
+    rf"\b(?:Rua|Rue|Calle|Carrer|Via|Viale|Avenida|Avenue|Strada|Ulica)\s+(?:(?:d[aeo]s?|de la|del)\s+)?{_CAP_RUN}"
+    rf"|{_CAP_RUN}\s+(?:Street|St|Road|Rd|Avenue|Ave|Lane|Drive|Way|Close|Crescent|Terrace|Boulevard)\b"
+    r"|\b[A-ZÀ-Þ][\w-]*(?:straße|strasse|straat|gade|gatan|gata|vej|veien|gasse|weg|laan)\b"
+)
 
 
 def _slash_dates(plain: Sequence[str]) -> set[str]:

@@ -9,6 +9,7 @@ from capabilities.evidence import (
     aliases,
     answer_type,
     by_what_they_did,
+    candidates,
     choose,
     corrects,
     covers,
@@ -2892,3 +2893,13 @@ def test_of_a_documents_lines_the_answer_that_says_more_of_the_question_is_given
     notes += [Note("m77", t, None, 0.929, source="chunk", title=title) for t in m77]
     evidence = choose(read("by when do i need to send my medical certificate for the internship?"), notes)
     assert evidence.verdict == "answer" and any("15 December" in n.text for n in evidence.notes)
+
+
+def test_which_street_is_answered_by_a_streets_name() -> None:
+    """"in which street is my shop?": the voice must say "Rua Galvao Bueno", not the neighbourhood (it said
+    "Bazaar Shimizu … is a street in Liberdade" and was let through)."""
+    shop = "I have a small shop in Liberdade, the japanese neighbourhood. is in Rua Galvao Bueno. we sell tea"
+    assert candidates(shop, "place", "in which street is my shop?") == {"rua", "galvao", "bueno"}
+    assert "liberdade" in candidates(shop, "place", "where is my shop?")
+    flat = "we moved to a flat on Mill Road in Cambridge, near the station"
+    assert candidates(flat, "place", "what street is our flat on?") == {"mill", "road"}
