@@ -134,6 +134,15 @@ def described(text: str) -> set[str]:
     return found
 
 
+_BRANDS = word_set("brand make model")  # asked as a name said beside the thing: "a new refrigerator, Gelopar"
+
+
+def _beside_terms(text: str, terms: Sequence[str], starts: Sequence[int]) -> bool:
+    """Whether any of `starts` (offsets in the text) comes within three words after a word asked."""
+    ends = [m.end() for t in terms for m in re.finditer(rf"\b{re.escape(t)}\w*", text, re.IGNORECASE)]
+    return any(0 <= len(text[end:start].split()) <= 3 and start >= end for start in starts for end in ends)
+
+
 _KIND_BEFORE = r"\b(?:an?|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:called|named)\s+{}\w*"
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")  # (not a dash: "the baby — Gogo screamed")
 _FILLERS = word_set("though too also btw lol haha tbh honestly there here")  # said between a thing and its name
@@ -1217,8 +1226,14 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         # said of the one asked about ("Bramble's my border terrier"), not "it's a bad tooth"
         shapes = [m.start() for m in _KIND_SHAPE.finditer(note.text)]
         heads = [m.end() for h in ask.hard for m in re.finditer(rf"\b{re.escape(h)}\w*", note.text, re.IGNORECASE)]
-        if bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 for start in shapes for end in heads)):
+        # (asked of no hard thing, "which brand is the new refrigerator?": said beside a word asked, not
+        # ", my father" of a note on the husband)
+        if (bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 for start in shapes for end in heads))
+                and (ask.hard or ask.category not in _BRANDS or _beside_terms(note.text, ask.terms, shapes))):
             return True
+        named = [m.start() for n in names_in(note.text) for m in re.finditer(re.escape(n), note.text)]
+        if ask.category in _BRANDS and _beside_terms(note.text, ask.terms, named):
+            return True  # "a new refrigerator for the shop, Gelopar"
         # or before its name: "he has a whippet called Pickle", "my old Corolla named Betsy"
         return any(re.search(_KIND_BEFORE.format(re.escape(h)), note.text, re.IGNORECASE) for h in ask.hard)
     if attribute in ROLE_STEMS and _OFF_WORK.search(note.text):  # "a new bloke from work" says no job of hers

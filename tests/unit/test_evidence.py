@@ -2903,3 +2903,12 @@ def test_which_street_is_answered_by_a_streets_name() -> None:
     assert "liberdade" in candidates(shop, "place", "where is my shop?")
     flat = "we moved to a flat on Mill Road in Cambridge, near the station"
     assert candidates(flat, "place", "what street is our flat on?") == {"mill", "road"}
+
+
+def test_which_brand_is_a_name_said_beside_the_thing_asked() -> None:
+    notes = [_note("m1", "my husband is Marcos, he is taxi driver. we married 20 July 1996, my father was not happy",
+                   0, 0.53),
+             _note("m2", "with the black friday money I buy a new refrigerator for the shop, Gelopar, R$ 7.900", 5,
+                   0.98)]  # fmt: skip
+    assert _answer_refs("which brand is the new refrigerator of the shop?", notes)[:1] == ["m2"]
+    assert _answer_refs("which brand is the new oven of the shop?", notes[:1]) == []
