@@ -300,7 +300,8 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     wanted = {w.casefold() for w in needed}
     picked: list[tuple[list[str], list[str], list[str]]] = []
     for note in notes:
-        said = sentences(without_opener(" ".join(note.text.split()))) or [note.text.strip()]
+        text = _rows_asked(" ".join(note.text.split()), terms, wanted)
+        said = sentences(without_opener(text)) or [note.text.strip()]
         giving = [t for t in said if wanted & said_tokens(t)]
         # "He just turned twelve" keeps the sentence before it that says who he is
         giving = [p for i, t in enumerate(said) if t in giving
@@ -316,6 +317,18 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     if now and before:  # the correction first, what it replaced as history
         return " ".join([*now, "Earlier:", *before])
     return " ".join(said)
+
+
+def _rows_asked(text: str, terms: Sequence[str], wanted: set[str]) -> str:
+    """Of a document's table (flattened to one line: "Daily medicines: | Medicine | Dose | … | |---|---| |
+    Bisoprolol | 2.5 mg | … |"), its header and the rows that say what is asked ("Vitamin D … next on 1
+    February 2027"), not every row: the whole table ran past the reply's length before the row asked."""
+    if not re.search(r"\|\s*:?-{3,}", text):
+        return text
+    rows = [r.strip(" |") for r in re.split(r"\|\s+\|", text)]
+    asked = [r for r in rows[1:] if not re.fullmatch(r"[\s|:-]*", r) and (
+        wanted & said_tokens(r) or any(covers(frozenset(stem(w) for w in words(r)), k) for k in terms))]
+    return f"{rows[0].replace(': | ', ': ')} — {'; '.join(asked)}." if asked else text
 
 
 def told_when(reply: str, notes: Sequence[Note]) -> str:

@@ -363,3 +363,16 @@ def test_a_time_said_as_the_person_said_it_gets_the_days_it_meant() -> None:
     today = [Note("m1", "Cataract surgery done today, right eye", datetime(2025, 7, 3, 18))]
     assert told_when("Your cataract surgery was done today.", today) == "(You told me that on Thursday 3 July 2025.)"
     assert told_when("You adopted a grey whippet called Fumo.", notes) == ""  # the reply says no such time
+
+
+def test_a_documents_table_is_said_by_its_header_and_the_rows_asked() -> None:
+    """The whole medication table ran past the reply's length before the vitamin D row, which says the day."""
+    table = ("Daily medicines: | Medicine | Dose | When | Why | |---|---|---|---| | Bisoprolol | 2.5 mg, 1 tablet | "
+             "8:00, with breakfast | heart rhythm | | Metformin | 500 mg, 1 tablet | with dinner | type 2 diabetes | | "
+             "Vitamin D (cholecalciferol) | 100,000 IU, 1 ampoule | once every 3 months, next on 1 February 2027 | "
+             "vitamin D deficiency |")  # fmt: skip
+    said = extractive([Note("d1", table, source="chunk")], "When is my father's next vitamin D ampoule due?")
+    assert said.startswith("Daily medicines: Medicine | Dose | When | Why — Vitamin D") and "1 February 2027" in said
+    assert "Bisoprolol" not in said and "Metformin" not in said
+    # a table nothing asked is said of stays whole
+    assert "Bisoprolol" in extractive([Note("d1", table, source="chunk")], "what's in the plan?")
