@@ -281,8 +281,15 @@ def _with_next(said: Sequence[str], kept: Sequence[str]) -> list[str]:
 
 
 def without_opener(text: str) -> str:
-    """A remembered message without how it opened in chat ("Oh, small correction: my sister…")."""
-    return _OPENER.sub("", text.strip())
+    """A remembered message without how it opened in chat ("Oh, small correction: my sister…", "I need to
+    tell you about my father, Nabil…": said back, "You need to tell you about your father" was nonsense)."""
+    return _TELL_YOU.sub("", _OPENER.sub("", text.strip()))
+
+
+_TELL_YOU = re.compile(
+    r"^(?:i|we)(?:['’]d| would)?\s+(?:need|want|have|wanted|needed|had|like|got)\s+to\s+tell\s+you\s+(?:about|that)\s+",
+    re.IGNORECASE,
+)
 
 
 def _capitalised(text: str) -> str:

@@ -376,3 +376,11 @@ def test_a_documents_table_is_said_by_its_header_and_the_rows_asked() -> None:
     assert "Bisoprolol" not in said and "Metformin" not in said
     # a table nothing asked is said of stays whole
     assert "Bisoprolol" in extractive([Note("d1", table, source="chunk")], "what's in the plan?")
+
+
+def test_a_message_that_opens_on_telling_reverie_is_said_back_without_it() -> None:
+    father = Note("m1", "I need to tell you about my father, Nabil Haddad. He is 79 and lives in Lyon.")
+    assert extractive([father], "how old is my father?").startswith("Your father, Nabil Haddad. He is 79")
+    assert acknowledgement("I wanted to tell you that I got the job at the bakery") == (
+        "Got it — you got the job at the bakery. I'll remember that."
+    )
