@@ -313,7 +313,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
         # "He just turned twelve" keeps the sentence before it that says who he is
         giving = [p for i, t in enumerate(said) if t in giving
                   for p in ([said[i - 1]] if i and _LEADING_PRONOUN.match(t) else []) + [t]]  # fmt: skip
-        saying = [t for t in said if any(covers(frozenset(stem(w) for w in words(t)), k) for k in terms)]
+        saying = [t for t in said if _says_a_term(t, terms)]
         picked.append((_with_next(said, giving), _with_next(said, saying), said[:1]))
     answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
@@ -326,6 +326,12 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     return " ".join(said)
 
 
+def _says_a_term(text: str, terms: Sequence[str]) -> bool:
+    """Whether a text says a word of the question (a key term, as its stem or its group)."""
+    stems = frozenset(stem(w) for w in words(text))
+    return any(covers(stems, k) for k in terms)
+
+
 def _rows_asked(text: str, terms: Sequence[str], wanted: set[str]) -> str:
     """Of a document's table (flattened to one line: "Daily medicines: | Medicine | Dose | … | |---|---| |
     Bisoprolol | 2.5 mg | … |"), its header and the rows that say what is asked ("Vitamin D … next on 1
@@ -334,7 +340,7 @@ def _rows_asked(text: str, terms: Sequence[str], wanted: set[str]) -> str:
         return text
     rows = [r.strip(" |") for r in re.split(r"\|\s+\|", text)]
     asked = [r for r in rows[1:] if not re.fullmatch(r"[\s|:-]*", r) and (
-        wanted & said_tokens(r) or any(covers(frozenset(stem(w) for w in words(r)), k) for k in terms))]
+        wanted & said_tokens(r) or _says_a_term(r, terms))]
     return f"{rows[0].replace(': | ', ': ')} — {'; '.join(asked)}." if asked else text
 
 

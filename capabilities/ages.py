@@ -10,13 +10,12 @@ ages one note says. Each sentence says the values it comes from, which its notes
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Sequence
 
 from capabilities.evidence import Note, covers
 from capabilities.situation import is_first_person, key_terms, stem
-from memory.recall.dates import dated_start
+from memory.recall.dates import dated_start, day_said
 
 # a sentence that says an age worked out, and the notes its values come from
 _Said = tuple[str, tuple[Note, ...]]
@@ -107,11 +106,7 @@ def _age_then(event: str, notes: Sequence[Note]) -> _Said | None:
         return None
     years = ey - by - ((em, ed) < (bm, bd))
     birth = next(n for n in notes if _BORN.search(n.text) and dated_start(n.text))
-    return f"You were {years}: born {_day(by, bm, bd)}, and that was {_day(ey, em, ed)}.", (birth, note)
-
-
-def _day(year: int, month: int, day: int) -> str:
-    return f"{f'{day} ' if day else ''}{calendar.month_name[month]} {year}"
+    return f"You were {years}: born {day_said(by, bm, bd)}, and that was {day_said(ey, em, ed)}.", (birth, note)
 
 
 _PLAIN = frozenset(stem(w) for w in ("much", "how", "was", "is"))

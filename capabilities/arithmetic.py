@@ -19,7 +19,6 @@ the usual way. (`capabilities.change` covers "how much did it go up".)
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from datetime import date
 from capabilities.ages import age_worked_out
 from capabilities.evidence import Note, choose, covers
 from capabilities.situation import key_terms, read, stem, words
-from memory.recall.dates import dated_start
+from memory.recall.dates import dated_start, day_said
 
 # "how much more did I raise … than my first target", "how much dearer was the other builder's quote
 # than kenny's", "how much less per month is the new lot than what we paid at eastside"
@@ -304,8 +303,7 @@ def time_since(question: str, notes: Sequence[Note], today: date) -> str:
     years = today.year - year - ((today.month, today.day) < (month or 1, day or 1) if month else 0)
     if years < 1:
         return ""
-    when = f"{day} {calendar.month_name[month]} {year}" if day else (
-        f"{calendar.month_name[month]} {year}" if month else str(year))  # fmt: skip
+    when = day_said(year, month, day)
     about = "" if month else "about "
     if re.search(r"\bago\b", question, re.IGNORECASE):
         return f"That was {about}{years} years ago ({when})."

@@ -2983,7 +2983,7 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored], names: Sequence[str] =
     if any(wanted <= c.attributes for c in owners):
         return True
     # the ones the subject's notes name, not as a possessor ("Gareth's wife Nia": Nia, not Gareth)
-    possessors = {m.casefold() for c in owners for m in re.findall(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)['’]s\b", c.read)}
+    possessors = {m for c in owners for m in _possessors(c.read)}
     named = {n.casefold() for c in owners for n in names_in(c.read)} - possessors
     # the first name of the note, or of the sentence that says it, as said (a reading puts "my brother's"
     # first): "…w my gecko Noodle. Dev's on nights at St Mike's (he's a nurse)" says it of Dev
@@ -2998,11 +2998,16 @@ def _owned_attribute(ask: Ask, chosen: Sequence[_Scored], names: Sequence[str] =
                and any(_leans_on(c.note, o.note) for o in owners) for c in chosen)  # fmt: skip
 
 
+def _possessors(text: str) -> set[str]:
+    """The names a text says as a possessor, lower-cased ("Gareth's wife Nia": gareth)."""
+    return {m.casefold() for m in re.findall(r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)['’]s\b", text)}
+
+
 def _names_only(note: Note, name: str, attribute: str, ask: Ask) -> bool:
     """Whether the note says the attribute and names no one but `name` (a stem), a possessor aside:
     "Chloé's boyfriend Hugo is a firefighter" says a job of Hugo; "…Gareth fishes lobster. His wife Nia
     is a midwife." says whose job is whose less plainly."""
-    owning = {m.casefold() for m in re.findall(r"\b([A-ZÀ-ÞĀ-Ž][\w-]*)['’]s\b", note.text)}
+    owning = _possessors(note.text)
     named = {stem(n.split()[0]) for n in names_in(note.text) if n.split()[0].casefold() not in owning}
     return named == {name} and _attribute_met(note, attribute, ask)
 

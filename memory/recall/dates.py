@@ -238,6 +238,13 @@ def next_day(text: str, today: date) -> date | None:
 _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 
+def day_said(year: int, month: int, day: int) -> str:
+    """A (year, month, day) as `dated_start` gives it, said: "14 June 2009", "June 2021", "1991"."""
+    if not month:
+        return str(year)
+    return f"{f'{day} ' if day else ''}{calendar.month_name[month]} {year}"
+
+
 def dated_start(text: str) -> tuple[int, int, int] | None:
     """The day a thing began by `text` (year, month, day; 0 for a month or a day not said): a date after
     "since" first ("married since 12 June 1987", "since 2014"), else the first date that says its year
