@@ -1799,7 +1799,7 @@ def _score(
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     stems |= _compounds_said(ask.terms, stems)
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
-    stems |= _acronyms_spelled(sit.text, read or note.text)
+    stems |= _acronyms_spelled(sit.text, read or note.text) | _mh_acronym_of_asked(sit.text, read or note.text)
     stems |= _UP_ROLE_STEMS if _UP_APPOINTED.search(read or note.text) else frozenset()
     return _Scored(
         note,
@@ -1872,6 +1872,20 @@ def _acronyms_spelled(question: str, text: str) -> frozenset[str]:
         if any("".join(w[0] for w in said[i : i + n]) == letters
                and all(len(w) >= 3 and w not in STOP for w in said[i : i + n]) for i in range(len(said) - n + 1)):
             out.add(stem(acronym))
+    return frozenset(out)
+
+
+def _mh_acronym_of_asked(question: str, text: str) -> frozenset[str]:
+    """The question's capitalised words a note says by their initials: "has he done the Great North Run?"
+    is "he's done the GNR twice" (the reverse of `_acronyms_spelled`)."""
+    asked = re.findall(r"\b[A-Z][a-z]+\b|\S+", question)
+    out: set[str] = set()
+    for acronym in set(re.findall(r"\b[A-Z]{2,4}\b", text)):
+        n = len(acronym)
+        for i in range(len(asked) - n + 1):
+            run = asked[i : i + n]
+            if all(w[0].isupper() and w[1:].islower() for w in run) and "".join(w[0] for w in run) == acronym:
+                out |= {stem(w.casefold()) for w in run}
     return frozenset(out)
 
 
@@ -2246,11 +2260,21 @@ _TWO_STEPS = tuple(
 )
 
 
+# the same of one's children said together, whose they are said by "the" too: "the kids' grandma" is my mum
+_MH_PLURAL_STEPS = tuple(
+    (re.compile(rf"\b(?:my|our|the)\s+(?:{_DESCRIBER})?(?:kids|children|boys|girls|sons|daughters)(?:['’]|['’]s)\s+"
+                rf"(?:my\s+)?(?:{second})\b", re.IGNORECASE), said)
+    for first, second, said in _IN_ONE_STEP if first == _CHILD_OF
+)
+
+
 def in_one_step(question: str) -> list[str]:
     """The question with kin it asks in two steps said in one ("what does my niece's dad do?" → "what
     does my brother-in-law do?", then "… my brother do?"), for when no note says the two steps."""
     return [pattern.sub(lambda m, kin=kin: f"{m[1]} {kin}", question, count=1)
-            for pattern, said in _TWO_STEPS if pattern.search(question) for kin in said]
+            for pattern, said in _TWO_STEPS if pattern.search(question) for kin in said] + [
+            pattern.sub(f"my {kin}", question, count=1)
+            for pattern, said in _MH_PLURAL_STEPS if pattern.search(question) for kin in said]  # fmt: skip
 
 
 def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
@@ -2610,7 +2634,8 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = cased_question(sit, told)
     kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP
-                and (stem(m[2]) in _KIN_STEMS or _kin_steps(stem(m[2]))))  # (or "mother-in-law": in two steps)
+                and (stem(m[2]) in _KIN_STEMS or _kin_steps(stem(m[2])) or m[2].casefold() in _MH_OWNER))
+    # (or "mother-in-law": in two steps; or "Pickle's owner": see `_mh_owner_of`)
     asked = next(kin_asked, None)
     if asked is None:
         return None
@@ -2629,6 +2654,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said or _kin_in_two_steps(name, kin, told, readings)
     said = said or _mh_parent_of_alias(name, kin, told, called)
     said = said or _mh_their_child(name, kin, told)
+    said = said or _mh_owner_of(name, kin, told, readings)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:
@@ -2707,6 +2733,21 @@ def _mh_their_child(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Not
                         rf"\b(?i:they|we)\s+(?i:have|had)\s+(?:(?i:an?)\s+)?(?:[a-z]+\s+)?(?i:girl|boy|son|daughter|"
                         rf"baby|child|kid)s?,?\s+(?:(?i:called|named)\s+)?{re.escape(name)}\b")  # fmt: skip
     said = [(n, m[1]) for n in told for m in couple.finditer(n.text)]
+    return said if len({p.casefold() for _, p in said}) == 1 else []
+
+
+_MH_OWNER = word_set("owner owners")
+_MH_HAS_A = r"\b({name})\s+(?i:has|had|owns|owned|got)\s+(?i:an?|the)\s+(?:[a-z]+\s+){{0,2}}?(?i:called|named)\s+{pet}\b"
+
+
+def _mh_owner_of(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """The owner of a pet or a thing the notes name as had by someone: "Pickle's owner" is Kieran when a
+    note says "he has a whippet called Pickle", read "Kieran has a whippet called Pickle"."""
+    if kin not in _MH_OWNER:
+        return []
+    has = re.compile(_MH_HAS_A.format(name=NAME_WORD, pet=re.escape(name)))
+    said = [(n, m[1]) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for m in has.finditer(t)
+            if m[1].casefold() not in STOP]
     return said if len({p.casefold() for _, p in said}) == 1 else []
 
 
