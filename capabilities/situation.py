@@ -217,6 +217,13 @@ _CATEGORIES_TEXT = (
     "watermelon plum apricot raspberry blueberry avocado",
     "subject: maths math mathematics chemistry physics biology history geography english french spanish german "
     "latin art music science economics computing drama literature philosophy psychology sociology",
+    "department: payroll accounts accounting finance hr marketing sales legal procurement logistics compliance "
+    "admin administration operations reception dispatch",  # "which department…": "Thabo from payroll"
+    "language: english french spanish german italian portuguese dutch polish russian arabic hindi urdu bengali "
+    "tamil telugu punjabi gujarati marathi kannada malayalam mandarin cantonese chinese japanese korean thai "
+    "vietnamese tagalog filipino indonesian malay swahili yoruba igbo hausa zulu xhosa afrikaans greek turkish "
+    "persian farsi hebrew welsh irish gaelic maori samoan tongan norwegian swedish danish finnish icelandic czech "
+    "romanian hungarian ukrainian",
     "child: son daughter baby twins",  # ("does my sister have kids?": "she just had a baby boy")
     "sibling: brother sister",
     "parent: mother father mom dad mum",
