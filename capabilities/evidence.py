@@ -40,7 +40,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
@@ -357,6 +357,7 @@ _OWN_KIN = re.compile(
     (r"(?:^|[.!?,;]\s+)(?i:(?:(?:" + _DESCRIBER + r")(KIN)|(?:" + _DESCRIBER + r")?(KIN)(?:['’]s|\s+is)))\s+("
      + NAME_WORD + r")\b").replace(
         "KIN", "mum|mom|mother|dad|father|brother|sister|partner|wife|husband|boyfriend|girlfriend|son|daughter|friend"
+        "|boss"  # ("boss is Vasile Pop, he's ok")
     )
 )  # a describer or "'s" says it is kin, not a title ("Sister Act"); "Best friend is Tone"
 # "My older sister Tash is married to Dev": Dev is my sister's husband (a sister's spouse is her
@@ -2633,7 +2634,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     the name ("what's Femke's mum called?") is answered by the note that gives it."""
     told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
     sit = cased_question(sit, told)
-    kin_asked = (m for m in _KIN_ASKED.finditer(sit.text) if m[1].casefold() not in STOP
+    kin_asked = (m for m in _mh_kin_asked(sit.text) if m[1].casefold() not in STOP
                 and (stem(m[2]) in _KIN_STEMS or _kin_steps(stem(m[2])) or m[2].casefold() in _MH_OWNER))
     # (or "mother-in-law": in two steps; or "Pickle's owner": see `_mh_owner_of`)
     asked = next(kin_asked, None)
@@ -2655,6 +2656,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said or _mh_parent_of_alias(name, kin, told, called)
     said = said or _mh_their_child(name, kin, told)
     said = said or _mh_owner_of(name, kin, told, readings)
+    said = said or _mh_by_surname(name, kin, told, readings)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:
@@ -2673,6 +2675,12 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
         return None
     notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
     return replace(then, notes=notes, reason=f"{person}, {name}'s {kin}; {then.reason}")
+
+
+def _mh_kin_asked(text: str) -> Iterator[re.Match[str]]:
+    """Each "<someone>'s <word>" a question says, from every word on: "What's my boss's wife called?"
+    says "my boss's wife" though "What's my" is read first."""
+    return (m for i in range(len(text)) if (m := _KIN_ASKED.match(text, i)))
 
 
 def _kin_in_two_steps(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
@@ -2734,6 +2742,19 @@ def _mh_their_child(name: str, kin: str, told: Sequence[Note]) -> list[tuple[Not
                         rf"baby|child|kid)s?,?\s+(?:(?i:called|named)\s+)?{re.escape(name)}\b")  # fmt: skip
     said = [(n, m[1]) for n in told for m in couple.finditer(n.text)]
     return said if len({p.casefold() for _, p in said}) == 1 else []
+
+
+def _mh_by_surname(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """Whom the notes call the kin of one said by a surname: "my boss's wife" is Carmen when the notes
+    say "boss is Vasile Pop" and "Pop's wife Carmen" (the one surname said after the first name)."""
+    texts = [(n, t) for n, r in zip(told, readings, strict=True) for t in (n.text, r)]
+    surnames = {m[1] for _, t in texts for m in re.finditer(rf"\b{re.escape(name)}\s+({NAME_WORD})\b", t)
+                if m[1].casefold() not in STOP and not is_calendar(m[1])}
+    if len(surnames) != 1:
+        return []
+    (surname,) = surnames
+    said = [(n, w) for n, t in texts for w in kin_named(surname, kin, t) if w.casefold() != name.casefold()]
+    return said if len({w.casefold() for _, w in said}) == 1 else []
 
 
 _MH_OWNER = word_set("owner owners")

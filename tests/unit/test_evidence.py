@@ -2912,3 +2912,37 @@ def test_which_brand_is_a_name_said_beside_the_thing_asked() -> None:
                    0.98)]  # fmt: skip
     assert _answer_refs("which brand is the new refrigerator of the shop?", notes)[:1] == ["m2"]
     assert _answer_refs("which brand is the new oven of the shop?", notes[:1]) == []
+
+
+# --- twenty-third session, mh-verdict ---
+
+
+def test_a_pets_owner_is_the_one_said_to_have_it() -> None:
+    notes = [_note("m1", "boyfriend is Kieran, teaches geography at a secondary in Gateshead", 0, 0.6),
+             _note("m2", "Kieran has a whippet called Pickle who is the actual love of my life", 1, 0.9),
+             _note("m3", "Pickle has claimed the sofa and the good blanket", 2, 0.9)]  # fmt: skip
+    assert "m1" in _answer_refs("What subject does Pickle's owner teach?", notes)
+    assert _answer_refs("What subject does Biscuit's owner teach?", notes) == []
+
+
+def test_a_notes_acronym_says_the_questions_capitalised_words() -> None:
+    notes = [_note("m1", "signed up for the Great North Run!! first ever half marathon", 0, 0.99),
+             _note("m2", "boyfriend is Kieran, teaches geography. he's done the GNR twice so v smug", 1, 0.98)]
+    assert "m2" in _answer_refs("How many times has Kieran done the Great North Run?", notes)
+
+
+def test_the_kids_grandma_is_asked_as_my_mum_or_my_mother_in_law() -> None:
+    assert "whats the name of my mum who lives in Gozo" in in_one_step(
+        "whats the name of the kids' grandma who lives in Gozo")
+    assert "what's my father-in-law called" in in_one_step("what's my children's grandad called")
+    assert in_one_step("what's the kid's grandma called") == []  # (one kid said with "the": whose is not said)
+    notes = [_note("m1", "my mum Rita turns 80 on 22 december!! she lives in Xagħra in Gozo", 0, 0.6),
+             _note("m2", "Kylie's first tournament is in Gozo on 6 february", 1, 0.9)]  # fmt: skip
+    assert "m1" in _answer_refs("whats the name of the kids' grandma who lives in Gozo", notes)
+
+
+def test_which_department_and_what_language_are_answered_by_a_member() -> None:
+    notes = [_note("m1", "My colleague Thabo from payroll is keeping me sane.", 0, 0.7),
+             _note("m2", "halima is from Kano but her mum is Yoruba so she speaks hausa, yoruba and english", 1, 0.7)]
+    assert _answer_refs("Which department does Thabo work in?", notes) == ["m1"]
+    assert _answer_refs("What language does Halima's mum speak?", notes) == ["m2"]
