@@ -2657,6 +2657,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said or _mh_their_child(name, kin, told)
     said = said or _mh_owner_of(name, kin, told, readings)
     said = said or _mh_by_surname(name, kin, told, readings)
+    said = said or _mh_parent_said(name, kin, told, readings)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:
@@ -2755,6 +2756,34 @@ def _mh_by_surname(name: str, kin: str, told: Sequence[Note], readings: Sequence
     (surname,) = surnames
     said = [(n, w) for n, t in texts for w in kin_named(surname, kin, t) if w.casefold() != name.casefold()]
     return said if len({w.casefold() for _, w in said}) == 1 else []
+
+
+_MH_CHILD_SAID = r"\b({name})['’]s\s+(?:(?:wee|little|baby|eldest|oldest|youngest|older|younger)\s+)?(?i:boy|girl|son|daughter|kid|child)\s+{child}\b"
+
+
+def _mh_parent_said(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """The mum or dad of a child said as someone's: "Isla's dad" is Marcus when a note says "Their wee
+    girl Isla", read "Marcus's wee girl Isla", and the notes say Marcus is a man ("… is Marcus. He's a
+    chef"); a mum is asked of a woman."""
+    if kin not in _PARENT_WORDS:
+        return []
+    child = re.compile(_MH_CHILD_SAID.format(name=NAME_WORD, child=re.escape(name)))
+    said = [(n, m[1]) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for m in child.finditer(t)
+            if m[1].casefold() not in STOP]
+    if len({p.casefold() for _, p in said}) != 1:
+        return []
+    wanted = "she" if kin in ("mum", "mom", "mother") else "he"
+    return said if _mh_sex(said[0][1], told) == wanted else []
+
+
+def _mh_sex(name: str, told: Sequence[Note]) -> str:
+    """ "he" or "she": the pronoun the notes follow a name with, where it is the only one named ("Her
+    partner is Marcus. He's a chef"), or "" when they say none or both."""
+    n = re.escape(name)
+    found = {m[1].casefold() for note in told for m in re.finditer(rf"\b{n}\b[^.!?]{{0,60}}?(?:[.!?]\s+|,\s+)(he|she)\b",
+                                                                      note.text, re.IGNORECASE)
+             if people_in(m[0]) == [name]}
+    return found.pop() if len(found) == 1 else ""
 
 
 _MH_OWNER = word_set("owner owners")

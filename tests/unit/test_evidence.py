@@ -2946,3 +2946,20 @@ def test_which_department_and_what_language_are_answered_by_a_member() -> None:
              _note("m2", "halima is from Kano but her mum is Yoruba so she speaks hausa, yoruba and english", 1, 0.7)]
     assert _answer_refs("Which department does Thabo work in?", notes) == ["m1"]
     assert _answer_refs("What language does Halima's mum speak?", notes) == ["m2"]
+
+
+def test_a_kin_said_of_a_surname_is_the_kin_of_the_one_with_it() -> None:
+    notes = [_note("m1", "company is TransCarpatic, small firm, 23 trucks. boss is Vasile Pop, he's ok", 0, 0.6),
+             _note("m2", "Pop's wife Carmen brought cozonac to the depot for everyone on friday.", 5, 0.8)]
+    assert aliases(notes).get("boss") == "vasile"
+    assert _answer_refs("What's my boss's wife called?", notes) == ["m2"]
+    assert _answer_refs("What's my boss's husband called?", notes) == []
+
+
+def test_a_childs_dad_is_the_one_whose_child_they_are_said_if_a_man() -> None:
+    notes = [_note("m1", "Her partner is Marcus. He's a chef, head chef at a wee bistro in Stockbridge", 0, 0.6),
+             _note("m2", "Marcus's wee girl Isla is six and she's in Primary 2 at Trinity Primary.", 1, 0.9)]
+    assert "m1" in _answer_refs("What does Isla's dad do for a living?", notes)
+    assert _answer_refs("What does Isla's mum do for a living?", notes) == []
+    notes[0] = _note("m1", "Her partner is Marcus. She's a chef, head chef at a wee bistro in Stockbridge", 0, 0.6)
+    assert _answer_refs("What does Isla's dad do for a living?", notes) == []
