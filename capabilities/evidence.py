@@ -686,6 +686,8 @@ def read_ask(sit: Situation) -> Ask:
     hard = [t for t in dict.fromkeys(hard) if not any(_attribute(a) for a in t.split("|"))]
     if re.search(r"\bsurname\b", text, re.IGNORECASE) and SURNAME not in attributes:  # "what's fran's surname?"
         attributes.append(SURNAME)  # (of a name typed in lower case: no possessive chain was read)
+    placed = _mh_own_place(text, hard)
+    hard = [t for t in hard if t not in placed]
     # "my blood type": the type is what a note must say, not "blood pressure 160/95"
     described = {stem(w) for w in _DESCRIPTIVE}
     hard = [t.split("|")[-1] if "|" in t and t.split("|")[-1] in described else t for t in hard]
@@ -705,6 +707,7 @@ def read_ask(sit: Situation) -> Ask:
     # "which city", "what breed": the answer's type or description, not a word a note must say
     unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE} | {stem(w) for w in _VAGUE}
     unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
+    unsaid |= placed
     unsaid |= {stem(w) for w in re.findall(rf"\bmy\s+({'|'.join(DESCRIBERS)})\b", text, re.IGNORECASE)}  # "my late"
     ends = [stem("end")] if re.search(r"\b(?:until|till)\b", text, re.IGNORECASE) else []  # "until what date…?"
     asked = dict.fromkeys([*sit.key_terms, *hard, *ends])
@@ -719,6 +722,22 @@ def read_ask(sit: Situation) -> Ask:
     named_does = (doing[1].casefold(), stem(doing[2])) if doing and doing[2] not in STOP | _LIGHT_VERBS else ("", "")
     return Ask(tuple(hard), tuple(attributes), answer_type(text), terms, stem("name") in sit.heads, earlier, now, verb,
                things, stem(noun) if noun else "", named_does, tuple(_name_chains(text)[::2]))  # fmt: skip
+
+
+_MH_OWN_PLACE = re.compile(r"(?<=['’]s)\s+(?:home\s+|old\s+|new\s+)?(town|city|village|suburb|island|neighbourhood|"
+                           r"neighborhood)\b", re.IGNORECASE)
+
+
+def _mh_own_place(text: str, hard: Sequence[str]) -> set[str]:
+    """The place nouns said as someone's ("my father's town": where he lives), which a note seldom says
+    beside the place's name ("Bron is ten minutes away on tram T2"): no word a note must say, while the
+    question asks something else of it too ("which tram line … to my father's town?", not "what's my
+    father's town called?")."""
+    placed = {stem(m[1]) for m in _MH_OWN_PLACE.finditer(text)}
+    owners = {stem(w) for w in re.findall(r"\b([a-z]+)['’]s\s+(?:home\s+|old\s+|new\s+)?(?:town|city|village|"
+                                            r"suburb|island|neighbou?rhood)\b", text, re.IGNORECASE)}
+    others = [t for t in hard if t not in placed and t not in owners and not _attribute(t)]
+    return placed if others else set()
 
 
 def _distinct(terms: Iterable[str]) -> tuple[str, ...]:
