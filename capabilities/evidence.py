@@ -2777,7 +2777,8 @@ def _mh_by_surname(name: str, kin: str, told: Sequence[Note], readings: Sequence
     return said if len({w.casefold() for _, w in said}) == 1 else []
 
 
-_MH_CHILD_SAID = r"\b({name})['’]s\s+(?:(?:wee|little|baby|eldest|oldest|youngest|older|younger)\s+)?(?i:boy|girl|son|daughter|kid|child)\s+{child}\b"
+_MH_CHILD_SAID = (r"\b({name})['’]s\s+(?:(?:wee|little|baby|eldest|oldest|youngest|older|younger)\s+)?"
+                  r"(?i:boy|girl|son|daughter|kid|child)\s+{child}\b")
 
 
 def _mh_parent_said(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
@@ -2799,14 +2800,14 @@ def _mh_sex(name: str, told: Sequence[Note]) -> str:
     """ "he" or "she": the pronoun the notes follow a name with, where it is the only one named ("Her
     partner is Marcus. He's a chef"), or "" when they say none or both."""
     n = re.escape(name)
-    found = {m[1].casefold() for note in told for m in re.finditer(rf"\b{n}\b[^.!?]{{0,60}}?(?:[.!?]\s+|,\s+)(he|she)\b",
-                                                                      note.text, re.IGNORECASE)
-             if people_in(m[0]) == [name]}
+    then = re.compile(rf"\b{n}\b[^.!?]{{0,60}}?(?:[.!?]\s+|,\s+)(he|she)\b", re.IGNORECASE)
+    found = {m[1].casefold() for note in told for m in then.finditer(note.text) if people_in(m[0]) == [name]}
     return found.pop() if len(found) == 1 else ""
 
 
 _MH_OWNER = word_set("owner owners")
-_MH_HAS_A = r"\b({name})\s+(?i:has|had|owns|owned|got)\s+(?i:an?|the)\s+(?:[a-z]+\s+){{0,2}}?(?i:called|named)\s+{pet}\b"
+_MH_HAS_A = (r"\b({name})\s+(?i:has|had|owns|owned|got)\s+(?i:an?|the)\s+(?:[a-z]+\s+){{0,2}}?"
+             r"(?i:called|named)\s+{pet}\b")
 
 
 def _mh_owner_of(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:

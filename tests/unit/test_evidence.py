@@ -2966,7 +2966,7 @@ def test_a_childs_dad_is_the_one_whose_child_they_are_said_if_a_man() -> None:
 
 
 def test_a_place_said_as_someones_is_no_word_a_note_must_say() -> None:
-    notes = [_note("m1", "My father lives alone in a small flat in Bron, forty minutes from us by bus and tram.", 0, 0.7),
+    notes = [_note("m1", "My father lives alone in a flat in Bron, forty minutes from us by bus and tram.", 0, 0.7),
              _note("m2", "The main reason is my father: from Monplaisir, Bron is ten minutes away on tram T2.", 1, 0.9)]
     assert "m2" in _answer_refs("Which tram line will connect our new neighbourhood to my father's town?", notes)
     assert _answer_refs("What's my father's town called?", notes[1:]) == []
