@@ -1444,6 +1444,10 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
                 add(word, name)
         for nth, name, pronoun in _MH_NTH_CHILD.findall(note.text):  # "my youngest, Euan. He…": youngest son
             add(f"{nth.casefold()} {'son' if pronoun.casefold() == 'he' else 'daughter'}", name)
+        for first, second, pronoun in _MH_SPLIT.findall(note.text):  # "me and Jo split up… she's got": my ex-wife
+            add("ex", first or second)
+            if pronoun:
+                add("ex-wife" if pronoun.casefold() == "she" else "ex-husband", first or second)
     known = _unique(named)
     for note in notes:
         for first, second, child, name in _THEIR_CHILD.findall(note.text):
@@ -1468,6 +1472,12 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
     return known
 
 
+# One the person split up with is their ex, and their ex-wife or ex-husband by the pronoun said next in the
+# sentence: "me and Jo split up a while back, the divorce went through…, she's got a new bloke"
+_MH_SPLIT = re.compile(
+    rf"\b(?:(?i:me|i)\s+and\s+({NAME_WORD})|({NAME_WORD})\s+and\s+(?i:i|me))\s+(?:(?i:have|had|got)\s+)?"
+    r"(?i:split up|broke up|separated|divorced|got divorced)\b(?:[^.!?]*?\b((?i:he|she))\b)?"
+)
 # One the person shares a home with is their flatmate: "so i share a 2 bedroom flat in Independence Layout
 # with my padi Halima", "I share a house with Tom"
 _MH_SHARES = re.compile(

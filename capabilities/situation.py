@@ -196,7 +196,7 @@ _CATEGORIES_TEXT = (
     "pet: cat dog kitten puppy parrot hamster rabbit bird fish gecko lizard snake turtle tortoise ferret budgie horse "
     "pony goldfish gerbil chinchilla",
     "dog: puppy beagle terrier labrador retriever poodle spaniel collie dachshund husky shepherd pug boxer greyhound "
-    "whippet kelpie staffy bulldog rottweiler chihuahua corgi schnauzer dalmatian cavoodle labradoodle",
+    "whippet kelpie staffy staffie bulldog rottweiler chihuahua corgi schnauzer dalmatian cavoodle labradoodle",
     "cat: kitten tabby shorthair siamese persian",
     "voice: bass baritone tenor alto soprano mezzo",
     "position: defence defense forward goalie goalkeeper striker midfielder winger centre center",

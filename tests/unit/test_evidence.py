@@ -2970,3 +2970,13 @@ def test_a_place_said_as_someones_is_no_word_a_note_must_say() -> None:
              _note("m2", "The main reason is my father: from Monplaisir, Bron is ten minutes away on tram T2.", 1, 0.9)]
     assert "m2" in _answer_refs("Which tram line will connect our new neighbourhood to my father's town?", notes)
     assert _answer_refs("What's my father's town called?", notes[1:]) == []
+
+
+def test_one_the_person_split_up_with_is_their_ex() -> None:
+    notes = [_note("m1", "me and Jo split up a while back, the divorce went through in June 2021, we get on alright "
+                         "now mostly, she's got a new bloke from work and a staffie called Bruno", 0, 0.7),
+             _note("m2", "Marek's two years younger than me, he's an electrician", 1, 0.8)]  # fmt: skip
+    known = aliases(notes)
+    assert known.get("ex") == "jo" and known.get("ex-wife") == "jo" and "ex-husband" not in known
+    assert _answer_refs("What's my ex-wife's dog called?", notes) == ["m1"]
+    assert "ex" not in aliases([_note("m1", "me and Jo split the bill at the pub")])
