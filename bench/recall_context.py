@@ -64,7 +64,10 @@ def asked(
         context = store.assembler.assemble(user_id, f"ask-{q['id']}", question, request, now=now)
         text = "\n".join(i.full if i.level == "full" else i.summary for i in context.loaded)
         found[(str(q["type"]), contains_answer(text, expect))] += 1
-        own = "\n".join(i.full.split("\n  said just ")[0] if i.level == "full" else i.summary for i in context.loaded)
+        # A memory's own text: its neighbouring lines are the last len(around) lines of its full text.
+        own = "\n".join(
+            i.full.rsplit("\n", len(i.around))[0] if i.level == "full" else i.summary for i in context.loaded
+        )
         SEEN.update(questions=1, tokens=context.tokens, lines=sum(len(i.around) for i in context.loaded),
                     only_beside=contains_answer(text, expect) and not contains_answer(own, expect))  # fmt: skip
         if misses and not contains_answer(text, expect):

@@ -138,12 +138,12 @@ def test_assembly_shows_a_turn_with_the_turns_beside_it(storage: MemoryStore) ->
     [item] = ctx.loaded
     assert item.ref == f"m{ids[1]}" and item.around == (ids[0], ids[2], ids[3])
     assert item.full.splitlines()[1:] == [
-        "  said just before: Work has been busy with the product launch.",
-        "  said just after: She is a beagle and we named her Biscuit.",
-        "  said after that: Tomorrow I am driving to my parents for the weekend.",
+        "  before: Work has been busy with the product launch.",
+        "  after: She is a beagle and we named her Biscuit.",
+        "  after that: Tomorrow I am driving to my parents for the weekend.",
     ]
     block = TwoLevelContext.from_assembled(ctx).block()
-    assert f"- [m{ids[1]}] " in block and "  said just after: She is a beagle" in block
+    assert f"- [m{ids[1]}] " in block and "  after: She is a beagle" in block
     telemetry = ctx.telemetry()
     assert telemetry["neighbour_lines"] == 3 and telemetry["loaded"][0]["around"] == [f"m{ids[i]}" for i in (0, 2, 3)]
     assert telemetry["context_tokens"] == item.cost("full") and len(ctx.loaded) == 1  # still one memory
@@ -191,6 +191,22 @@ def test_assembly_neighbour_lines_only_with_budget_left(storage: MemoryStore) ->
     assert {int(i.ref[1:]) for i in two.loaded}.isdisjoint(shown) and len(shown) == len(set(shown))
     tight = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=60))
     assert len(tight.loaded) == 1 and tight.loaded[0].around == () and "\n" not in tight.loaded[0].full
+
+
+def test_assembly_a_neighbouring_line_spends_its_tokens_on_what_was_said(storage: MemoryStore) -> None:
+    """Twenty-third session: a line's label is a word or two ("  after: …"), not a phrase ("  said
+    just after: …", ~2.5 tokens more a line): LoCoMo shows ~7 lines a question, so the labels were
+    ~4 % of the 1,024-token budget, and a cheaper label leaves room for one more line (R@1024t
+    82.1 → 82.4). The same budget shows the exchange whole."""
+    uid, ids = _exchange(storage)
+    question = "Which shelter did we adopt the puppy from?"
+    ctx = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=400))
+    [item] = ctx.loaded
+    rows = storage.memories.by_ids(uid, [ids[0], ids[2], ids[3]])
+    said = [rows[m].content for m in (ids[0], ids[2], ids[3])]  # just before, just after, after that
+    lines = item.full.splitlines()[1:]
+    assert len(lines) == 3 and all(line.endswith(text) for line, text in zip(lines, said, strict=True))
+    assert all(len(line) - len(text) <= len("  after that: ") for line, text in zip(lines, said, strict=True))
 
 
 class CountingEmbedder(Embedder):
