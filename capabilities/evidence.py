@@ -774,8 +774,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     """How well a note holds the answer's type: 0 not at all, 1 of the type, 2 in the very form asked
     ("what time…": 7.30am, not "in March"; "what date…": 10 March; "which hospital": a name that says
     Hospital). A document's "Please arrive at 7.30am" answers what "the letter came through" only hints."""
-    if kind is None:
-        return 1
+    if kind is None:  # (a name asked: said as the name of the thing asked, in the very form asked)
+        return 2 if _SU_NAME_ASKED.search(question) and _SU_named_by_shape(note, question) else 1
     text = note.text if note.source == "chunk" else said_of(note.text, question)
     found = candidates(text, kind, question)
     if not found and kind == "time" and text != note.text:  # "…the knee op's been moved… Have to be at Manuka
@@ -831,6 +831,19 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
     if kind == "place" and _place_named_as_asked(text, question):
         return 2
     return 1
+
+
+_SU_NAME_ASKED = re.compile(r"\b(?:name|named|called)\b", re.IGNORECASE)
+
+
+def _SU_named_by_shape(note: Note, question: str) -> bool:
+    """Whether a note that says all the question asks names it in so many words, in a sentence that says
+    what is named: "…a small shop in Liberdade, name is Bazar Shimizu" for "what is the name of my shop?",
+    not the shop's cat "Kuro"; "Tank's sold Second Wind. Bought a bigger boat… he's named Reel Therapy"
+    (not "a retired judge named Harold Ames" for the retired dentist who bought Kittiwake)."""
+    asked = [t for t in key_terms(question) if t not in NAMING_STEMS]
+    return (bool(asked) and all(covers(note.stems, t) for t in asked)
+            and any(_NAMING_SHAPE.search(p) and any(covers(_said(p), t) for t in asked) for p in sentences(note.text)))
 
 
 _PLACE_NOUNS = word_set("town city suburb village neighbourhood neighborhood country county state island district")
@@ -1236,7 +1249,7 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         full = [n.casefold().split() for n in names_in(note.text)
                 if len([w for w in n.casefold().split() if w.rstrip(".") not in _MH_TITLES]) > 1]  # fmt: skip
         asked = ask.hard or tuple(t for t in ask.terms if t != SURNAME)  # ("fran": a name typed in lower case)
-        return any(not asked or any(covers(frozenset({stem(n[0])}), h) for h in asked) for n in full)
+        return any(not asked or any(_SU_first_name(n[0], h) for h in asked) for n in full)
     if attribute in NAMING_STEMS:
         return _names_it(note, ask)
     if attribute == KIND:  # "Miso, a grey British shorthair"; "what kind of business": "a bakery"
@@ -1248,7 +1261,8 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         heads = [m.end() for h in ask.hard for m in re.finditer(rf"\b{re.escape(h)}\w*", note.text, re.IGNORECASE)]
         # (asked of no hard thing, "which brand is the new refrigerator?": said beside a word asked, not
         # ", my father" of a note on the husband)
-        if (bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 for start in shapes for end in heads))
+        if (bool(shapes) and (not ask.hard or any(0 <= start - end <= 1 or _SU_HE_IS.fullmatch(note.text[end:start])
+                                                   for start in shapes for end in heads))
                 and (ask.hard or ask.category not in _BRANDS or _beside_terms(note.text, ask.terms, shapes))):
             return True
         named = [m.start() for n in names_in(note.text) for m in re.finditer(re.escape(n), note.text)]
@@ -1272,6 +1286,15 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
 
 
 _MH_TITLES = word_set("sir dame madam ma'am mr mrs ms miss dr prof")
+# the one asked, then a pronoun that goes on about them: "A word about Zaatar. He is a lurcher"
+_SU_HE_IS = re.compile(r"[.,;:!]?\s+(?i:he|she|it)\s*")
+
+
+def _SU_first_name(first: str, asked: str) -> bool:
+    """Whether a full name's first word is the name asked, or a longer form of it: "Daniël Mertens" for
+    "what's Dani's last name?" (a short name of three letters or more that begins the full one)."""
+    said = stem(first)
+    return covers(frozenset({said}), asked) or (len(asked) >= 3 and said.startswith(asked))
 
 
 def _mh_comparative(word: str) -> bool:

@@ -100,7 +100,7 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
                     break
                 kept.append(w)
             names.update([" ".join(kept)] if kept else [])
-    return {n for n in names if n and n not in STOP}
+    return {n for n in names if n and n not in STOP and n not in DESCRIBERS}  # ("30-04-2025: New car delivered")
 
 
 def plausible_name(word: str) -> bool:

@@ -10,10 +10,12 @@ from capabilities.evidence import (
     answer_type,
     by_what_they_did,
     candidates,
+    cased_question,
     choose,
     corrects,
     covers,
     in_one_step,
+    read_ask,
     superseded,
     who_assumed,
 )
@@ -2980,3 +2982,44 @@ def test_one_the_person_split_up_with_is_their_ex() -> None:
     assert known.get("ex") == "jo" and known.get("ex-wife") == "jo" and "ex-husband" not in known
     assert _answer_refs("What's my ex-wife's dog called?", notes) == ["m1"]
     assert "ex" not in aliases([_note("m1", "me and Jo split the bill at the pub")])
+
+# --- twenty-third session, single ---
+
+
+def test_a_description_said_of_the_one_asked_by_the_pronoun_after_their_name() -> None:
+    notes = [_note("m1", "A word about Zaatar. He is a lurcher (a greyhound crossed with something shaggy), grey and "
+                         "white, and he weighs 27 kg.", 0, 0.9),
+             _note("m2", "Zaatar has already lost a kilogram: he weighs 26 kg now.", 5, 0.85)]  # fmt: skip
+    assert _answer_refs("What breed is Zaatar?", notes)[:1] == ["m1"]
+
+
+def test_a_last_name_said_after_the_longer_form_of_the_first_name_asked() -> None:
+    notes = [_note("m1", "And then Dani. Daniël Mertens, he came to us as a foster child in 2019 when he was 12.",
+                   0, 0.84),
+             _note("m2", "Dani still lives with us for now, he says the drive to Leeuwarden is only 35 minutes.", 5,
+                   0.91)]  # fmt: skip
+    assert _answer_refs("What's Dani's last name?", notes)[:1] == ["m1"]
+
+
+def test_a_describer_capitalised_after_a_date_is_no_name_the_question_must_meet() -> None:
+    notes = [_note("m1", "30-04-2025: New car delivered today! We took it straight up the hill for the pooja.")]
+    sit = cased_question(read("what colour did we take for the new car"), notes)
+    assert "New" not in sit.text and read_ask(sit).hard == ()
+
+
+def test_a_name_asked_is_one_said_as_the_name_of_the_thing_before_one_said_beside_it() -> None:
+    notes = [_note("m1", "I have a small shop in Liberdade, the japanese neighbourhood, name is Bazar Shimizu. we "
+                         "sell japanese food, tea, ceramic", 0, 0.91),
+             _note("m2", "we have a cat in the shop, Kuro, black cat. he sleep all day in the window", 3,
+                   0.68)]  # fmt: skip
+    assert _answer_refs("what is the name of my shop?", notes)[:1] == ["m1"]
+    judge = [_note("m1", "Desmond has at last agreed to sell Kittiwake, our little sailboat.", 0, 0.9),
+             Note("m2", "A retired dentist from Sidney has offered $14,500 for her, and we have accepted.",
+                  T0 + timedelta(days=1), 0.9, after="m1"),
+             _note("m3", "I have a new piano pupil, a retired judge named Harold Ames, who wishes to learn Chopin.", 5,
+                   0.97)]  # fmt: skip
+    assert _answer_refs("What is the name of the retired dentist who bought Kittiwake?", judge) == []
+    boat = [_note("m1", "My mate Dave Harrington - everyone calls him Tank - has a boat called Second Wind.", 0, 0.85),
+            _note("m2", "Tank's sold Second Wind. Bought a bigger boat, a 6.2m alloy he's named Reel Therapy.", 9,
+                  0.97)]  # fmt: skip
+    assert "m2" in _answer_refs("What's the name of Tank's boat?", boat)  # (the boat named in the sentence after him)
