@@ -2912,3 +2912,29 @@ def test_which_brand_is_a_name_said_beside_the_thing_asked() -> None:
                    0.98)]  # fmt: skip
     assert _answer_refs("which brand is the new refrigerator of the shop?", notes)[:1] == ["m2"]
     assert _answer_refs("which brand is the new oven of the shop?", notes[:1]) == []
+
+
+# --- twenty-third session, temporal ---
+
+
+def test_a_session_is_an_appointment() -> None:
+    """"what time was my first physio appointment?": "first session tuesday 25 February at 17:30" (it was
+    "no note names a time": the notes that say "physio" say no time, and the session was no appointment)."""
+    notes = [_note("m1", "and my right knee.. sent me to physio, 10 sessions at Kinetic Med on Calea Floresti", 0, 0.8),
+             _note("m2", "first session tuesday 25 February at 17:30", 1, 0.7),
+             _note("m3", "physio finished, all 15 sessions done, knee much better", 40, 0.8)]  # fmt: skip
+    assert "m2" in _answer_refs("What time was my first physio appointment?", notes)
+
+
+def test_what_day_something_was_is_a_day_of_a_month() -> None:
+    """"what day was my first physio session?" asks a date, as "what date…" does ("30-04-2025" too); "what
+    day is choir?" a day of the week."""
+    from capabilities.evidence import type_level
+
+    first = _note("m2", "first session tuesday 25 February at 17:30")
+    car = _note("m3", "30-04-2025: New car delivered today! We took it straight up the hill")
+    later = _note("m4", "and down 5 kg since the doctor shouted at me in February")
+    assert type_level(first, "time", "what day was my first physio session?") == 2
+    assert type_level(car, "time", "what day did the new car come home") == 2
+    assert type_level(later, "time", "what day was my first physio session?") == 1
+    assert type_level(later, "time", "what day is my physio session?") == 1
