@@ -1956,9 +1956,18 @@ def _does(text: str, verb: str, who: str = "") -> bool:
     themselves = bool(who) and re.search(rf"\b{re.escape(who)}\b(?!['’]s)", text, re.IGNORECASE) is not None
     doer = r"i|we" if not who else rf"{re.escape(who)}|he|she|they" if themselves else re.escape(who)
     for m in re.finditer(rf"\b(?:{doer})(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
-        if {stem(w.casefold()) for w in m.groups() if w} & wanted:  # "I live", "we just moved"
+        # "I live", "we just moved"
+        if {stem(w.casefold()) for w in m.groups() if w} & wanted and not _tl_thing_moved(m):
             return True
     return False
+
+
+_TL_MOVE = frozenset(stem(w) for w in ("move", "moved", "moving"))
+
+
+def _tl_thing_moved(m: re.Match[str]) -> bool:
+    """ "we've moved it to Monday afternoons": a thing moved to another day, not the person moving home."""
+    return stem(m[1].casefold()) in _TL_MOVE and (m[2] or "").casefold() in ("it", "them", "that", "this")
 
 
 # a document's "you" is the person: "You are to resume duty on Monday, 4 January 2027"

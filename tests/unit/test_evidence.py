@@ -2938,3 +2938,12 @@ def test_what_day_something_was_is_a_day_of_a_month() -> None:
     assert type_level(car, "time", "what day did the new car come home") == 2
     assert type_level(later, "time", "what day was my first physio session?") == 1
     assert type_level(later, "time", "what day is my physio session?") == 1
+
+
+def test_a_thing_moved_to_another_day_is_not_moving_home() -> None:
+    """"when did I move into my flat?": "…moved in August 2022", not five-a-side "we've moved it to Monday"."""
+    notes = [_note("m1", "flat's alright though, I'm above a launderette on Orphanage Road, moved in August 2022 "
+                         "after living at mama's for a bit", 0, 0.6),
+             _note("m2", "means five-a-side's off on Thursdays, we've moved it to Monday afternoons at Wyndley", 30,
+                   0.6)]  # fmt: skip
+    assert _answer_refs("When did I move into my flat?", notes) == ["m1"]
