@@ -136,4 +136,3 @@ def _born_year_after(notes: Sequence[Note]) -> _Said | None:
         return None
     year, (note, before, way) = next(iter(said.items()))
     return f"In {year}: you told me you were born the year {way} {before}.", (note,)
-

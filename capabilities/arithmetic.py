@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from capabilities.ages import age_worked_out
-from capabilities.evidence import Note, choose, covers
+from capabilities.evidence import Note, choose, covers, day_months
 from capabilities.situation import key_terms, read, stem, words
 from memory.recall.dates import dated_start, day_said, next_day
 
@@ -150,8 +150,8 @@ def _days_apart(first: str, second: str, notes: Sequence[Note]) -> Worked | None
     days = []
     for asked in (f"when was {first}?", f"when {second}?"):
         evidence = choose(read(asked), notes)
-        dated = [n for n in evidence.notes if _DAY_MONTHS.search(n.text)]
-        if evidence.verdict != "answer" or len(dated) != 1 or len(_DAY_MONTHS.findall(dated[0].text)) != 1:
+        dated = [n for n in evidence.notes if day_months(n.text)]
+        if evidence.verdict != "answer" or len(dated) != 1 or len(day_months(dated[0].text)) != 1:
             return None
         days.append(dated[0])
     one, other = days
@@ -163,11 +163,6 @@ def _days_apart(first: str, second: str, notes: Sequence[Note]) -> Worked | None
 
 
 _A_YEAR_FROM = date(2001, 1, 1)  # (a common year: a day said without its year is counted within one)
-_DAY_MONTHS = re.compile(
-    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b",
-    re.IGNORECASE,
-)
 
 
 def _half(question: str, notes: Sequence[Note]) -> Worked | None:
