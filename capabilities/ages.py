@@ -5,7 +5,8 @@ when her birthday is. The age a note says of whom is asked is one year more on t
 unless a note says the age turned ("turning 72": said, nothing to work out). "How old was I when I
 skated the Elfstedentocht?" is counted from the day a note says I was born to the day a note of mine
 says the thing was done, each with its month. "How many years older than Kuba is Kasia?" is the two
-ages one note says. Each sentence says the values it comes from, which its notes show.
+ages one note says. "What year was I born?" is one after the year a note says before "I was born the year after".
+Each sentence says the values it comes from, which its notes show.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def age_worked_out(question: str, notes: Sequence[Note]) -> _Said | None:
     then = _AGE_THEN.search(question)
     if then:
         return _age_then(then["event"], notes)
+    if _BORN_YEAR_ASKED.search(question):
+        return _born_year_after(notes)
     return None
 
 
@@ -110,3 +113,26 @@ def _age_then(event: str, notes: Sequence[Note]) -> _Said | None:
 
 
 _PLAIN = frozenset(stem(w) for w in ("much", "how", "was", "is"))
+
+
+# "what year was I born?" with "she came over from Poland in 1981 and I was born the year after": the year
+# said before it in the note, one more (or one less: "the year before")
+_BORN_YEAR_ASKED = re.compile(r"^\W*(?:what|which) year was I born\W*$", re.IGNORECASE)
+_BORN_THE_YEAR = re.compile(r"\bI\s+was\s+born\s+the\s+year\s+(?P<way>after|before)\b", re.IGNORECASE)
+_A_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _born_year_after(notes: Sequence[Note]) -> _Said | None:
+    """The year I was born, from a note that says it as "the year after" (or before) the year it said just
+    before ("…in 1981 and I was born the year after": 1982), when the notes say one such year."""
+    said: dict[int, tuple[Note, str, str]] = {}
+    for n in notes:
+        for m in _BORN_THE_YEAR.finditer(n.text):
+            years = _A_YEAR.findall(n.text[: m.start()])
+            if years:
+                step = 1 if m["way"].casefold() == "after" else -1
+                said[int(years[-1]) + step] = (n, years[-1], m["way"].casefold())
+    if len(said) != 1:
+        return None
+    year, (note, before, way) = next(iter(said.items()))
+    return f"In {year}: you told me you were born the year {way} {before}.", (note,)

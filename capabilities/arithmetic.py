@@ -13,7 +13,8 @@ half" half the one amount a note says is split. An amount said without a currenc
 "10,800") takes the other side's; one corrected away ("1,260 €, not 1,240 €") is not read.
 Ages too: "how old will mama be on her birthday?" is one more than the age a note says ("she's 71"),
 "how old was I when I retired?" counted from the day a note says I was born, "how many years older
-than Kuba is Kasia?" the two ages one note says. Otherwise nothing is worked out and the question goes
+than Kuba is Kasia?" the two ages one note says. "How many days after my IELTS exam did Somto propose?" is
+counted from the day of each the evidence policy finds. Otherwise nothing is worked out and the question goes
 the usual way. (`capabilities.change` covers "how much did it go up".)
 """
 
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from capabilities.ages import age_worked_out
-from capabilities.evidence import Note, choose, covers
+from capabilities.evidence import Note, choose, covers, day_months
 from capabilities.situation import key_terms, read, stem, words
-from memory.recall.dates import dated_start, day_said
+from memory.recall.dates import dated_start, day_said, next_day
 
 # "how much more did I raise … than my first target", "how much dearer was the other builder's quote
 # than kenny's", "how much less per month is the new lot than what we paid at eastside"
@@ -121,6 +122,9 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
         thing = " ".join(w for w in words(past["goal"]) if w not in _GOAL_WORDS)
         if thing:  # "how far over budget" alone names nothing whose amount the goal is measured against
             return _past_goal(past["goal"], thing, notes)
+    apart = _DAYS_APART.search(question)
+    if apart:  # "how many days after my IELTS exam did Somto propose?": the two days, counted
+        return _days_apart(apart["first"], apart["second"], notes)
     aged = age_worked_out(question, notes)  # "how old will mama be on her birthday?"
     if aged:
         return Worked(*aged)
@@ -132,6 +136,33 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
             value, cur, note, _ = one
             return Worked(f"That's {_money(cur, value * 2)}: {_money(cur, value)} each, for two.", (note,))
     return None
+
+
+# "how many days after my IELTS exam did Somto propose?": the day each was, and the days between
+_DAYS_APART = re.compile(
+    r"^\W*how many days after (?P<first>.+?) (?P<second>(?:did|was|were) .+?)[\s?.!]*$", re.IGNORECASE
+)
+
+
+def _days_apart(first: str, second: str, notes: Sequence[Note]) -> Worked | None:
+    """The days from the day the notes give for the first thing to the next such day of the second, each
+    the one day and month a note says of those the evidence policy answers "when…?" with."""
+    days = []
+    for asked in (f"when was {first}?", f"when {second}?"):
+        evidence = choose(read(asked), notes)
+        dated = [n for n in evidence.notes if day_months(n.text)]
+        if evidence.verdict != "answer" or len(dated) != 1 or len(day_months(dated[0].text)) != 1:
+            return None
+        days.append(dated[0])
+    one, other = days
+    start = next_day(one.text, _A_YEAR_FROM)
+    end = next_day(other.text, start) if start else None  # (the second on or after the first, no year said)
+    if start is None or end is None or end == start or one is other:
+        return None
+    return Worked(f"{(end - start).days} days: from {start.day} {start:%B} to {end.day} {end:%B}.", (one, other))
+
+
+_A_YEAR_FROM = date(2001, 1, 1)  # (a common year: a day said without its year is counted within one)
 
 
 def _half(question: str, notes: Sequence[Note]) -> Worked | None:

@@ -803,8 +803,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             said = " ".join([said, *going_on])
         if re.search(r"\bwhat time\b", q):  # (also as the person writes it: "thurs 8th may 5.30", "at 6")
             return 2 if _CLOCK.search(said) or candidates(said, kind, question, near_only=True) else 1
-        if re.search(r"\b(?:what|which) date\b", q):
-            return 2 if _DATE.search(said) else 1
+        if re.search(r"\b(?:what|which) date\b", q) or _TL_WHAT_DAY.search(q):
+            return 2 if _DATE.search(said) or _TL_NUMBERED_DAY.search(said) else 1
         if re.search(r"\b(?:birthday|anniversary)\b", q) and re.search(r"\b(?:when|what|which) (?:is|date|day)", q):
             return 2 if day_months(said) else 1  # a yearly day is a day of a month: not "turned 75 on Friday"
         if _ASKS_AN_END.search(q):
@@ -856,6 +856,12 @@ def _place_named_as_asked(text: str, question: str) -> bool:
     noun = next((m[1].casefold() for m in _WHICH_PLACE.finditer(question) if m[1].casefold() in _PLACE_NOUNS), "")
     asked = {n.split()[0].casefold() for n in names_in(question)}
     return bool(noun) and _named_beside(text, stem(noun), asked, near=3, people=False)
+
+
+# "what day was my first physio session?", "what day did the new car come home?": a day of a month, as for
+# "what date…" (not "what day do I go bouldering?", "what day is choir?": a day of the week)
+_TL_WHAT_DAY = re.compile(r"\b(?:what|which) day (?:did|was|were)\b")
+_TL_NUMBERED_DAY = re.compile(r"\b\d{1,2}-\d{1,2}-(?:19|20)\d\d\b")  # "30-04-2025: New car delivered today!"
 
 
 # "when does our lease end?", "until when is the quote valid?", "when does my policy run out?": the date
@@ -2017,9 +2023,18 @@ def _does(text: str, verb: str, who: str = "") -> bool:
     themselves = bool(who) and re.search(rf"\b{re.escape(who)}\b(?!['’]s)", text, re.IGNORECASE) is not None
     doer = r"i|we" if not who else rf"{re.escape(who)}|he|she|they" if themselves else re.escape(who)
     for m in re.finditer(rf"\b(?:{doer})(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
-        if {stem(w.casefold()) for w in m.groups() if w} & wanted:  # "I live", "we just moved"
+        # "I live", "we just moved"
+        if {stem(w.casefold()) for w in m.groups() if w} & wanted and not _tl_thing_moved(m):
             return True
     return False
+
+
+_TL_MOVE = frozenset(stem(w) for w in ("move", "moved", "moving"))
+
+
+def _tl_thing_moved(m: re.Match[str]) -> bool:
+    """ "we've moved it to Monday afternoons": a thing moved to another day, not the person moving home."""
+    return stem(m[1].casefold()) in _TL_MOVE and (m[2] or "").casefold() in ("it", "them", "that", "this")
 
 
 # a document's "you" is the person: "You are to resume duty on Monday, 4 January 2027"

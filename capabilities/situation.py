@@ -173,6 +173,7 @@ _SYNONYMS_TEXT = (
     "film movie cinema",
     "book novel read reading",
     "operation op surgery procedure",
+    "appointment appointments appt session sessions",
     "end ends ending ended expire expires expiry finish finishes terminate terminates terminating termination",
     "child kid",
     "son boy lad",  # "their boy Sander"

@@ -161,3 +161,27 @@ def test_a_length_the_notes_say_it_is_going_to_be_does_not_stop_the_count() -> N
     farm = [Note("m1", "my father started on this farm in 1958, I took it over in 1991"),
             Note("m2", "My wife is Anneke. We are married since 12 June 1987, next summer it is 40.")]  # fmt: skip
     assert time_since("How many years is it since I took the farm over?", farm, date(2026, 11, 28)) == ""
+
+
+# --- twenty-third session, temporal ---
+
+
+def test_the_year_i_was_born_said_as_the_year_after_another() -> None:
+    said = _notes("rang mama tonight, she came over from Poland in 1981 and I was born the year after at the old "
+                  "Dudley Road hospital", "her birthday's 12 January and we are doing a party")  # fmt: skip
+    worked = worked_out("What year was I born?", said)
+    assert worked is not None and "1982" in worked.sentence and worked.notes == (said[0],)
+    before = _notes("we moved to Leeds in 1990 and I was born the year before")
+    earlier = worked_out("what year was I born", before)
+    assert earlier is not None and "1989" in earlier.sentence
+    assert worked_out("What year was Desmond born?", said) is None  # (only mine, said so)
+    assert worked_out("What year was I born?", _notes("she came over from Poland in 1981")) is None
+
+
+def test_the_days_from_one_day_to_another_the_notes_say() -> None:
+    said = _notes("im writing IELTS on 12 september", "oh and british council moved my IELTS to 10 october",
+                  "we've been dating since 2021, we met at a friends birthday in Nsukka",
+                  "Somto proposed!!!! saturday 31st october, in front of my family in Nsukka")  # fmt: skip
+    worked = worked_out("How many days after my IELTS exam did Somto propose?", said)
+    assert worked is not None and worked.sentence.startswith("21 days")
+    assert worked_out("How many days after my driving test did Somto propose?", said) is None  # never told

@@ -3023,3 +3023,37 @@ def test_a_name_asked_is_one_said_as_the_name_of_the_thing_before_one_said_besid
             _note("m2", "Tank's sold Second Wind. Bought a bigger boat, a 6.2m alloy he's named Reel Therapy.", 9,
                   0.97)]  # fmt: skip
     assert "m2" in _answer_refs("What's the name of Tank's boat?", boat)  # (the boat named in the sentence after him)
+
+# --- twenty-third session, temporal ---
+
+
+def test_a_session_is_an_appointment() -> None:
+    """"what time was my first physio appointment?": "first session tuesday 25 February at 17:30" (it was
+    "no note names a time": the notes that say "physio" say no time, and the session was no appointment)."""
+    notes = [_note("m1", "and my right knee.. sent me to physio, 10 sessions at Kinetic Med on Calea Floresti", 0, 0.8),
+             _note("m2", "first session tuesday 25 February at 17:30", 1, 0.7),
+             _note("m3", "physio finished, all 15 sessions done, knee much better", 40, 0.8)]  # fmt: skip
+    assert "m2" in _answer_refs("What time was my first physio appointment?", notes)
+
+
+def test_what_day_something_was_is_a_day_of_a_month() -> None:
+    """"what day was my first physio session?" asks a date, as "what date…" does ("30-04-2025" too); "what
+    day is choir?" a day of the week."""
+    from capabilities.evidence import type_level
+
+    first = _note("m2", "first session tuesday 25 February at 17:30")
+    car = _note("m3", "30-04-2025: New car delivered today! We took it straight up the hill")
+    later = _note("m4", "and down 5 kg since the doctor shouted at me in February")
+    assert type_level(first, "time", "what day was my first physio session?") == 2
+    assert type_level(car, "time", "what day did the new car come home") == 2
+    assert type_level(later, "time", "what day was my first physio session?") == 1
+    assert type_level(later, "time", "what day is my physio session?") == 1
+
+
+def test_a_thing_moved_to_another_day_is_not_moving_home() -> None:
+    """"when did I move into my flat?": "…moved in August 2022", not five-a-side "we've moved it to Monday"."""
+    notes = [_note("m1", "flat's alright though, I'm above a launderette on Orphanage Road, moved in August 2022 "
+                         "after living at mama's for a bit", 0, 0.6),
+             _note("m2", "means five-a-side's off on Thursdays, we've moved it to Monday afternoons at Wyndley", 30,
+                   0.6)]  # fmt: skip
+    assert _answer_refs("When did I move into my flat?", notes) == ["m1"]
