@@ -3449,8 +3449,6 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "no note names the one asked", ())
     if _ab_where_i_unnamed(sit.text, notes):  # "the school where I teach": not the grandson's school
         return Evidence("unknown", (), "low", "no note names the person's own", ())
-    if ask.answer_type == "person" and _ab_kind_unnamed(sit.text, chosen):  # "which vet clinic…": not "with Ørjan"
-        return Evidence("unknown", (), "low", "no note names the one asked", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
@@ -4125,36 +4123,6 @@ def _ab_where_i_unnamed(question: str, notes: Sequence[Note]) -> bool:
         re.search(rf"\b{re.escape(w)}\b(?:\W+\w+){{0,3}}?\W+{m[1]}\b|\b{m[1]}\b(?:\W+\w+){{0,6}}?\W+{re.escape(w)}\b",
                   n.text, re.IGNORECASE) for w in names_in(n.text))]  # fmt: skip
     return not any(is_first_person(t) for t in naming)
-
-
-_AB_WHICH_KIND = re.compile(r"^\W*which\s+([a-z]+)(?:\s+([a-z]+))?\s+(?:do|did|does|is|was|are|were)\b", re.IGNORECASE)
-_AB_NOT_ITS_NAME = re.compile(  # what the thing asked calls another ("the dealer calls Blueprint"), someone's name
-    rf"\b(?:calls?|(?:{'|'.join(sorted(_PEOPLE))})\s+(?:called|named))\s+({NAME_WORD})", re.IGNORECASE)
-
-
-def _ab_kind_unnamed(question: str, chosen: Sequence[_Scored]) -> bool:
-    """Whether one of a kind that is no person is asked ("which vet clinic do we take Bamse to?") and the notes
-    that say the kind name nothing beside it but people ("at the vet with my samboer", "an instructor called
-    Hugo") or what it calls another ("a color the dealer calls Blueprint")."""
-    m = _AB_WHICH_KIND.match(question)
-    if m is None:
-        return False
-    kinds = {stem(w) for w in m.groups() if w and w.casefold() not in STOP} - _PEOPLE_STEMS
-    asked = {w.casefold() for w in words(question)}
-    saying = False
-    for c in chosen:  # (as read: "my samboer" for Ørjan)
-        text = c.read.removesuffix(f" ({c.note.text})") if c.read else c.note.text
-        unnamed = {n[1] for n in _AB_NOT_ITS_NAME.finditer(text)}
-        for part in sentences(text):
-            said = words(part)
-            at = [i for i, w in enumerate(said) if any(covers(frozenset({stem(w)}), k) for k in kinds)]
-            saying = saying or bool(at)
-            asked_runs = [r[0] for r in re.finditer(_CAP_RUN, part) if asked & set(words(r[0]))]  # "PADI Open Water"
-            names = {n.split()[0].casefold() for n in names_in(part) if not is_calendar(n.casefold())
-                     and n.split()[0] not in unnamed and not any(n in r for r in asked_runs)} - asked  # fmt: skip
-            if any(abs(i - j) <= 4 for i in at for j, w in enumerate(said) if w in names):
-                return False
-    return saying
 
 
 # The role a person is asked by, one word long, at the end or before a preposition: "who's the captain on…"

@@ -3023,14 +3023,3 @@ def test_the_place_where_the_person_does_something_is_named_by_them() -> None:
     assert _answer_refs("what's the name of the school where I teach maths", notes) == []
     notes.append(_note("m3", "the school where I teach maths is Vidya Niketan, the children are lovely", 2, 0.9))
     assert "m3" in _answer_refs("what's the name of the school where I teach maths", notes)
-
-
-def test_one_of_a_kind_asked_is_named_beside_it_by_no_person() -> None:
-    car = _note("m1", "We retired the old Subaru and traded it in for a 2023 Toyota RAV4 Hybrid in a color the dealer "
-                      "calls Blueprint, which is basically navy.", 0, 0.94)  # fmt: skip
-    assert _answer_refs("Which dealership did we buy the RAV4 from?", [car]) == []
-    bought = _note("m2", "we bought the RAV4 from the dealer Lithia Toyota of Billings, on King Avenue", 1, 0.9)
-    assert "m2" in _answer_refs("Which dealership did we buy the RAV4 from?", [car, bought])
-    notes = [_note("m1", "At home it is me, my samboer Ørjan and the kids, and Bamse, our finsk lapphund.", 0, 0.8),
-             _note("m2", "Bamse was at the vet with Ørjan while I was away: 21,5 kg! The vet was happy.", 1, 0.96)]
-    assert _answer_refs("which vet clinic do we take Bamse to?", notes) == []
