@@ -3982,6 +3982,7 @@ def _ab_amount_unsaid(question: str, notes: Sequence[Note]) -> bool:
 _AB_RATE_ASKED = re.compile(r"\b(month|week|year|annual|fortnight|quarter)(?:ly)?\b", re.IGNORECASE)
 
 
+_AB_SAID_OTHERWISE = word_set("work live stay grow come")  # a job, a home: "What did Donal work at…": "was a…"
 _AB_DEED_ASKED = re.compile(rf"^\W*(?i:what|where)\s+(?i:did)\s+({NAME_WORD})\s+([a-z]{{3,}})\b")
 
 
@@ -3989,7 +3990,7 @@ def _ab_deed_unsaid(question: str, notes: Sequence[Note], reads: Sequence[str]) 
     """Whether what or where someone named did something ("What did Wietske study?", "Where did Hugh propose
     to Sébastien?") is asked and no note says the deed in any form (the verb's first letters)."""
     m = _AB_DEED_ASKED.match(question)
-    if m is None or m[2] in STOP | _LIGHT_VERBS | _DID_ALONE or m[2].endswith("ly"):
+    if m is None or m[2] in STOP | _LIGHT_VERBS | _DID_ALONE | _AB_SAID_OTHERWISE or m[2].endswith("ly"):
         return False
     base = stem(m[2]).rstrip("eiy")[:5]
     return len(base) >= 3 and not any(

@@ -2950,6 +2950,9 @@ def test_a_deed_asked_of_someone_named_is_said() -> None:
     assert _answer_refs("Where did Hugh propose to Sébastien?", notes) == []
     notes.append(_note("m3", "Hugh proposed to Sébastien on the beach at Tofino, at sunset", 2, 0.9))
     assert "m3" in _answer_refs("Where did Hugh propose to Sébastien?", notes)
+    # a job or a home is said without its verb: "What did Donal work at…" is "Donal was a postman…"
+    notes = [_note("m1", "Donal was a postman in Ennis for thirty years before he retired", 0, 0.8)]
+    assert _answer_refs("What did Donal work at before he retired?", notes) == ["m1"]
 
 
 def test_someones_time_in_an_event_is_no_turn_of_phrase() -> None:
