@@ -3582,6 +3582,32 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return Evidence("unknown", (), "low", "no note says an address", ())
     if set(ask.attributes) & ROLE_STEMS and _ab_job_unsaid(sit, chosen):  # not "Emeka's company transferred him"
         return Evidence("unknown", (), "low", "no note says their job", ())
+    if _ab_own_as_anothers(sit, notes):  # "When's my birthday?": not "Her birthday's 12 January"
+        return Evidence("unknown", (), "low", "the notes say it of someone else", ())
+    if _ab_no_day_said(sit.text, notes):  # "When's my birthday?": not "I was born the year after"
+        return Evidence("unknown", (), "low", "no note says the day", ())
+    if _ab_renamed_unsaid(sit.text, notes):  # "What was Zaatar called at the SPA?"
+        return Evidence("unknown", (), "low", "no note says another name", ())
+    if _ab_amount_unsaid(sit.text, notes):  # "what's my monthly payment on the loan": not "Payment Schedule"
+        return Evidence("unknown", (), "low", "no note says an amount", ())
+    if _ab_deed_unsaid(sit.text, notes, [c.read for c in chosen]):  # "What did Wietske study?"
+        return Evidence("unknown", (), "low", "no note says the deed asked", ())
+    if _ab_result_time_unsaid(sit.text, notes):  # "my time in the Bryanston 10km": not "no excuses this time"
+        return Evidence("unknown", (), "low", "no note says the time asked", ())
+    if _ab_mark_as_school_year(sit.text, notes):  # "What grade did Andrei get…": not "in 12th grade"
+        return Evidence("unknown", (), "low", "no note says the mark asked", ())
+    if _ab_fee_of_another(sit.text, [c.note for c in typed], priced):  # "…for the truck": not "$590 fee"
+        return Evidence("unknown", (), "low", "the amount said is a due of something else", ())
+    if _ab_bound_only(sit.text, [c.note for c in typed], priced):  # the robot's cost: not "Investments above…"
+        return Evidence("unknown", (), "low", "the amount said is a bound", ())
+    if _ab_deed_only_meant(sit.text, notes):  # "…spend fixing the gearbox": not "he wants to fix the gearbox"
+        return Evidence("unknown", (), "low", "the notes say the deed only as meant", ())
+    if _ab_opponent_unsaid(sit.text, notes):  # "who was benja playing against…"
+        return Evidence("unknown", (), "low", "no note says an opponent", ())
+    if _ab_acronym_unnamed(sit.text, notes):  # "Which HMO…": not "the Hospital's HMO scheme"
+        return Evidence("unknown", (), "low", "no note names the one asked", ())
+    if _ab_where_i_unnamed(sit.text, notes):  # "the school where I teach": not the grandson's school
+        return Evidence("unknown", (), "low", "no note names the person's own", ())
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
@@ -4040,6 +4066,223 @@ def _ab_job_said(part: str, names: set[str], before: str) -> bool:
     if names & said or about:
         return any(r.search(part) for r in _AB_ROLES) or bool(ROLE_STEMS & _said(part))  # (the very word)
     return False
+
+
+# --- twenty-third session, abstain: attributes the notes never say of what they mention ---
+_AB_OWNER = r"\b(my|our|his|her|their|[\w-]+['’]s)\s+"
+_AB_POSSESSOR = re.compile(rf"{_AB_OWNER}$|{_AB_OWNER}(?!(?:my|our|his|her|their)\s)[a-z0-9-]+\s+$", re.IGNORECASE)
+
+
+def _ab_own_as_anothers(sit: Situation, notes: Sequence[Note]) -> bool:
+    """Whether the person's own thing asked ("When's my birthday?") is said only as another's in the notes that
+    say it ("Her birthday's 12 January"; "mama's birthday"), never as theirs or without an owner. Not of one
+    told from others by a word ("my old car" may be said by its name: "Sold the Micra… for his first car")."""
+    if not (sit.about_me and sit.chain == 1 and len(sit.heads) == 1) or not re.search(
+            rf"\bmy\s+{re.escape(sit.heads[0])}", sit.text, re.IGNORECASE):
+        return False
+    owners = [
+        _AB_POSSESSOR.search(n.text[: m.start()][-40:])
+        for n in notes for m in re.finditer(r"[\w'’-]+", n.text) if stem(m[0]) == sit.heads[0]
+    ]  # fmt: skip
+    return bool(owners) and all(
+        o is not None and (o[1] or o[2]).casefold() not in ("my", "our")
+        and not (o[1] or o[2]).casefold().endswith(("user's", "user’s"))
+        for o in owners
+    )
+
+
+_AB_YEARLY_ASKED = re.compile(r"\b(?:when|what day|what date|which day)\b.*\b(?:birthday|anniversary|name ?day)\b",
+                              re.IGNORECASE)
+_AB_DAY_SAID = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|\d{1,2}[./-]\d{1,2})\b")
+
+
+def _ab_no_day_said(question: str, notes: Sequence[Note]) -> bool:
+    """Whether a day of the year is asked ("When's my birthday?") and no note says a day or a month ("I was
+    born the year after" says a year only)."""
+    return _AB_YEARLY_ASKED.search(question) is not None and not any(
+        _AB_DAY_SAID.search(n.text) or set(_plain(n.text)) & (_MONTHS | _WEEKDAYS) for n in notes)
+
+
+_AB_CALLED_ASKED = re.compile(rf"^\W*(?i:what)\s+(?:is|was|['’]s)\s+({NAME_WORD})\s+(?:called|named|known as)\b")
+_AB_NAMING = re.compile(
+    r"\b(?:name (?:is|was)|name['’]s|named|called|known as|nicknamed|renamed)\s+(?:(?:it|him|her|them)\s+)?"
+    r"(?:the\s+)?['‘\"“]?([A-ZÀ-ÞĀ-Ž][\w'’-]*)"
+)
+
+
+def _ab_renamed_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether what someone named was called ("What was Zaatar called at the SPA?") is said by no note: none
+    names them by another name ("He came from the SPA de Lyon" does not)."""
+    m = _AB_CALLED_ASKED.match(question)
+    return m is not None and not any(
+        n2[1].casefold() != m[1].casefold() for n in notes for n2 in _AB_NAMING.finditer(n.text))
+
+
+_AB_DUE_ASKED = re.compile(
+    r"^\W*(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)|how much(?:\s+is|\s+was|\s+are|\s+were)?)\s+"
+    r"(?:the|my|our|his|her|their|\w+['’]s)\s+(?:[a-z]+\s+)?(?:payment|instal+ment|rent|fee|salary|wage|premium"
+    r"|bill|deposit|mortgage|pension|allowance)s?\b(?!\s+(?:date|day|method|schedule|plan|terms))",
+    re.IGNORECASE,
+)
+
+
+def _ab_amount_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether an amount of money is asked by what it is ("what's my monthly payment on the loan") and no note
+    says any number (a heading, "Payment Schedule"), or, of one asked by how often it is due, says that
+    ("Deposit (40%), due at signing: $39,626.92" is no monthly payment)."""
+    if _AB_DUE_ASKED.search(question) is None:
+        return False
+    rate = _AB_RATE_ASKED.search(question)
+    return not any((re.search(r"\d", n.text) or set(_plain(n.text)) & _NUMBER_WORDS)
+                   and (not rate or re.search(rf"\b{rate[1]}|/\s*{rate[1][:2]}\b", n.text, re.IGNORECASE))
+                   for n in notes)
+
+
+_AB_RATE_ASKED = re.compile(r"\b(month|week|year|annual|fortnight|quarter)(?:ly)?\b", re.IGNORECASE)
+
+
+_AB_SAID_OTHERWISE = word_set("work live stay grow come")  # a job, a home: "What did Donal work at…": "was a…"
+_AB_DEED_ASKED = re.compile(rf"^\W*(?i:what|where)\s+(?i:did)\s+({NAME_WORD})\s+([a-z]{{3,}})\b")
+
+
+def _ab_deed_unsaid(question: str, notes: Sequence[Note], reads: Sequence[str]) -> bool:
+    """Whether what or where someone named did something ("What did Wietske study?", "Where did Hugh propose
+    to Sébastien?") is asked and no note says the deed in any form (the verb's first letters)."""
+    m = _AB_DEED_ASKED.match(question)
+    if m is None or m[2] in STOP | _LIGHT_VERBS | _DID_ALONE | _AB_SAID_OTHERWISE or m[2].endswith("ly"):
+        return False
+    base = stem(m[2]).rstrip("eiy")[:5]
+    return len(base) >= 3 and not any(
+        w.startswith(base) or stem(w) in related_stems(stem(m[2])) for t in (*(n.text for n in notes), *reads)
+        for w in words(t))
+
+
+_AB_RESULT_TIME = re.compile(r"\b(?:my|his|her|their|our|\w+['’]s)\s+(?:finish(?:ing)?\s+|final\s+|race\s+)?time\b",
+                             re.IGNORECASE)
+_AB_DURATION = re.compile(r"\b\d{1,2}:\d\d\b|\b\d+\s*(?:min|h\b|hours?)", re.IGNORECASE)
+_AB_TIME_IDIOM = re.compile(
+    r"\b(?:this|that|next|last|first|second|every|each|any|some|one|a|the\s+first|all\s+the|on|in|no|from)\s+time\b",
+    re.IGNORECASE)
+
+
+def _ab_result_time_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether someone's time in an event is asked ("What was my time in the Bryanston 10km?") and the notes
+    say "time" only in a turn of phrase ("no excuses this time", "3km at a time") and no clock or duration."""
+    if not _AB_RESULT_TIME.search(question):
+        return False
+    for n in notes:
+        said = len(re.findall(r"\btimes?\b", n.text, re.IGNORECASE))
+        if said > len(_AB_TIME_IDIOM.findall(n.text)) or _AB_DURATION.search(n.text):
+            return False
+    return True
+
+
+_AB_MARK_ASKED = re.compile(r"\bwhat\s+(?:grade|mark|score)\s+did\b", re.IGNORECASE)
+_AB_SCHOOL_YEAR = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+grade\b|\bgrade\s+\d{1,2}\b", re.IGNORECASE)
+
+
+def _ab_mark_as_school_year(question: str, notes: Sequence[Note]) -> bool:
+    """Whether a mark got is asked ("What grade did Andrei get in his mock bac?") and the notes say a grade only
+    as a school year ("in 12th grade")."""
+    if not _AB_MARK_ASKED.search(question):
+        return False
+    grades = [n.text for n in notes if re.search(r"\b(?:grade|mark|score)s?\b", n.text, re.IGNORECASE)]
+    return bool(grades) and all(
+        len(re.findall(r"\b(?:grade|mark|score)s?\b", t, re.IGNORECASE)) == len(_AB_SCHOOL_YEAR.findall(t))
+        for t in grades)
+
+
+def _ab_fee_of_another(question: str, typed: Sequence[Note], priced: Sequence[str]) -> bool:
+    """Whether a price paid is asked, no due ("how much did i pay for the kimchi cowboy truck originally?"), and
+    each amount the notes give is a due of its own ("renewed the Kimchi Cowboy health permit… $590 fee"), in a
+    note that does not say the thing priced (its last word: "the health permit" is what the fee is for)."""
+    if not _MONEY.search(question) or _MONEY_NOUN.search(question) or not typed or not priced:
+        return False
+    for n in typed:
+        if covers(n.stems, priced[-1]):
+            return False
+        for amount in candidates(n.text, "number", question):
+            said = rf"[$€£]?{re.escape(amount)}"
+            due = rf"{_MONEY_NOUN.pattern}\W+(?:\w+\W+)?{said}|{said}\W+(?:\w+\W+)?{_MONEY_NOUN.pattern}"
+            if not re.search(due, n.text, re.IGNORECASE):
+                return False
+    return True
+
+
+_AB_BOUND = r"(?:above|over|under|below|more than|less than|up to|at least|at most|exceeding|maximum|minimum|max|min)"
+
+
+def _ab_bound_only(question: str, typed: Sequence[Note], priced: Sequence[str]) -> bool:
+    """Whether what a price is asked of is said in no note that gives an amount, and each amount given is a bound
+    ("How much did the milking robot cost us?": not "Investments above EUR 25,000… need the agreement of all
+    partners", of the same document as "the robot milking system (2018)")."""
+    if not priced or not typed or any(covers(n.stems, t) for n in typed for t in priced):
+        return False
+    return all(
+        re.search(rf"\b{_AB_BOUND}\s+(?:[A-Z]{{3}}\s+|[$€£])?{re.escape(amount)}", n.text, re.IGNORECASE)
+        for n in typed for amount in candidates(n.text, "number", question))
+
+
+_AB_SPENT_DOING = re.compile(
+    r"\b(?:spend|spent|pay|paid)\s+(?:on\s+)?([a-z]{3,})ing\b|\bcost\s+(?:\w+\s+)?to\s+([a-z]{3,})\b", re.IGNORECASE)
+_AB_MEANT = r"(?:wants?|wanted|going|gonna|plans?|planning|planned|hopes?|hoping|will|['’]ll|would like|intends?)"
+
+
+def _ab_deed_only_meant(question: str, notes: Sequence[Note]) -> bool:
+    """Whether what doing something cost is asked ("how much did Giorgos spend fixing the hilux gearbox?") and
+    the notes say the deed only as meant ("he wants to fix the gearbox himself"), not done."""
+    m = _AB_SPENT_DOING.search(question)
+    if not m or re.search(rf"\b{_AB_MEANT}\b", question, re.IGNORECASE):
+        return False
+    verb = (m[1] or m[2]).casefold()
+    said = [(n.text, w.start()) for n in notes for w in re.finditer(rf"\b{re.escape(verb)}\w*", n.text, re.IGNORECASE)]
+    return bool(said) and all(
+        re.search(rf"\b{_AB_MEANT}\s+(?:to\s+)?$", text[:start][-30:], re.IGNORECASE) for text, start in said)
+
+
+def _ab_opponent_unsaid(question: str, notes: Sequence[Note]) -> bool:
+    """Whether whom someone played against is asked ("who was benja playing against when he hurt his ankle?")
+    and no note says an opponent ("plays in the O'Higgins youth team" is his own team)."""
+    return re.search(r"^\W*who\b.*\bagainst\b", question, re.IGNORECASE) is not None and not any(
+        re.search(r"\b(?:against|vs|versus|v)\b\.?\s*(?:the\s+)?[A-ZÀ-ÞĀ-Ž0-9]", n.text)
+        or re.search(rf"\b(?:play|played|playing|beat|lost to)\s+(?:the\s+)?{NAME_WORD}", n.text) for n in notes)
+
+
+_AB_ACRONYM_ASKED = re.compile(r"^\W*(?i:which|what)\s+([A-Z]{2,5})s?\b")
+
+
+def _ab_acronym_unnamed(question: str, notes: Sequence[Note]) -> bool:
+    """Whether the one of a kind said by its letters is asked ("Which HMO will cover me at Kesandu?") and each
+    note that says the kind names none beside it ("covered under the Hospital's HMO scheme": an owner's
+    word, not a name; "the Hygeia HMO" names one)."""
+    m = _AB_ACRONYM_ASKED.match(question)
+    if m is None:
+        return False
+    asked = {w.casefold() for w in words(question)}
+    saying = [n.text for n in notes if re.search(rf"\b{m[1]}s?\b", n.text)]
+    for text in saying:
+        for k in re.finditer(rf"\b{m[1]}s?\b", text):
+            near = text[max(0, k.start() - 30) : k.end() + 30]
+            if any(w.casefold() not in asked and not re.search(rf"\b{re.escape(w)}['’]s\b", near)
+                   for w in names_in(near) if w != m[1] and not is_calendar(w.casefold())):
+                return False
+    return True  # (or no note says the kind at all)
+
+
+_AB_WHERE_I = re.compile(r"\bname of the ([a-z]+) where (?:i|we) ([a-z]+)\b", re.IGNORECASE)
+
+
+def _ab_where_i_unnamed(question: str, notes: Sequence[Note]) -> bool:
+    """Whether the name of a place is asked by what the person does there ("what's the name of the school where I
+    teach maths") and the notes that name one are none the person's own ("Ishaan started 1st standard at
+    Sahyadri Valley School" is the grandson's)."""
+    m = _AB_WHERE_I.search(question)
+    if m is None:
+        return False
+    naming = [n.text for n in notes if any(
+        re.search(rf"\b{re.escape(w)}\b(?:\W+\w+){{0,3}}?\W+{m[1]}\b|\b{m[1]}\b(?:\W+\w+){{0,6}}?\W+{re.escape(w)}\b",
+                  n.text, re.IGNORECASE) for w in names_in(n.text))]  # fmt: skip
+    return not any(is_first_person(t) for t in naming)
 
 
 # The role a person is asked by, one word long, at the end or before a preposition: "who's the captain on…"

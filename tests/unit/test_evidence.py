@@ -3057,3 +3057,116 @@ def test_a_thing_moved_to_another_day_is_not_moving_home() -> None:
              _note("m2", "means five-a-side's off on Thursdays, we've moved it to Monday afternoons at Wyndley", 30,
                    0.6)]  # fmt: skip
     assert _answer_refs("When did I move into my flat?", notes) == ["m1"]
+
+# --- twenty-third session, abstain: attributes the notes never say of what they mention ---
+
+
+def test_the_persons_own_day_is_not_anothers_nor_a_year_alone() -> None:
+    notes = [_note("m1", "her birthday's 12 January and me and my brother Marek are doing a party for her", 0, 0.84)]
+    assert _answer_refs("When's my birthday?", notes) == []
+    notes = [_note("m1", "rang mama tonight, she came over from Poland in 1981 and I was born the year after", 0, 0.8)]
+    assert _answer_refs("When's my birthday?", notes) == []
+    notes.append(_note("m2", "it's my birthday on 3 March, I'll be 44", 1, 0.8))
+    assert "m2" in _answer_refs("When's my birthday?", notes)
+
+
+def test_what_someone_was_called_is_another_name_said() -> None:
+    notes = [_note("m1", "A word about Zaatar. He is a lurcher (a greyhound crossed with something shaggy), grey and "
+                         "white, and he weighs 27 kg.", 0, 0.85),
+             Note("m2", "He came from the SPA de Lyon, at Brignais; they believe he was found as a stray near Vienne.",
+                  T0, 0.8, after="m1")]  # fmt: skip (goes on from m1: "He" is Zaatar)
+    assert _answer_refs("What was Zaatar called at the SPA?", notes) == []
+    notes.append(_note("m3", "At the SPA Zaatar was called Pilou, we changed it the first week", 1, 0.8))
+    assert "m3" in _answer_refs("What was Zaatar called at the SPA?", notes)
+
+
+def test_an_amount_asked_by_what_it_is_is_a_number_said() -> None:
+    notes = [_note("m1", "Payment Schedule", 0, 0.66)]
+    assert _answer_refs("what's my monthly payment on the loan", notes) == []
+    notes = [_note("m1", "the loan payment is $412 a month, ugh", 0, 0.66)]
+    assert _answer_refs("what's my monthly payment on the loan", notes) == ["m1"]
+
+
+def test_a_deed_asked_of_someone_named_is_said() -> None:
+    notes = [_note("m1", "Sébastien teaches French literature at a CEGEP, and Hugh is an architect, so their flat "
+                         "is full of books.", 0, 0.99),
+             _note("m2", "Hugh rang on Sunday to say that he and his partner, Sébastien, are engaged.", 1, 0.9)]
+    assert _answer_refs("Where did Hugh propose to Sébastien?", notes) == []
+    notes.append(_note("m3", "Hugh proposed to Sébastien on the beach at Tofino, at sunset", 2, 0.9))
+    assert "m3" in _answer_refs("Where did Hugh propose to Sébastien?", notes)
+    # a job or a home is said without its verb: "What did Donal work at…" is "Donal was a postman…"
+    notes = [_note("m1", "Donal was a postman in Ennis for thirty years before he retired", 0, 0.8)]
+    assert _answer_refs("What did Donal work at before he retired?", notes) == ["m1"]
+
+
+def test_someones_time_in_an_event_is_no_turn_of_phrase() -> None:
+    notes = [_note("m1", "which means I'm out of the Bryanston 10km. Busi is doing it without me", 0, 0.94),
+             _note("m2", "New goal: the Soweto half on 2 November. Busi's doing it too so no excuses this time",
+                   1, 0.9)]  # fmt: skip
+    assert _answer_refs("What was my time in the Bryanston 10km?", notes) == []
+    notes.append(_note("m3", "Bryanston 10km done!! my time was 58:12, a PB", 2, 0.9))
+    assert "m3" in _answer_refs("What was my time in the Bryanston 10km?", notes)
+
+
+def test_a_mark_got_is_no_school_year() -> None:
+    notes = [_note("m1", "I live in Floresti with my son Andrei, 17, in 12th grade so bac exams this summer.", 0, 0.95)]
+    assert _answer_refs("What grade did Andrei get in his mock bac?", notes) == []
+    notes.append(_note("m2", "Andrei got a 9.2 in his mock bac, best grade in his class", 1, 0.9))
+    assert "m2" in _answer_refs("What grade did Andrei get in his mock bac?", notes)
+
+
+def test_a_price_paid_is_no_due_of_another_thing() -> None:
+    notes = [_note("m1", "I run a food truck in Austin called Kimchi Cowboy", 0, 0.9),
+             _note("m2", "renewed the Kimchi Cowboy health permit, it was expiring 9/30 lol. $590 fee", 1, 0.85)]
+    assert _answer_refs("how much did i pay for the kimchi cowboy truck originally?", notes) == []
+    assert "m2" in _answer_refs("how much did i pay for the kimchi cowboy health permit?", notes)
+
+
+def test_a_bound_in_a_document_is_no_price() -> None:
+    title = "Partnership agreement"
+    notes = [Note("m1", "- Buildings: the cubicle barn (2004), the robot milking system (2018), the machine shed.",
+                  None, 0.62, source="chunk", title=title),
+             Note("m1", "Investments above EUR 25,000, selling or buying land, and taking on new loans need the "
+                        "agreement of all partners.", None, 0.6, source="chunk", title=title)]  # fmt: skip
+    assert _answer_refs("How much did the milking robot cost us?", notes) == []
+    notes.append(_note("m2", "the milking robot cost us EUR 140,000 in 2018, with the subsidy", 1, 0.7))
+    assert "m2" in _answer_refs("How much did the milking robot cost us?", notes)
+
+
+def test_what_a_deed_cost_is_not_said_of_one_only_meant() -> None:
+    notes = [_note("m1", "the old Hilux i sold to Giorgos for €1,200, he wants to fix the gearbox himself", 0, 0.99)]
+    assert _answer_refs("how much did Giorgos spend fixing the hilux gearbox?", notes) == []
+    notes = [_note("m1", "Giorgos fixed the gearbox of the old Hilux, he spent €300 on parts", 0, 0.99)]
+    assert _answer_refs("how much did Giorgos spend fixing the hilux gearbox?", notes) == ["m1"]
+
+
+def test_an_opponent_asked_is_said() -> None:
+    notes = [_note("m1", "little brother Benja (benjamín) is 16 and plays in the O'Higgins youth team, he's obsessed "
+                         "with football", 0, 0.93),
+             _note("m2", "Benja turned 17 on 3 october!! asado at home in Rancagua", 1, 0.9),
+             _note("m3", "he sprained his ankle in a match the week after though so he's out for a month, poor kid",
+                   1, 0.9)]  # fmt: skip
+    assert _answer_refs("who was benja playing against when he hurt his ankle?", notes) == []
+    notes.append(_note("m4", "Benja hurt his ankle on 12 october playing against Colo-Colo", 2, 0.9))
+    assert "m4" in _answer_refs("who was benja playing against when he hurt his ankle?", notes)
+
+
+def test_one_of_a_kind_asked_by_its_letters_is_named() -> None:
+    title = "KESANDU SPECIALIST HOSPITAL"
+    lines = ["7. Medical cover You, your spouse and up to four (4) children under 18 will be covered under the "
+             "Hospital's HMO scheme, from the first month after confirmation.",
+             "We congratulate you and look forward to working with you."]  # fmt: skip
+    notes = [Note("m1", t, None, 0.8, source="chunk", title=title) for t in lines]
+    assert _answer_refs("Which HMO will cover me at Kesandu?", notes) == []
+    notes.append(_note("m2", "HR says the HMO at Kesandu is Hygeia, they cover the whole family", 1, 0.6))
+    assert "m2" in _answer_refs("Which HMO will cover me at Kesandu?", notes)
+
+
+def test_the_place_where_the_person_does_something_is_named_by_them() -> None:
+    notes = [_note("m1", "On Tuesdays I go to the government high school nearby to teach maths to the 9th standard "
+                         "children as a volunteer.", 0, 0.98),
+             _note("m2", "Ishaan started 1st standard in June at Sahyadri Valley School, near their house in Baner.",
+                   1, 0.9)]  # fmt: skip
+    assert _answer_refs("what's the name of the school where I teach maths", notes) == []
+    notes.append(_note("m3", "the school where I teach maths is Vidya Niketan, the children are lovely", 2, 0.9))
+    assert "m3" in _answer_refs("what's the name of the school where I teach maths", notes)
