@@ -318,26 +318,12 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
     said = [_spoken(p) for p in dict.fromkeys(parts)]
-    newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and _VO_news(notes[-1].text, wanted) else []
+    newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and tells_change(notes[-1].text) else []
     now = [_spoken(p) for p in dict.fromkeys(newest)]
     before = [p for p in said if p not in now]
     if now and before:  # the correction first, what it replaced as history
         return " ".join([*now, "Earlier:", *before])
     return " ".join(said)
-
-
-_VO_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-
-
-def _VO_news(text: str, wanted: set[str]) -> bool:
-    """Whether a note tells a change (`tells_change`) of what is asked: a change told only by "now" is one
-    when a sentence saying "now" gives a word wanted ("…now he is 19 and he still lives with us" tells no
-    new city)."""
-    if not tells_change(text):
-        return False
-    if not wanted or tells_change(_VO_NOW.sub("", text)):
-        return True
-    return any(wanted & said_tokens(p) for p in sentences(text) if _VO_NOW.search(p))
 
 
 def _says_a_term(text: str, terms: Sequence[str]) -> bool:
