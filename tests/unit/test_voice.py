@@ -446,11 +446,20 @@ def test_a_bare_now_about_something_else_corrects_no_place() -> None:
     """held22 "which city does my only grandchild live in": "…now he is 19 and he still lives with us" in a
     later note about the foster son made Groningen a corrected answer and led the reply."""
     notes = [
+        Note("m0", "She is married to Lotte, who is a vet at the practice in Dokkum, so we never have to wait for "
+             "the vet.", datetime(2026, 11, 20), 0.9),
         Note("m1", "Pieter is 33, he is a physiotherapist in Groningen. His wife is Sanne and they have a little "
-             "girl, Femke, she is 4, our only grandchild.", datetime(2026, 11, 20), 0.9),
+             "girl, Femke, she is 4, our only grandchild.", datetime(2026, 11, 20, 1), 0.9, after="m0"),
         Note("m2", "And then Dani, he came to us in 2019 when he was 12, now he is 19 and he still lives with us. He "
-             "does an apprenticeship at the tractor dealer in Dokkum.", datetime(2026, 11, 21), 0.9, after="m1"),
+             "does an apprenticeship at the tractor dealer in Dokkum.", datetime(2026, 11, 20, 2), 0.9, after="m1"),
     ]  # fmt: skip
     assert _voiced("which city does my only grandchild live in", "Femke lives in Groningen.", notes) == (
         "Femke lives in Groningen."
     )
+
+
+def test_a_message_that_opens_on_let_me_tell_you_is_said_back_without_it() -> None:
+    """held22: "Let me tell you about the children…" was said back as "Let you tell you about the children…"."""
+    note = Note("m1", "Let me tell you about my sister Ana, she is a nurse in Leeds.")
+    said = extractive([note], "what does Ana do?")
+    assert said == "Your sister Ana, she is a nurse in Leeds."
