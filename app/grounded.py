@@ -56,6 +56,7 @@ from capabilities.evidence import (
     NAMING_STEMS,
     ROLE_STEMS,
     WHO_IS_NAMED,
+    AnswerType,
     Ask,
     Evidence,
     Note,
@@ -470,6 +471,10 @@ async def _grounded(
     if kind is None and (len(evidence.notes) > 1 or (asks_a_name(question) and not ask.verb)):
         kind = "thing"
     stale = superseded(evidence.notes, kind, question)
+    new = set() if ask.earlier else _VO_changed_to(evidence.notes, kind, question, ask)
+    # asked what is so now, what the change's own sentences say is the new value, not a stale one ("my English
+    # class change, now is online, saturday morning. tuesday and thursday night I am too tired")
+    stale = (stale - new) if not _VO_now_elsewhere(evidence.notes, kind, question) else set()
     offered = set().union(*(candidates(n.text, kind, question) for n in evidence.notes))
     named = offered - stale
     # of several notes' names, those said beside what is asked: "Dr. Anita Raman" beside "surgeon",
@@ -478,6 +483,7 @@ async def _grounded(
     # (nor, when a note corrects another, the one both say, which only links the change: "Greta's gone on
     # mat leave so I'm seeing Ben now")
     gone = stale | set().union(*(denied(n.text) for n in evidence.notes))
+    gone |= set() if ask.earlier else set().union(*(_VO_old(n.text) for n in evidence.notes))  # "the old Fendt"
     links = _bridges(evidence.notes) if stale else set()
     beside = set().union(*(candidates(n.text, kind, question, near_only=True) for n in evidence.notes)) if (
         kind != "place") else set()  # (a place beside "works" may be a partner's: "bistro in Stockbridge")
@@ -500,6 +506,8 @@ async def _grounded(
     needed = {called} if called else needed  # Ishaan, "our only grandchild", not Vasanthi of the same note
     needed = (needed - _on_the_way(sit, evidence.notes)) or needed  # "my sister's twins": not Miriam
     needed = _one_of_mine(question, evidence.notes) or needed  # "which of my neighbours…": the one said as such
+    needed = (needed & new) or needed  # the value the change says, of those it could be
+    needed = _VO_hop_places(sit, evidence.notes, needed) if kind == "place" else needed
     if not needed and KIND in ask.attributes:  # "what breed is Biscuit?": the description ("a basset hound"),
         needed = set().union(*(described(n.text) for n in evidence.notes))  # not "Biscuit is a breed of dog"
     # (nor a name a note says is not so: "not the Südvorstadt anymore")
@@ -648,6 +656,68 @@ def _on_the_way(sit: Situation, notes: Sequence[Note]) -> set[str]:
         return set()
     on_the_way = {s for h in sit.heads[:-1] for s in related_stems(h)}
     return {name for word, name in aliases(notes).items() if stem(word.split()[-1].replace("'s", "")) in on_the_way}
+
+
+def _VO_newest(notes: Sequence[Note], kind: AnswerType | None, question: str) -> str:
+    """The text of the newest note that gives an answer of the type asked (the person's words after a
+    document's, as `superseded` orders them), or ""."""
+    typed = [n for n in notes if candidates(n.text, kind, question)]
+    newest = max(typed, key=lambda n: (n.source != "chunk", n.created_at.timestamp() if n.created_at else 0.0),
+                 default=None)  # fmt: skip
+    return newest.text if newest else ""
+
+
+def _VO_changed_to(notes: Sequence[Note], kind: AnswerType | None, question: str, ask: Ask) -> set[str]:
+    """Of a question that asks what is so now, when the newest note that gives an answer of the type asked
+    tells a change: the one answer it gives in the sentences that tell the change and say every word asked
+    (lower-cased): "my English class change, now is online, saturday morning. tuesday and thursday night I
+    am too tired" → saturday for "when is my english class now?". Else none."""
+    text = _VO_newest(notes, kind, question)
+    if not ask.now or not corrects(text):
+        return set()
+    told = [p for p in sentences(text) if corrects(p) and all(covers(_VO_stems(p), t) for t in ask.terms)]
+    said = set().union(*(candidates(p, kind, question) for p in told))
+    return said if len(said) == 1 else set()  # (of two, one is what it replaced: "off on Thursdays, moved to Monday")
+
+
+def _VO_now_elsewhere(notes: Sequence[Note], kind: AnswerType | None, question: str) -> bool:
+    """Whether the newest note that gives an answer of the type asked tells a change only by "now", in
+    sentences that give none: "…now he is 19 and he still lives with us" changed no city."""
+    text = _VO_newest(notes, kind, question)
+    if not corrects(text) or corrects(_VO_NOW.sub("", text)):
+        return False
+    return not any(candidates(p, kind, question) for p in sentences(text) if _VO_NOW.search(p))
+
+
+def _VO_stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words(text))
+
+
+_VO_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+# a thing said as the one the person had before a change: "The old Fendt tractor finally died", "sold my old Civic"
+_VO_OLD_NAME = re.compile(r"\b(?i:the|my|our|his|her|their)\s+(?i:old)\s+([A-ZÀ-ÞĀ-Ž][\w-]*)")
+
+
+def _VO_old(text: str) -> set[str]:
+    """The names a note that tells a change calls old (lower-cased): not what the person has now."""
+    return {m.casefold() for m in _VO_OLD_NAME.findall(text)} if corrects(text) else set()
+
+
+def _VO_hop_places(sit: Situation, notes: Sequence[Note], needed: set[str]) -> set[str]:
+    """A place asked through someone ("in which city do we stay the first week?": "in the house of Naoko"):
+    when the only places offered are names the notes link by ("Naoko") and never say as a place ("in
+    Naoko"), the places the other notes say ("she live in Hamamatsu"), not the name. `needed` otherwise."""
+    placed = {m.casefold() for n in notes for m in _VO_PLACED.findall(n.text)}
+    if not needed or not needed <= _bridges(notes) - placed:
+        return needed
+    people = {p.split()[0].casefold() for n in notes for p in people_in(n.text)}
+    asked = {w.casefold() for w in words(sit.text)}
+    best = max(sum(covers(n.stems, t) for t in read_ask(sit).terms) for n in notes)
+    hops = [n for n in notes if sum(covers(n.stems, t) for t in read_ask(sit).terms) < best]
+    return set().union(*(candidates(n.text, "place", "") for n in hops)) - people - needed - asked or needed
+
+
+_VO_PLACED = re.compile(r"\b(?i:in|at|to|from|near|into)\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][\w-]*)")
 
 
 def _done(notes: Sequence[Note], verb: str, doer: re.Pattern[str] = _I_DO) -> set[str]:

@@ -287,9 +287,10 @@ def without_opener(text: str) -> str:
 
 
 _TELL_YOU = re.compile(
-    r"^(?:i|we)(?:['’]d| would)?\s+(?:need|want|have|wanted|needed|had|like|got)\s+to\s+tell\s+you\s+(?:about|that)\s+",
+    r"^(?:(?:i|we)(?:['’]d| would)?\s+(?:need|want|have|wanted|needed|had|like|got)\s+to|let\s+me)"
+    r"\s+tell\s+you\s+(?:about|that)\s+",
     re.IGNORECASE,
-)
+)  # ("Let me tell you about the children." was said back as "Let you tell you about the children.")
 
 
 def _capitalised(text: str) -> str:
