@@ -2875,6 +2875,10 @@ def _mh_second_hop(sit: Situation, ask: Ask, ranked: Sequence[_Scored], first: E
                 max((s.typed for s in ranked if s.note in v.notes), default=0))  # fmt: skip
 
     best = ranked[0]
+    # only when no chosen note that says something asked gives a value of the kind asked ("New guitarist is
+    # Shae", "Actually my sister Ana moved to Porto"): the value came with a note joined for nothing asked
+    if ask.answer_type is None or any(s.typed and (s.terms or s.hard) for s in ranked if s.note in first.notes):
+        return None
     asked = frozenset(ask.terms) | frozenset(ask.hard)
     for start in ranked[1:_MH_HOP_STARTS]:
         # (a step through what the question does not name: "Dr Kalaitzaki", not "Dr Vardakis" asked)
@@ -2882,6 +2886,8 @@ def _mh_second_hop(sit: Situation, ask: Ask, ranked: Sequence[_Scored], first: E
         bridges = {n for n in start.about & best.about if not all(covers(asked, stem(w)) for w in n.split())}
         if start.note in first.notes or not any(sum(n in s.about for s in ranked) <= _MH_BRIDGE_NOTES for n in bridges):
             continue
+        if not start.typed:
+            continue  # (it gives a value of the kind asked: not "Ana adopted a dog called Rex")
         chain = _join(start, ranked, ask)
         if best not in chain:
             continue
