@@ -2819,8 +2819,6 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         ]  # fmt: skip
         gains += [(g, s) for s in sharing if (g := _gain(s, chosen, ask))[1] or _puts_against(s, chosen)
                   or _mh_names_the_one(s, g, best, ask)]
-        gains += [(g, s) for s in ranked if s not in chosen and s not in linked and s not in sharing
-                  and (g := _gain(s, chosen, ask))[0] + g[4] > 0 and _mh_plain_bridge(s, best, ranked)]
         # When none of those gives the answer in the very form asked, a note that does joins through
         # any word asked, for that alone ("what time…": the letter's "arrive at 7.30am" for "the
         # hospital letter came through with a date").
@@ -2849,15 +2847,6 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
-
-
-def _mh_plain_bridge(s: _Scored, best: _Scored, ranked: Sequence[_Scored]) -> bool:
-    """Whether a note shares with the best one a plain word no other note says, which the question does not
-    ask: "hornets killed 3 of my hives" and "bought also 4 hornet traps" for "how many traps did I buy
-    against the things that killed 3 of my hives?" (the things are hornets)."""
-    shared = {w for w in s.note.said & best.note.said - s.terms - best.terms - best.hard
-              if len(w) >= 5 and w not in STOP and w not in _TIME_WORDS and not is_calendar(w)}
-    return any(sum(w in r.note.said for r in ranked) <= 2 for w in shared)
 
 
 _MH_HOP_STARTS = 8  # how many of the best notes may be the second step of a chain from the best one

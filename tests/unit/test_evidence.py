@@ -2936,17 +2936,3 @@ def test_the_second_step_through_a_name_the_best_note_gives_is_taken() -> None:
     evidence = choose(read("What dose of that blood thinner I hated was I prescribed?"), notes)
     assert evidence.verdict == "answer" and any("10 mg" in n.text for n in evidence.notes)
 
-
-def test_a_second_step_through_a_plain_word_only_the_two_notes_say() -> None:
-    """"the things that wrecked 2 of my hives" are the beetles of the best note; the traps bought against
-    them are said in a note that shares only "beetle" with it."""
-    notes = [
-        _note("m1", "bad news: beetles wrecked 2 of my hives on the far field. the small black ones, they hide in "
-                    "the combs. so now 20 hives", 0, 0.9),
-        _note("m1", "good news: the honey from the lime trees sold out at the market.", 0, 0.6),
-        _note("m2", "bought 4 new colonies from a beekeeper in the village, €80 each. so now 24 hives", 3, 0.7),
-        _note("m3", "bought also 5 beetle traps, €8 each, this year they will not win", 4, 0.5),
-        _note("m4", "sold the old van to my cousin for €900", 6, 0.5),
-    ]  # fmt: skip
-    evidence = choose(read("how many traps did i buy against the things that wrecked 2 of my hives?"), notes)
-    assert evidence.verdict == "answer" and "m3" in [n.ref for n in evidence.notes]
