@@ -3170,3 +3170,26 @@ def test_the_place_where_the_person_does_something_is_named_by_them() -> None:
     assert _answer_refs("what's the name of the school where I teach maths", notes) == []
     notes.append(_note("m3", "the school where I teach maths is Vidya Niketan, the children are lovely", 2, 0.9))
     assert "m3" in _answer_refs("what's the name of the school where I teach maths", notes)
+
+# --- twenty-third session, mh-choose ---
+
+
+def test_the_second_step_through_a_name_the_best_note_gives_is_taken() -> None:
+    """"that Xarelto" leads to the discharge table's row that gives its dose; from the best note the row
+    adds no word asked, so only the chain that starts at the row and comes back to it says the dose."""
+    def chunk(ref: str, text: str, relevance: float) -> Note:
+        return Note(ref, text, T0 + timedelta(days=9), relevance, source="chunk", title="Discharge summary")
+
+    notes = [
+        _note("m1", "Home at last! The operation went fine on Monday, 3 nights in, and I am uploading the "
+                    "discharge summary they gave me.", 10, 0.7),
+        _note("m1", "The pain is bearable, but I really dislike the blood thinner, it's that Xarelto, it makes "
+                    "me bruise like a plum.", 10, 0.9),
+        _note("m1", "My sister has been staying since the 3rd and cooks every night.", 10, 0.5),
+        chunk("m2", "| Medication | Dose / How to take | Notes | |---|---|---| | **Rivaroxaban (Xarelto)** | 10 mg "
+                    "by mouth once daily | Clot prevention.", 0.6),
+        chunk("m3", "Rivaroxaban (Xarelto) can cause bleeding gums; call the ward if it does.", 0.4),
+    ]  # fmt: skip
+    evidence = choose(read("What dose of that blood thinner I hated was I prescribed?"), notes)
+    assert evidence.verdict == "answer" and any("10 mg" in n.text for n in evidence.notes)
+
