@@ -1055,6 +1055,9 @@ def ack_reply(message: str) -> str:
     return "Okay."
 
 
+_INTRO_CLAUSE = re.compile(r"^\W*(?:i['’]?m|i am|my name is|my name's)\s+[\w'’-]+\s*[,;:—–-]\s*(?=\w)", re.IGNORECASE)
+
+
 def acknowledgement(message: str) -> str:
     """"Got it" and the first thing the person said about themselves, addressed to them; a greeting
     that says who they are is greeted back ("Hi Sam, nice to meet you!")."""
@@ -1064,7 +1067,9 @@ def acknowledgement(message: str) -> str:
     said = [t for t in sentences(message.strip()) if not is_junk(t)]  # not "hey!" of "hey! im priya, just moved…"
     # "hey, I'm Omar. I'm a second-year architecture student…": greeted, and what else they said, said back
     rest = [t for t in said if not (introduced(t) and len(words(without_opener(t))) <= 3)]
-    if name and rest and len(rest) < len(said):
+    # "I'm Mira, I just moved to Leeds…": the name greeted, the rest said back
+    rest = [_INTRO_CLAUSE.sub("", t) if name and introduced(t) == name else t for t in rest]
+    if name and rest and rest != said:
         return f"Nice to meet you, {name}! " + acknowledgement(" ".join(rest))
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:

@@ -384,3 +384,17 @@ def test_a_message_that_opens_on_telling_reverie_is_said_back_without_it() -> No
     assert acknowledgement("I wanted to tell you that I got the job at the bakery") == (
         "Got it — you got the job at the bakery. I'll remember that."
     )
+
+
+def test_a_name_given_in_a_clause_is_greeted_and_an_interjection_is_not_said_back() -> None:
+    # "I'm Mira, I just moved…" was said back as "you're Mira, you just moved…", never greeted; "ugh my back
+    # hurts" as "Got it — ugh your back hurts"
+    assert acknowledgement("hi! I'm Mira, I just moved to Leeds for a job at a bakery called Crumb & Co") == (
+        "Nice to meet you, Mira! Got it — you just moved to Leeds for a job at a bakery called Crumb & Co. "
+        "I'll remember that."
+    )
+    assert acknowledgement("ugh my back hurts, the physio said it's a slipped disc") == (
+        "Got it — your back hurts, the physio said it's a slipped disc. I'll remember that."
+    )
+    tired = acknowledgement("I'm tired, my boss is mean")
+    assert tired == "Got it — you're tired, your boss is mean. I'll remember that."
