@@ -1912,7 +1912,9 @@ def _told_of_another(note: Note, ask: Ask, sit: Situation) -> bool:
     asked = ask.hard or ((ask.verb,) if ask.verb else ())  # "where do I live?": not "…, she lives in york"
     if not sit.about_me or sit.heads or not asked or not _I_ASKED.search(sit.text):
         return False
-    said = [p for p in parts(note.text) if any(covers(_said(p), t) for t in asked)]
+    # (a job said is work: "where do I work?" is not answered by "…, he's a ship engineer")
+    clauses = [c for p in parts(note.text) for c in re.split(r",\s+", p)]
+    said = [c for c in clauses if any(covers(Note(note.ref, c).stems, t) for t in asked)]
     return bool(said) and all(_THIRD_PERSON.match(p) or _done_by_another(p, asked) for p in said)
 
 

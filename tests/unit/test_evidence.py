@@ -2912,3 +2912,18 @@ def test_which_brand_is_a_name_said_beside_the_thing_asked() -> None:
                    0.98)]  # fmt: skip
     assert _answer_refs("which brand is the new refrigerator of the shop?", notes)[:1] == ["m2"]
     assert _answer_refs("which brand is the new oven of the shop?", notes[:1]) == []
+
+
+# --- twenty-third session, lead ---
+
+
+def test_a_job_said_of_someone_else_in_a_clause_does_not_answer_where_i_work() -> None:
+    # "where do I work?" was answered "Your partner Tomasz is still in Gdansk, he's a ship engineer…"
+    mira = [
+        _note("m1", "I'm Mira, I just moved to Leeds for a job at a bakery called Crumb & Co", 0, 0.9),
+        _note("m2", "my partner Tomasz is still in Gdansk, he's a ship engineer, we see each other every few weeks",
+              0, 0.9),
+    ]  # fmt: skip
+    mira[1] = Note("m2", mira[1].text, T0 + timedelta(minutes=1), 0.9)
+    assert _answer_refs("where do I work?", mira) == ["m1"]
+    assert _answer_refs("what's my partner's job?", mira) == ["m2"]
