@@ -295,6 +295,9 @@ async def answer_grounded(
             found.add([MemoryHit(m, 0.0, 0.0, 0.0) for m in newest])
         said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""
         chat_sit = sit  # a continuation the memory cannot answer is still chat, with the thread
+        if about := _WHAT_ABOUT.match(question):  # "what about my sister, when's her wedding?"
+            question = _HE_SHE_HIS.sub(lambda m: f"{about[1]}'s" if m.group(3) else about[1], about[2])
+            sit = read(question)
         if sit.kind == "continuation" and sit.question and not said:
             sit, question = followed_up(sit, question, history)
         if said:  # the thread says it, word for word: no memory search, no model
@@ -885,6 +888,14 @@ _HE_SHE_HIS = re.compile(
 # who someone is to the person, as the thread says it ("Your mum's birthday is on 14 March."): "my mum"
 _KIN_SAID = re.compile(rf"\b(?:my|your)\s+((?:(?:{HIS_KIN}|{HER_KIN})['’]s\s+)?({HIS_KIN}|{HER_KIN}))\b",
                        re.IGNORECASE)
+
+
+# "what about my sister, when's her wedding?": the question after the comma, of the one named before it
+_WHAT_ABOUT = re.compile(
+    r"^\W*(?:and\s+|so\s+)?(?:what|how)\s+about\s+((?:my|our)\s+[\w'’ -]+?|[A-ZÀ-Þ][\w'’-]+)\s*[,;:?!—–-]+\s*"
+    r"((?:what|who|where|when|which|how|is|are|does|did|do)\b.*\b(?:he|she|his|her|him)\b.*)$",
+    re.IGNORECASE,
+)
 
 
 def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) -> tuple[Situation, str]:

@@ -729,3 +729,15 @@ async def test_a_yes_or_no_the_notes_do_not_give_is_not_the_models(settings: Set
     _told(rt, uid, "a", "My sister Ruth just had a baby boy, they called him Oscar.")
     married = _reply(await _say(rt, uid, "t", "Is my sister married?"))
     assert "not married" not in married.reply and "Oscar" in married.reply and married.confidence == "low"
+
+
+async def test_what_about_someone_then_a_question_of_them_is_that_question_of_them(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"what about my sister, when's her wedding?" was read as asking "when" of nobody: "I don't know — you
+    haven't told me that about your sister", with the wedding remembered."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("mira", "correct-horse").id or 0
+    _told(rt, uid, "a", "my sister Ola is getting married in June in Krakow, I'm the maid of honour")
+    wedding = _reply(await _say(rt, uid, "q", "what about my sister, when's her wedding?"))
+    assert "June" in wedding.reply and "don't know" not in wedding.reply
