@@ -56,7 +56,7 @@ _ANSWER_PREFIX = re.compile(
 # "change of plan, my goal is now 3:30" (said back as "Got it — Change of plan, your goal…")
 _OPENER = re.compile(
     r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|wait|sorry|hi|hiya|hey|hello"
-    r"|ugh|argh|hmm|um|uh|omg|wow|phew|yay)"
+    r"|ugh|argh|hmm|um|uh|omg|wow|phew|yay|also|plus)"
     r"\b[,!]?\s+)*"
     r"(?:(?:a |one )?(?:small |quick |little |big )?(?:correction|update|news|change of plans?|heads up|fyi)"
     r"\s*[:,!-]\s*)?",

@@ -396,5 +396,8 @@ def test_a_name_given_in_a_clause_is_greeted_and_an_interjection_is_not_said_bac
     assert acknowledgement("ugh my back hurts, the physio said it's a slipped disc") == (
         "Got it — your back hurts, the physio said it's a slipped disc. I'll remember that."
     )
+    assert acknowledgement("also Pickle is now 4, her birthday was last week") == (
+        "Got it — Pickle is now 4, her birthday was last week. I'll remember that."
+    )
     tired = acknowledgement("I'm tired, my boss is mean")
     assert tired == "Got it — you're tired, your boss is mean. I'll remember that."
