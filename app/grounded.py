@@ -740,7 +740,11 @@ def _not_corrected(notes: Sequence[Note]) -> list[Note]:
 
 # the words a correction says the change with, which link it to nothing ("moved" of "I just moved to
 # Bristol" is no cello lesson)
-_STOP_STEMS = frozenset(stem(w) for w in STOP | word_set("moved moving changed switched started now actually new"))
+# (nor does a time word: "we see each other every few weeks" is not corrected by "Pickle is now 4, her
+# birthday was last week")
+_STOP_STEMS = frozenset(stem(w) for w in STOP | word_set(
+    "moved moving changed switched started now actually new week weeks day days month months year years "
+    "today yesterday tomorrow tonight last next ago every few time times"))
 
 
 def _known_after_a_look(
