@@ -798,6 +798,9 @@ def _dont_know(sit: Situation, notes: Sequence[Note] = ()) -> str:
     return "I don't know — I don't remember you telling me that."
 
 
+_AUX = word_set("do does did can could will would should shall may might must")
+
+
 def _my_phrase(text: str) -> str:
     """What follows "my", describers and possessives included: "current job", "daughter's best friend's dad"."""
     tokens = re.findall(r"[\w'’-]+", text)
@@ -811,6 +814,13 @@ def _my_phrase(text: str) -> str:
         phrase.append(token)
         if low not in DESCRIBERS and not low.endswith("'s"):
             break
+    # a compound the question ends on: "my blood pressure?" (not "your blood"), "my phone number?"; not a
+    # verb ("where is my car parked?", "what does my dog eat?")
+    after = lowered[lowered.index("my") + 1 + len(phrase) :]
+    asks_a_deed = bool(_AUX & set(lowered[: lowered.index("my")]))
+    if (phrase and len(after) == 1 and after[0] not in STOP and not asks_a_deed
+            and not after[0].endswith(("ed", "ing", "s"))):
+        phrase.append(tokens[-1])
     return " ".join(phrase)
 
 

@@ -58,8 +58,10 @@ _OPENER = re.compile(
     r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|wait|sorry|hi|hiya|hey|hello"
     r"|ugh|argh|hmm|um|uh|omg|wow|phew|yay|also|plus)"
     r"\b[,!]?\s+)*"
-    r"(?:(?:a |one )?(?:small |quick |little |big )?(?:correction|update|news|change of plans?|heads up|fyi)"
-    r"\s*[:,!-]\s*)?",
+    r"(?:(?:a |one )?(?:small |quick |little |big )?(?:bit of )?"
+    r"(?:correction|update|news|change of plans?|heads up|fyi)"
+    r"(?:\s+(?:on|about)\s+(?:that|this))?\s*[:,!-]\s*)?"
+    r"(?:[A-Z][\w'’-]+ here\s*[,.!]\s*)?",  # "Dara here, I drive…"
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
