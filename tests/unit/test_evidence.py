@@ -2927,3 +2927,16 @@ def test_a_job_said_of_someone_else_in_a_clause_does_not_answer_where_i_work() -
     mira[1] = Note("m2", mira[1].text, T0 + timedelta(minutes=1), 0.9)
     assert _answer_refs("where do I work?", mira) == ["m1"]
     assert _answer_refs("what's my partner's job?", mira) == ["m2"]
+
+
+def test_my_older_son_is_the_older_of_the_children_given_ages() -> None:
+    from capabilities.evidence import by_age
+
+    # "what does my older son want to study?" was answered with the younger one's hurling
+    lads = [_note("m1", "we have two lads, Cillian who is 14 and Rory who is 9.", 0, 0.6),
+            _note("m2", "Rory is mad into hurling, he plays for Liam Mellows under-10s.", 1, 0.6),
+            _note("m3", "Cillian got an A in maths, he wants to do engineering like his uncle.", 2, 0.7)]  # fmt: skip
+    assert by_age(read("what does my older son want to study?"), lads).text == "what does Cillian want to study?"
+    assert "m3" in _answer_refs("what does my older son want to study?", lads)
+    assert "m2" in _answer_refs("which team does my younger son play for?", lads)
+    assert by_age(read("where does my older brother live?"), lads).text == "where does my older brother live?"
