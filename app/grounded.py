@@ -799,6 +799,7 @@ def _dont_know(sit: Situation, notes: Sequence[Note] = ()) -> str:
 
 
 _AUX = word_set("do does did can could will would should shall may might must")
+_WH = word_set("where when what who how why which whom whose that if")
 
 
 def _my_phrase(text: str) -> str:
@@ -817,7 +818,10 @@ def _my_phrase(text: str) -> str:
     # a compound the question ends on: "my blood pressure?" (not "your blood"), "my phone number?"; not a
     # verb ("where is my car parked?", "what does my dog eat?")
     after = lowered[lowered.index("my") + 1 + len(phrase) :]
-    asks_a_deed = bool(_AUX & set(lowered[: lowered.index("my")]))
+    at = lowered.index("my")
+    # (a deed asked: "what does my dog eat?", "…where my mother fall?", "…in Japan my grandfather come?")
+    asks_a_deed = bool(_AUX & set(lowered[:at])) or (at > 0 and (
+        lowered[at - 1] in _WH or (at > 1 and tokens[at - 1][:1].isupper())))
     if (phrase and len(after) == 1 and after[0] not in STOP and not asks_a_deed
             and not after[0].endswith(("ed", "ing", "s"))):
         phrase.append(tokens[-1])

@@ -419,3 +419,4 @@ def test_a_refusal_names_the_compound_the_question_ends_on() -> None:
     assert _my_phrase("where is my car parked?") == "car"
     assert _my_phrase("how old is my mum?") == "mum"
     assert _my_phrase("what does my dog eat?") == "dog"
+    assert _my_phrase("in which neighbourhood is the apartment where my mother fall?") == "mother"
