@@ -296,6 +296,9 @@ async def answer_grounded(
             found.add([MemoryHit(m, 0.0, 0.0, 0.0) for m in newest])
         said = _said_before(history, question) if _WHAT_I_SAID.search(question) else ""
         chat_sit = sit  # a continuation the memory cannot answer is still chat, with the thread
+        if about := _WHAT_ABOUT.match(question):  # "what about my sister, when's her wedding?"
+            question = _HE_SHE_HIS.sub(lambda m: f"{about[1]}'s" if m.group(3) else about[1], about[2])
+            sit = read(question)
         if sit.kind == "continuation" and sit.question and not said:
             sit, question = followed_up(sit, question, history)
         if said:  # the thread says it, word for word: no memory search, no model
@@ -807,7 +810,11 @@ def _not_corrected(notes: Sequence[Note]) -> list[Note]:
 
 # the words a correction says the change with, which link it to nothing ("moved" of "I just moved to
 # Bristol" is no cello lesson)
-_STOP_STEMS = frozenset(stem(w) for w in STOP | word_set("moved moving changed switched started now actually new"))
+# (nor does a time word: "we see each other every few weeks" is not corrected by "Pickle is now 4, her
+# birthday was last week")
+_STOP_STEMS = frozenset(stem(w) for w in STOP | word_set(
+    "moved moving changed switched started now actually new week weeks day days month months year years "
+    "today yesterday tomorrow tonight last next ago every few time times"))
 
 
 def _known_after_a_look(
@@ -861,6 +868,10 @@ def _dont_know(sit: Situation, notes: Sequence[Note] = ()) -> str:
     return "I don't know — I don't remember you telling me that."
 
 
+_AUX = word_set("do does did can could will would should shall may might must")
+_WH = word_set("where when what who how why which whom whose that if")
+
+
 def _my_phrase(text: str) -> str:
     """What follows "my", describers and possessives included: "current job", "daughter's best friend's dad"."""
     tokens = re.findall(r"[\w'’-]+", text)
@@ -874,6 +885,16 @@ def _my_phrase(text: str) -> str:
         phrase.append(token)
         if low not in DESCRIBERS and not low.endswith("'s"):
             break
+    # a compound the question ends on: "my blood pressure?" (not "your blood"), "my phone number?"; not a
+    # verb ("where is my car parked?", "what does my dog eat?")
+    after = lowered[lowered.index("my") + 1 + len(phrase) :]
+    at = lowered.index("my")
+    # (a deed asked: "what does my dog eat?", "…where my mother fall?", "…in Japan my grandfather come?")
+    asks_a_deed = bool(_AUX & set(lowered[:at])) or (at > 0 and (
+        lowered[at - 1] in _WH or (at > 1 and tokens[at - 1][:1].isupper())))
+    if (phrase and len(after) == 1 and after[0] not in STOP and not asks_a_deed
+            and not after[0].endswith(("ed", "ing", "s"))):
+        phrase.append(tokens[-1])
     return " ".join(phrase)
 
 
@@ -955,6 +976,14 @@ _HE_SHE_HIS = re.compile(
 # who someone is to the person, as the thread says it ("Your mum's birthday is on 14 March."): "my mum"
 _KIN_SAID = re.compile(rf"\b(?:my|your)\s+((?:(?:{HIS_KIN}|{HER_KIN})['’]s\s+)?({HIS_KIN}|{HER_KIN}))\b",
                        re.IGNORECASE)
+
+
+# "what about my sister, when's her wedding?": the question after the comma, of the one named before it
+_WHAT_ABOUT = re.compile(
+    r"^\W*(?:and\s+|so\s+)?(?:what|how)\s+about\s+((?:my|our)\s+[\w'’ -]+?|[A-ZÀ-Þ][\w'’-]+)\s*[,;:?!—–-]+\s*"
+    r"((?:what|who|where|when|which|how|is|are|does|did|do)\b.*\b(?:he|she|his|her|him)\b.*)$",
+    re.IGNORECASE,
+)
 
 
 def followed_up(sit: Situation, question: str, history: Sequence[ModelMessage]) -> tuple[Situation, str]:
@@ -1125,6 +1154,9 @@ def ack_reply(message: str) -> str:
     return "Okay."
 
 
+_INTRO_CLAUSE = re.compile(r"^\W*(?:i['’]?m|i am|my name is|my name's)\s+[\w'’-]+\s*[,;:—–-]\s*(?=\w)", re.IGNORECASE)
+
+
 def acknowledgement(message: str) -> str:
     """"Got it" and the first thing the person said about themselves, addressed to them; a greeting
     that says who they are is greeted back ("Hi Sam, nice to meet you!")."""
@@ -1134,7 +1166,9 @@ def acknowledgement(message: str) -> str:
     said = [t for t in sentences(message.strip()) if not is_junk(t)]  # not "hey!" of "hey! im priya, just moved…"
     # "hey, I'm Omar. I'm a second-year architecture student…": greeted, and what else they said, said back
     rest = [t for t in said if not (introduced(t) and len(words(without_opener(t))) <= 3)]
-    if name and rest and len(rest) < len(said):
+    # "I'm Mira, I just moved to Leeds…": the name greeted, the rest said back
+    rest = [_INTRO_CLAUSE.sub("", t) if name and introduced(t) == name else t for t in rest]
+    if name and rest and rest != said:
         return f"Nice to meet you, {name}! " + acknowledgement(" ".join(rest))
     own = next((t for t in said if is_first_person(t)), said[0] if said else "")
     if not own or len(own) > ACK_MAX_CHARS:

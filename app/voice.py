@@ -55,10 +55,13 @@ _ANSWER_PREFIX = re.compile(
 # How a remembered turn opens in chat, not part of the fact: "Oh, small correction: my sister moved…",
 # "change of plan, my goal is now 3:30" (said back as "Got it — Change of plan, your goal…")
 _OPENER = re.compile(
-    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|wait|sorry|hi|hiya|hey|hello)"
+    r"^(?:(?:oh|ah|so|and|but|well|actually|anyway|btw|by the way|okay|ok|oops|wait|sorry|hi|hiya|hey|hello"
+    r"|ugh|argh|hmm|um|uh|omg|wow|phew|yay|also|plus)"
     r"\b[,!]?\s+)*"
-    r"(?:(?:a |one )?(?:small |quick |little |big )?(?:correction|update|news|change of plans?|heads up|fyi)"
-    r"\s*[:,!-]\s*)?",
+    r"(?:(?:a |one )?(?:small |quick |little |big )?(?:bit of )?"
+    r"(?:correction|update|news|change of plans?|heads up|fyi)"
+    r"(?:\s+(?:on|about)\s+(?:that|this))?\s*[:,!-]\s*)?"
+    r"(?:[A-Z][\w'’-]+ here\s*[,.!]\s*)?",  # "Dara here, I drive…"
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")

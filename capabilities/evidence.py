@@ -1985,7 +1985,9 @@ def _told_of_another(note: Note, ask: Ask, sit: Situation) -> bool:
     asked = ask.hard or ((ask.verb,) if ask.verb else ())  # "where do I live?": not "…, she lives in york"
     if not sit.about_me or sit.heads or not asked or not _I_ASKED.search(sit.text):
         return False
-    said = [p for p in parts(note.text) if any(covers(_said(p), t) for t in asked)]
+    # (a job said is work: "where do I work?" is not answered by "…, he's a ship engineer")
+    clauses = [c for p in parts(note.text) for c in re.split(r",\s+", p)]
+    said = [c for c in clauses if any(covers(Note(note.ref, c).stems, t) for t in asked)]
     return bool(said) and all(_THIRD_PERSON.match(p) or _done_by_another(p, asked) for p in said)
 
 
@@ -2269,12 +2271,14 @@ def cased_question(sit: Situation, notes: Sequence[Note]) -> Situation:
 # "what sport does my oldest play?", "how old is my youngest?": the child asked by age, when "my
 # oldest" stands alone (not "my oldest friend", "my youngest son"; "one"/"child"/"kid" may follow)
 _MY_BY_AGE = re.compile(
-    r"\b[Mm]y\s+(oldest|eldest|youngest)(?:\s+(?:one|child|kid))?\b"
+    r"\b[Mm]y\s+(?:(oldest|eldest|youngest)(?:\s+(?:one|child|kid|son|daughter|boy|girl))?"
+    r"|(older|elder|younger)\s+(?:one|child|kid|son|daughter|boy|girl))\b"  # ("my older brother": a sibling)
     r"(?=['’]s|\s*[?.!]*\s*$|\s+[a-z]+\s*(?:[?.!]*\s*$|\s(?:to|in|at|for|on|with|from|into|like)\b))"
 )
-_KIDS = re.compile(r"\b(?:kids|children|sons|daughters|boys|girls)\b", re.IGNORECASE)
+_KIDS = re.compile(r"\b(?:kids|children|sons|daughters|boys|girls|lads)\b", re.IGNORECASE)
 _AGED = re.compile(
-    r"\b(" + NAME_WORD + r")(?:\s+(?:is|turned|turns|was)\s+|\s*\(|,\s+)(\d{1,2})\b(?!\s*(?:kg|km|%|cm|[.,]\d))"
+    r"\b(" + NAME_WORD + r")(?:\s+(?:who\s+)?(?:is|turned|turns|was)\s+|\s*\(|,\s+)(\d{1,2})\b"
+    r"(?!\s*(?:kg|km|%|cm|[.,]\d))"
 )
 
 
@@ -2299,7 +2303,7 @@ def by_age(sit: Situation, notes: Sequence[Note]) -> Situation:
                      if not is_calendar(name) and name.casefold() not in STOP}  # fmt: skip  (not "He is 41")
     if len(ages) < 2:
         return sit
-    pick = (max if asked[1] != "youngest" else min)(ages, key=lambda name: ages[name])
+    pick = (min if (asked[1] or asked[2]).startswith("young") else max)(ages, key=lambda name: ages[name])
     return read_message(f"{sit.text[: asked.start()]}{pick}{sit.text[asked.end():]}")
 
 

@@ -729,3 +729,29 @@ async def test_a_yes_or_no_the_notes_do_not_give_is_not_the_models(settings: Set
     _told(rt, uid, "a", "My sister Ruth just had a baby boy, they called him Oscar.")
     married = _reply(await _say(rt, uid, "t", "Is my sister married?"))
     assert "not married" not in married.reply and "Oscar" in married.reply and married.confidence == "low"
+
+
+async def test_what_about_someone_then_a_question_of_them_is_that_question_of_them(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"what about my sister, when's her wedding?" was read as asking "when" of nobody: "I don't know — you
+    haven't told me that about your sister", with the wedding remembered."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("mira", "correct-horse").id or 0
+    _told(rt, uid, "a", "my sister Ola is getting married in June in Krakow, I'm the maid of honour")
+    wedding = _reply(await _say(rt, uid, "q", "what about my sister, when's her wedding?"))
+    assert "June" in wedding.reply and "don't know" not in wedding.reply
+
+
+async def test_broad_recall_keeps_a_fact_that_shares_only_a_time_word_with_a_later_change(
+    settings: Settings, storage: MemoryStore
+) -> None:
+    """"we see each other every few weeks" was dropped from "what do you know about me?" as corrected by
+    "Pickle is now 4, her birthday was last week" (they share "week")."""
+    rt = _runtime(settings, storage, Voice())
+    uid = storage.accounts.create("mira", "correct-horse").id or 0
+    for text in ("my partner Tomasz is still in Gdansk, he's a ship engineer, we see each other every few weeks",
+                 "I have a rabbit called Pickle, she's 3", "also Pickle is now 4, her birthday was last week"):
+        _told(rt, uid, "a", text)
+    reply = _reply(await _say(rt, uid, "q", "What do you know about me?")).reply
+    assert "Tomasz" in reply and "now 4" in reply and "Also" not in reply

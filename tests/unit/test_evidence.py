@@ -3193,3 +3193,29 @@ def test_the_second_step_through_a_name_the_best_note_gives_is_taken() -> None:
     evidence = choose(read("What dose of that blood thinner I hated was I prescribed?"), notes)
     assert evidence.verdict == "answer" and any("10 mg" in n.text for n in evidence.notes)
 
+# --- twenty-third session, lead ---
+
+
+def test_a_job_said_of_someone_else_in_a_clause_does_not_answer_where_i_work() -> None:
+    # "where do I work?" was answered "Your partner Tomasz is still in Gdansk, he's a ship engineer…"
+    mira = [
+        _note("m1", "I'm Mira, I just moved to Leeds for a job at a bakery called Crumb & Co", 0, 0.9),
+        _note("m2", "my partner Tomasz is still in Gdansk, he's a ship engineer, we see each other every few weeks",
+              0, 0.9),
+    ]  # fmt: skip
+    mira[1] = Note("m2", mira[1].text, T0 + timedelta(minutes=1), 0.9)
+    assert _answer_refs("where do I work?", mira) == ["m1"]
+    assert _answer_refs("what's my partner's job?", mira) == ["m2"]
+
+
+def test_my_older_son_is_the_older_of_the_children_given_ages() -> None:
+    from capabilities.evidence import by_age
+
+    # "what does my older son want to study?" was answered with the younger one's hurling
+    lads = [_note("m1", "we have two lads, Cillian who is 14 and Rory who is 9.", 0, 0.6),
+            _note("m2", "Rory is mad into hurling, he plays for Liam Mellows under-10s.", 1, 0.6),
+            _note("m3", "Cillian got an A in maths, he wants to do engineering like his uncle.", 2, 0.7)]  # fmt: skip
+    assert by_age(read("what does my older son want to study?"), lads).text == "what does Cillian want to study?"
+    assert "m3" in _answer_refs("what does my older son want to study?", lads)
+    assert "m2" in _answer_refs("which team does my younger son play for?", lads)
+    assert by_age(read("where does my older brother live?"), lads).text == "where does my older brother live?"

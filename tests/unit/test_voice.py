@@ -7,8 +7,8 @@ from datetime import datetime
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 
-from app.grounded import ack_reply, acknowledgement
-from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person
+from app.grounded import _my_phrase, ack_reply, acknowledgement  # pyright: ignore[reportPrivateUsage]
+from app.voice import clean, cut_loop, extractive, grounded_prompt, grounded_reply, second_person, without_opener
 from capabilities.evidence import Note
 from capabilities.situation import read, stem
 from memory.formation.patterns import third_person
@@ -463,3 +463,38 @@ def test_a_message_that_opens_on_let_me_tell_you_is_said_back_without_it() -> No
     note = Note("m1", "Let me tell you about my sister Ana, she is a nurse in Leeds.")
     said = extractive([note], "what does Ana do?")
     assert said == "Your sister Ana, she is a nurse in Leeds."
+
+def test_a_name_given_in_a_clause_is_greeted_and_an_interjection_is_not_said_back() -> None:
+    # "I'm Mira, I just moved…" was said back as "you're Mira, you just moved…", never greeted; "ugh my back
+    # hurts" as "Got it — ugh your back hurts"
+    assert acknowledgement("hi! I'm Mira, I just moved to Leeds for a job at a bakery called Crumb & Co") == (
+        "Nice to meet you, Mira! Got it — you just moved to Leeds for a job at a bakery called Crumb & Co. "
+        "I'll remember that."
+    )
+    assert acknowledgement("ugh my back hurts, the physio said it's a slipped disc") == (
+        "Got it — your back hurts, the physio said it's a slipped disc. I'll remember that."
+    )
+    assert acknowledgement("also Pickle is now 4, her birthday was last week") == (
+        "Got it — Pickle is now 4, her birthday was last week. I'll remember that."
+    )
+    tired = acknowledgement("I'm tired, my boss is mean")
+    assert tired == "Got it — you're tired, your boss is mean. I'll remember that."
+
+
+def test_a_remembered_message_is_said_back_without_a_news_opener_or_a_name_here() -> None:
+    # "Correction on that, Fergal rang back…", "Bit of news, your mother…", "Dara here, you drive…" were
+    # said back to the person as remembered
+    assert without_opener("Correction on that, Fergal rang back and it's 340") == "Fergal rang back and it's 340"
+    assert without_opener("Bit of news, my mother Bridie is moving in") == "my mother Bridie is moving in"
+    assert without_opener("Dara here, I drive the 405 bus route") == "I drive the 405 bus route"
+    assert without_opener("Here we go again") == "Here we go again"
+
+
+def test_a_refusal_names_the_compound_the_question_ends_on() -> None:
+    # "what medication am I on for my blood pressure?" got "you haven't told me that about your blood."
+    assert _my_phrase("what medication am I on for my blood pressure?") == "blood pressure"
+    assert _my_phrase("what is my phone number?") == "phone number"
+    assert _my_phrase("where is my car parked?") == "car"
+    assert _my_phrase("how old is my mum?") == "mum"
+    assert _my_phrase("what does my dog eat?") == "dog"
+    assert _my_phrase("in which neighbourhood is the apartment where my mother fall?") == "mother"
