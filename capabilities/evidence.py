@@ -2507,6 +2507,10 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
                  # (or it puts a new number beside the one the chosen note gave: "planned for 80 but… 120 came")
                  or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text))
+                 # (or, asked what is so now, it names again what the chosen note named: "NEW TRUCK. Scania…
+                 # Bunica goes to Paul" after "my truck is a Volvo… I call her Bunica")
+                 or (asked_now and s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
+                     and _UP_named_again(s.note, best.note, sit))
                  or ((_denies_of_named(s, best, sit) or _denies_said(s, best))
                      and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
     if not news:
@@ -2526,6 +2530,20 @@ def _UP_value_again(news: Note, old: Note, question: str) -> bool:
     before, now = set(_NUMBER.findall(old.text)) - asked, set(_NUMBER.findall(news.text)) - asked
     again = {n for n in before & now if len(n) > 1 and not _YEAR.fullmatch(n)}  # (not "2", not "2026")
     return bool(again) and bool(now - before)
+
+
+def _UP_named_again(news: Note, old: Note, sit: Situation) -> bool:
+    """Whether news names again the name the chosen note gave the thing, which the question does not say
+    ("my truck is a Volvo… I call her Bunica", then "NEW TRUCK. Scania R 450… Bunica goes to Paul"; not
+    the doctor a note names beside it)."""
+    asked = {w.casefold() for n in sit.names for w in n.split()}
+    given = {w.casefold() for m in _UP_GIVEN_NAME.finditer(old.text) for w in m[1].split()} - asked
+    return bool(given & {w.casefold() for n in names_in(news.text) for w in n.split()})
+
+
+# the name given to a thing: "I call her Bunica", "a book club called the Beach Drive Readers"
+_UP_GIVEN_NAME = re.compile(r"\b(?:call|calls|called|named)\s+(?:(?:her|him|it|them)\s+)?(?:the\s+)?"
+                            r"([A-ZÀ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÞĀ-Ž][\w'’-]*)*)")
 
 
 def _denies_of_named(news: _Scored, best: _Scored, sit: Situation) -> bool:
@@ -2552,9 +2570,17 @@ def _same_thing(news: _Scored, best: _Scored, idf: Mapping[str, float], names: s
     word's group: "cleared me for driving" is no news of the car), at least half of the question's words
     the chosen one covers, each weighed by how rare it is ("Deepa", said in few notes, before "work")."""
     shared = [t for t in best.terms & news.terms if _said_as_asked(news.note.said, t)]
+    shared += [t for t in best.terms - news.terms if _UP_head_said(news.note.text, t)]  # "hives" of "beehives"
     weight = sum(idf.get(t, 1.0) for t in shared)  # (a light verb alone is no thing: "he's getting bumped to $62k")
     thing = any(t not in _LIGHT_FORMS and t not in names for t in shared)  # (and no name of `names`)
     return thing and 2 * weight >= sum(idf.get(t, 1.0) for t in best.terms)
+
+
+def _UP_head_said(text: str, term: str) -> bool:
+    """Whether a text says the word a compound asked ends on, its head: "so 12 hives now" says the
+    "beehives" of "how many beehives have I got now?" (a word of four letters or more, after one of three)."""
+    heads = {stem(w) for w in words(text) if len(w) >= 4 and w.isalpha()}  # (not "he's")
+    return any(len(h) >= 3 and len(term) - len(h) >= 3 and term.endswith(h) for h in heads)
 
 
 # the stems of the light verbs as a question says them ("what did we end up getting appa…")

@@ -3219,3 +3219,31 @@ def test_my_older_son_is_the_older_of_the_children_given_ages() -> None:
     assert "m3" in _answer_refs("what does my older son want to study?", lads)
     assert "m2" in _answer_refs("which team does my younger son play for?", lads)
     assert by_age(read("where does my older brother live?"), lads).text == "where does my older brother live?"
+
+# --- twenty-third session, update: news of the thing by its own name, and by a compound's head ---
+
+
+def test_news_that_names_again_what_the_chosen_note_named_is_the_current_answer() -> None:
+    """"What make of truck am I driving these days?": "NEW TRUCK. Scania… Bunica goes to Paul" names again the
+    truck the chosen note named ("I call her Bunica"), though it says no word of driving; a later change of
+    the summer's plans is no news of it."""
+    notes = [
+        _note("m2", "Im Mirela, 49, I drive trucks. international, mostly Cluj to Stuttgart and back", 0, 0.9),
+        _note("m5", "my truck is a Volvo FH 500 from 2017, white with a green stripe. I call her Bunica lol because "
+                    "she groans in the mornings", 1, 0.91),
+        _note("m59", "NEW TRUCK. Scania R 450, 2023, Pop gave it to me because of the mentor thing. Bunica goes to "
+                     "Paul, he better treat her nice", 13, 0.79),
+        _note("m71", "change of plans for summer: Thassos is off, the ferry for 2 cars was crazy expensive. we're "
+                     "going to Sozopol in Bulgaria instead, 8 days from 9 August", 15, 0.7),
+    ]  # fmt: skip
+    assert "m59" in _answer_refs("What make of truck am I driving these days?", notes)
+    notes[2] = _note("m59", "NEW TRUCK for Paul. Scania R 450, 2023, Pop gave it to him because of the mentor thing",
+                     13, 0.79)  # fmt: skip
+    assert "m59" not in _answer_refs("What make of truck am I driving these days?", notes)
+
+
+def test_news_that_says_a_compounds_head_is_news_of_it() -> None:
+    """"so 12 hives now" is news of "How many beehives have I got now?", as "hives" ends the compound."""
+    old = _note("m1", "I keep 11 beehives at my dad's place in the village", 0, 0.95)
+    new = _note("m2", "caught a swarm in the plum tree on saturday, so 12 hives now", 30, 0.8)
+    assert "m2" in _answer_refs("How many beehives have I got now?", [old, new])
