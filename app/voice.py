@@ -322,7 +322,10 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     answered = any(giving or saying for giving, saying, _ in picked)  # then a note saying nothing asked is left out
     parts = [p for giving, saying, first in picked for p in (giving or saying or ([] if answered else first))]
     said = [_spoken(p) for p in dict.fromkeys(parts)]
-    newest = picked[-1][0] or picked[-1][1] if len(notes) > 1 and tells_change(notes[-1].text) else []
+    # (a change of something asked: not "Pickle is now 4, her birthday was last week" first for "when is Ola's
+    # wedding?", joined as the turn after the wedding's)
+    changed = len(notes) > 1 and tells_change(notes[-1].text) and bool(picked[-1][1])
+    newest = picked[-1][0] or picked[-1][1] if changed else []
     now = [_spoken(p) for p in dict.fromkeys(newest)]
     before = [p for p in said if p not in now]
     if now and before:  # the correction first, what it replaced as history

@@ -498,3 +498,18 @@ def test_a_refusal_names_the_compound_the_question_ends_on() -> None:
     assert _my_phrase("how old is my mum?") == "mum"
     assert _my_phrase("what does my dog eat?") == "dog"
     assert _my_phrase("in which neighbourhood is the apartment where my mother fall?") == "mother"
+
+
+def test_a_newer_change_of_something_not_asked_does_not_lead_the_reply() -> None:
+    # "when is Ola's wedding?" was answered "Pickle is now 4, her birthday was last week. Earlier: Ola moved
+    # the wedding to September…" (the rabbit's news, told in the turn after the wedding's, joined to it)
+    wedding = Note("m1", "oh btw Ola moved the wedding to September, the venue in June fell through",
+                   datetime(2026, 11, 29, 10), 0.9)
+    pickle = Note("m2", "also Pickle is now 4, her birthday was last week", datetime(2026, 11, 29, 11), 0.8)
+    said = extractive([wedding, pickle], "when is Ola's wedding?", needed=("september", "week"))
+    assert said.startswith("Ola moved the wedding to September")
+    dentist = Note("m3", "the dentist moved to thursday 4 december, same time", datetime(2026, 11, 29, 12), 0.8)
+    appointment = Note("m4", "my dentist appointment is on tuesday 2 december at 10am", datetime(2026, 11, 28), 0.9)
+    assert extractive([appointment, dentist], "when is my dentist appointment?").startswith(
+        "The dentist moved to thursday 4 december, same time. Earlier:"
+    )
