@@ -715,8 +715,9 @@ def _VO_hop_places(sit: Situation, notes: Sequence[Note], needed: set[str]) -> s
         return needed
     people = {p.split()[0].casefold() for n in notes for p in people_in(n.text)}
     asked = {w.casefold() for w in words(sit.text)}
-    best = max(sum(covers(n.stems, t) for t in read_ask(sit).terms) for n in notes)
-    hops = [n for n in notes if sum(covers(n.stems, t) for t in read_ask(sit).terms) < best]
+    terms = read_ask(sit).terms
+    said = {n.ref: sum(covers(n.stems, t) for t in terms) for n in notes}
+    hops = [n for n in notes if said[n.ref] < max(said.values())]
     return set().union(*(candidates(n.text, "place", "") for n in hops)) - people - needed - asked or needed
 
 
@@ -878,8 +879,9 @@ def _my_phrase(text: str) -> str:
     lowered = [t.casefold().replace("’", "'") for t in tokens]
     if "my" not in lowered:
         return ""
+    at = lowered.index("my")
     phrase: list[str] = []
-    for token, low in zip(tokens[lowered.index("my") + 1 :], lowered[lowered.index("my") + 1 :], strict=True):
+    for token, low in zip(tokens[at + 1 :], lowered[at + 1 :], strict=True):
         if low in STOP and not (low == "name" and (not phrase or phrase[-1].endswith(("'s", "’s")))):
             break
         phrase.append(token)
@@ -887,8 +889,7 @@ def _my_phrase(text: str) -> str:
             break
     # a compound the question ends on: "my blood pressure?" (not "your blood"), "my phone number?"; not a
     # verb ("where is my car parked?", "what does my dog eat?")
-    after = lowered[lowered.index("my") + 1 + len(phrase) :]
-    at = lowered.index("my")
+    after = lowered[at + 1 + len(phrase) :]
     # (a deed asked: "what does my dog eat?", "…where my mother fall?", "…in Japan my grandfather come?")
     asks_a_deed = bool(_AUX & set(lowered[:at])) or (at > 0 and (
         lowered[at - 1] in _WH or (at > 1 and tokens[at - 1][:1].isupper())))
