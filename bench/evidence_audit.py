@@ -50,6 +50,8 @@ from app.settings import Settings
 from bench.personal_memory import contains_answer, is_right, load_persona, reverie
 from capabilities import evidence as ev
 from capabilities.evidence import Evidence, Note
+from capabilities.evidence.choice import _join, _scored
+from capabilities.evidence.words import _Scored
 from capabilities.situation import Situation
 
 _NAMES = re.compile(r"\b(?:about|of|says|say|did|names?|mentions|the)\s+[\w ,'’-]+$")
@@ -61,11 +63,11 @@ def would_answer(sit: Situation, candidates: Sequence[Note]) -> list[str]:
     sit = ev.cased_question(sit, told)
     ask = ev.read_ask(sit)
     notes = ev.cased(told, sit.text)
-    scored = ev._scored(sit, ask, notes, ev.aliases(notes))  # pyright: ignore[reportPrivateUsage]
+    scored = _scored(sit, ask, notes, ev.aliases(notes))  # pyright: ignore[reportPrivateUsage]
     if not scored:
         return []
-    ranked = sorted(scored, key=ev._Scored.key, reverse=True)  # pyright: ignore[reportPrivateUsage]
-    return [s.note.text for s in ev._join(ranked[0], ranked, ask)]  # pyright: ignore[reportPrivateUsage]
+    ranked = sorted(scored, key=_Scored.key, reverse=True)  # pyright: ignore[reportPrivateUsage]
+    return [s.note.text for s in _join(ranked[0], ranked, ask)]  # pyright: ignore[reportPrivateUsage]
 
 
 def reason_kind(reason: str) -> str:

@@ -547,7 +547,8 @@ def test_his_kin_is_the_kin_of_the_one_the_turn_before_names() -> None:
     )
     assert "m2" in _answer_refs("What does my brother's fiancée do for work?", notes)  # "fiancée" is "fiancee"
     assert stem("fiancée") == stem("fiancee") and stem("café") == stem("cafe")
-    from capabilities.evidence import _readings, aliases, cased
+    from capabilities.evidence import aliases, cased
+    from capabilities.evidence.people import _readings
 
     notes = cased(notes, "")  # as `choose` reads them
     read = _readings(notes, aliases(notes))
@@ -1399,7 +1400,7 @@ def test_a_turn_is_read_with_the_one_it_leans_on_whatever_order_they_were_recall
     )
     # recall ranked the second turn first: "she" is still Mum
     assert _answer_refs("What's the name of mum's consultant at the memory clinic?", [clinic, mum]) == ["m0", "m1"]
-    from capabilities.evidence import _readings
+    from capabilities.evidence.people import _readings
 
     a, b, c = _thread("My sister Ana lives in Lisbon.", "She's a nurse.", "She works nights at Santa Maria.")
     said, recalled = _readings([a, b, c], {}), _readings([c, a, b], {})
@@ -2537,7 +2538,8 @@ def test_a_documents_you_is_the_person() -> None:
              title="Kesandu Specialist Hospital offer of appointment"),
     ]  # fmt: skip
     assert "m2" in _answer_refs("When do I resume at Kesandu?", notes)
-    from capabilities.evidence import _tl_to_you, _tl_you_do
+    from capabilities.evidence.choice import _tl_you_do
+    from capabilities.evidence.refusals import _tl_to_you
 
     assert _tl_you_do(notes[1], stem("resume")) and _tl_to_you(notes[1])
     assert not _tl_you_do(notes[0], stem("resume")) and not _tl_to_you(notes[0])  # (the person's own words)
