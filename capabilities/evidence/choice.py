@@ -554,16 +554,16 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     known = aliases(notes)
     scored = _scored(sit, ask, notes, known)
     if not scored:
-        return Evidence("unknown", (), "low", "nothing relevant is remembered", ask.hard)
+        return Evidence.unknown("nothing relevant is remembered", ask.hard)
     if not ask.terms and not ask.attributes:
         best = max(scored, key=lambda s: s.note.relevance)
         if best.note.relevance >= BARE_RELEVANCE:
             return Evidence("answer", (best.note,), "medium", f"no key word; strong match {best.note.relevance:.2f}")
-        return Evidence("unknown", (), "low", "no key word and no strong match")
+        return Evidence.unknown("no key word and no strong match")
     ranked = sorted(scored, key=_Scored.key, reverse=True)
     best = ranked[0]
     if not best.hard and not best.terms and not best.attributes:
-        return Evidence("unknown", (), "low", "no remembered note mentions " + ", ".join(ask.terms), ask.hard)
+        return Evidence.unknown("no remembered note mentions " + ", ".join(ask.terms), ask.hard)
     # The answer may start from any of the best notes: "Rex had a vet visit" leads nowhere, "Ana
     # adopted a dog called Rex" leads to where Ana lives.
     starts = [s for s in ranked[:JOIN_STARTS] if len(s.hard) == len(best.hard)]

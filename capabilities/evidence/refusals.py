@@ -419,33 +419,33 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         missing = ()  # "which hospital does my flatmate work at?": "she's a pharmacist at the RVI"
     notes = tuple(sorted((c.note for c in chosen), key=_said_order))
     if missing:
-        return Evidence("unknown", (), "low", "nothing remembered about " + ", ".join(missing), missing)
+        return Evidence.unknown("nothing remembered about " + ", ".join(missing), missing)
     if (chosen[0].i_asked and sit.about_me and not sit.heads and not any(is_first_person(n.text, unsaid=True)
                                                                           or _tl_to_you(n) for n in notes)
             and not any(_unowned(c.note, ask) or _of_no_one(c.note, ask) for c in chosen)):
-        return Evidence("unknown", (), "low", "the notes are about someone else", ())  # "did I study?": not "Nia…"
+        return Evidence.unknown("the notes are about someone else")  # "did I study?": not "Nia…"
     if all(_told_of_another(c.note, ask, sit) and not _to_me(c.note.text) for c in chosen):
-        return Evidence("unknown", (), "low", "the notes say it of someone else", ())  # "…, she lives in York"
+        return Evidence.unknown("the notes say it of someone else")  # "…, she lives in York"
     chains = _name_chains(sit.text)
     for name, thing in zip(chains[::2], chains[1::2], strict=True):  # "Hannah's birthday": not "my own birthday"
         holders = [n for n in notes if covers(n.stems, thing)]
         mine = [n for n in holders if re.search(rf"\b(?:my|our)\s+(?:own\s+)?{thing}", n.text, re.IGNORECASE)]
         theirs = [n for n in holders if re.search(rf"\b{name}\w*['’]s\s+(?:\w+\s+)?{thing}", n.text, re.IGNORECASE)]
         if holders and len(mine) == len(holders) and not theirs:
-            return Evidence("unknown", (), "low", f"the notes are about the person's own {thing}", ())
+            return Evidence.unknown(f"the notes are about the person's own {thing}")
         # "When is Dev's birthday?": not Ollie's, joined through "Tash is married to Dev"
         held = [c for c in chosen if covers(c.note.stems, thing)]
         if any(name in c.hard and thing in c.attributes and _names_only(c.note, name, thing, ask) for c in chosen):
             continue  # "what's Hugo's job?": "Chloé's boyfriend Hugo is a firefighter" says it of him, unsaid as a job
         if held and not any(_mentions(c, name, chosen, thing) and _said_of_name(c, name, thing) for c in held):
-            return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
+            return Evidence.unknown(f"the notes say {thing} of someone else")
     if sit.chain >= 2 and len(sit.heads) >= 2:  # "my dad's birthday": a birthday said of the dad, not Ioana's
         owner, thing = sit.heads[-2], sit.heads[-1]
         holders = [c for c in chosen if thing in c.hard]
         if holders and not any((owner in c.hard or _opens_on_pronoun(c.note.text))
                                and _mentions(c, owner, chosen, thing)
                                for c in holders):  # ("she was diagnosed…" after "my mum is Margaret")
-            return Evidence("unknown", (), "low", f"the notes say {thing} of someone else", ())
+            return Evidence.unknown(f"the notes say {thing} of someone else")
     if sit.about_me and sit.heads:  # "my dog": not "Ana adopted a dog", whatever else is joined
         holders = [n for n in notes if covers(n.stems, sit.heads[0])]
         theirs = [n for n in holders
@@ -453,34 +453,34 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         # (a chosen note that says it only as read is mine: "Ganesh's daughter Pooja…", my brother's daughter)
         read_mine = any(sit.heads[0] in c.hard and not covers(c.note.stems, sit.heads[0]) for c in chosen)
         if holders and len(theirs) == len(holders) and not read_mine:
-            return Evidence("unknown", (), "low", "the notes are about someone else's", ())
+            return Evidence.unknown("the notes are about someone else's")
     compound = _TYPE_OF.search(sit.text)  # "my mother's blood type": not "type 2 diabetes", "the blood test"
     if compound and compound[1].casefold() not in STOP and not any(
         covers(said, stem(compound[1])) and covers(said, stem(compound[2]))
         for n in notes for said in map(_said, sentences(n.text))
     ):
-        return Evidence("unknown", (), "low", f"no note says the {compound[0]}", ())
+        return Evidence.unknown(f"no note says the {compound[0]}")
     unmet = [a for a in ask.attributes if not any(_attribute_met(n, a, ask) for n in notes)]
     unmet = [a for a in unmet
              if a not in NAMING_STEMS or not any(_named_as_kin(c.note, c.read, ask, sit.text) for c in chosen)]
     if unmet:
-        return Evidence("unknown", (), "low", "no note says the " + ", ".join(unmet), tuple(unmet))
+        return Evidence.unknown("no note says the " + ", ".join(unmet), tuple(unmet))
     if ask.attributes and ask.hard and not _owned_attribute(ask, chosen, sit.names):
-        return Evidence("unknown", (), "low", "the notes say it of someone else", ())
+        return Evidence.unknown("the notes say it of someone else")
     others = [t for t in ask.terms if t != ask.verb]
     said_all = len(others) >= 2 and any(all(t in c.terms for t in others) for c in chosen)  # "took first prize"
     told_as = _SAID_AS.get(ask.verb or "", frozenset())  # "what did I pay for the Navara?": "bought it for…"
     if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) or c.note.stems & told_as for c in chosen):
-        return Evidence("unknown", (), "low", f"no note says the person did {ask.verb}", ())
+        return Evidence.unknown(f"no note says the person did {ask.verb}")
     # "what did I get Benja for his birthday?" asks for a present ("get" is too light a verb to require
     # elsewhere): not "Benja turned 17 on 3 october"
     gift = _GIFT_ASKED.search(sit.text)
     if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
-        return Evidence("unknown", (), "low", f"no note says what {gift['giver']} gave", ())
+        return Evidence.unknown(f"no note says what {gift['giver']} gave")
     if ask.earlier and not any(c.earlier for c in chosen) and not (ask.answer_type and _changed_later(chosen)):
-        return Evidence("unknown", (), "low", "no note says what came before", ())
+        return Evidence.unknown("no note says what came before")
     if ask.answer_type and not any(c.typed for c in chosen):
-        return Evidence("unknown", (), "low", f"no note names a {ask.answer_type}", ())
+        return Evidence.unknown(f"no note names a {ask.answer_type}")
     # an amount or a time said of what is asked, not of a note joined for another word ("you paid 2900 lei
     # for the package" is no ferry to Thassos; "flight at 8:10" no birthday party): the note that gives it
     # says a word asked, or goes on from one that does
@@ -490,82 +490,82 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if ask.answer_type in ("number", "time") and asked and typed and not any(
         _of_it(c, chosen, asked, money) for c in typed
     ):
-        return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of something else", ())
+        return Evidence.unknown(f"the {ask.answer_type} said is of something else")
     due = _MONEY_NOUN.search(sit.text)  # "how much was the deposit on the flat?": not "the rent… is 1,260 €"
     if money and ask.answer_type == "number" and due and typed and not any(covers(c.note.stems, stem(due[0].casefold()))
                                                                           for c in chosen):  # fmt: skip
-        return Evidence("unknown", (), "low", f"no note gives the {due[0]}", ())
+        return Evidence.unknown(f"no note gives the {due[0]}")
     whose = _whose_thing(sit)  # "when is Trisha's birthday?": not the date of "Paolo's birthday is on Sept 21"
     if ask.answer_type in ("number", "time") and whose and typed:
         owner, thing = whose
         holding = [c for c in typed if covers(c.note.stems, thing)]
         if holding and all(_anothers(c.note.text, owner, thing) and _anothers(c.read or c.note.text, owner, thing)
                            for c in holding):  # (as typed and as read: "K's birthday" is Kieran's)
-            return Evidence("unknown", (), "low", f"the {ask.answer_type} said is of someone else's {thing}", ())
+            return Evidence.unknown(f"the {ask.answer_type} said is of someone else's {thing}")
     # "how much did I make per hour?": not "pays 120 lucas a month" (another rate, of another job)
     rate = _RATE.search(sit.text)
     if rate and typed and all(_other_rate(c.note.text, sit.text, rate[1]) for c in typed):
-        return Evidence("unknown", (), "low", f"the amount said is not per {rate[1]}", ())
+        return Evidence.unknown(f"the amount said is not per {rate[1]}")
     priced = _priced_thing(sit, ask)  # "how much did I pay for the truck?": not the permit's "$590 fee"
     if priced and typed and not any(covers(o.note.stems, t) and (o is c or _one_document(c.note, o.note))
                                     for c in typed for o in chosen for t in priced):  # fmt: skip
-        return Evidence("unknown", (), "low", "the amount said is of something else", ())
+        return Evidence.unknown("the amount said is of something else")
     if typed and _clock_of_another(sit.text, [c.note for c in chosen]):  # "…flight leave?": not "let him leave at 4"
-        return Evidence("unknown", (), "low", "the time said is of something else", ())
+        return Evidence.unknown("the time said is of something else")
     if set(ask.attributes) & NAMING_STEMS and _modified_otherwise(sit.text, notes):  # "my older brother's name"
-        return Evidence("unknown", (), "low", "the notes say it of another one", ())
+        return Evidence.unknown("the notes say it of another one")
     if set(ask.attributes) & NAMING_STEMS and _unnamed_kin(sit, notes):  # "Jelle's wife": not "his wife is…"
-        return Evidence("unknown", (), "low", "no note names the one asked", ())
+        return Evidence.unknown("no note names the one asked")
     if ask.answer_type == "number" and _ab_unpriced(sit.text, notes):  # "how much are tickets…?": not "on the 13th"
-        return Evidence("unknown", (), "low", "no note says an amount of money", ())
+        return Evidence.unknown("no note says an amount of money")
     if ask.answer_type == "number" and _ab_numbers_of_another_kind(sit.text, notes):  # not "Jonah is nine"
-        return Evidence("unknown", (), "low", "the numbers said are of another kind", ())
+        return Evidence.unknown("the numbers said are of another kind")
     if _ab_measure_unsaid(sit.text, notes):  # "…per litre?": not "EUR 2,400 per month"
-        return Evidence("unknown", (), "low", "no note says the measure asked", ())
+        return Evidence.unknown("no note says the measure asked")
     if _ab_drug_unsaid(sit.text, notes):  # "What dose of insulin…": not "furosemide 20 mg"
-        return Evidence("unknown", (), "low", "no note names the medicine asked", ())
+        return Evidence.unknown("no note names the medicine asked")
     if _ab_look_of_unsaid(sit.text, notes, [c.note for c in typed]):  # "what size are my running shoes?"
-        return Evidence("unknown", (), "low", "no note says the thing asked", ())
+        return Evidence.unknown("no note says the thing asked")
     if ask.answer_type in ("person", "place") and _ab_place_of_another(sit, chosen):  # not Luke's "school play"
-        return Evidence("unknown", (), "low", "the notes say it of someone else", ())
+        return Evidence.unknown("the notes say it of someone else")
     if set(ask.attributes) & NAMING_STEMS and _ab_name_of_unsaid(sit.text, chosen):  # "babcia's first name"
-        return Evidence("unknown", (), "low", "no note says the one asked", ())
+        return Evidence.unknown("no note says the one asked")
     if _ab_address_unsaid(sit.text, notes):  # "Pieter's home address": not "Pieter's house has a leak"
-        return Evidence("unknown", (), "low", "no note says an address", ())
+        return Evidence.unknown("no note says an address")
     if set(ask.attributes) & ROLE_STEMS and _ab_job_unsaid(sit, chosen):  # not "Emeka's company transferred him"
-        return Evidence("unknown", (), "low", "no note says their job", ())
+        return Evidence.unknown("no note says their job")
     if _ab_own_as_anothers(sit, notes):  # "When's my birthday?": not "Her birthday's 12 January"
-        return Evidence("unknown", (), "low", "the notes say it of someone else", ())
+        return Evidence.unknown("the notes say it of someone else")
     if _ab_no_day_said(sit.text, notes):  # "When's my birthday?": not "I was born the year after"
-        return Evidence("unknown", (), "low", "no note says the day", ())
+        return Evidence.unknown("no note says the day")
     if _ab_renamed_unsaid(sit.text, notes):  # "What was Zaatar called at the SPA?"
-        return Evidence("unknown", (), "low", "no note says another name", ())
+        return Evidence.unknown("no note says another name")
     if _ab_amount_unsaid(sit.text, notes):  # "what's my monthly payment on the loan": not "Payment Schedule"
-        return Evidence("unknown", (), "low", "no note says an amount", ())
+        return Evidence.unknown("no note says an amount")
     if _ab_deed_unsaid(sit.text, notes, [c.read for c in chosen]):  # "What did Wietske study?"
-        return Evidence("unknown", (), "low", "no note says the deed asked", ())
+        return Evidence.unknown("no note says the deed asked")
     if _ab_result_time_unsaid(sit.text, notes):  # "my time in the Bryanston 10km": not "no excuses this time"
-        return Evidence("unknown", (), "low", "no note says the time asked", ())
+        return Evidence.unknown("no note says the time asked")
     if _ab_mark_as_school_year(sit.text, notes):  # "What grade did Andrei get…": not "in 12th grade"
-        return Evidence("unknown", (), "low", "no note says the mark asked", ())
+        return Evidence.unknown("no note says the mark asked")
     if _ab_fee_of_another(sit.text, [c.note for c in typed], priced):  # "…for the truck": not "$590 fee"
-        return Evidence("unknown", (), "low", "the amount said is a due of something else", ())
+        return Evidence.unknown("the amount said is a due of something else")
     if _ab_bound_only(sit.text, [c.note for c in typed], priced):  # the robot's cost: not "Investments above…"
-        return Evidence("unknown", (), "low", "the amount said is a bound", ())
+        return Evidence.unknown("the amount said is a bound")
     if _ab_deed_only_meant(sit.text, notes):  # "…spend fixing the gearbox": not "he wants to fix the gearbox"
-        return Evidence("unknown", (), "low", "the notes say the deed only as meant", ())
+        return Evidence.unknown("the notes say the deed only as meant")
     if _ab_opponent_unsaid(sit.text, notes):  # "who was benja playing against…"
-        return Evidence("unknown", (), "low", "no note says an opponent", ())
+        return Evidence.unknown("no note says an opponent")
     if _ab_acronym_unnamed(sit.text, notes):  # "Which HMO…": not "the Hospital's HMO scheme"
-        return Evidence("unknown", (), "low", "no note names the one asked", ())
+        return Evidence.unknown("no note names the one asked")
     if _ab_where_i_unnamed(sit.text, notes):  # "the school where I teach": not the grandson's school
-        return Evidence("unknown", (), "low", "no note names the person's own", ())
+        return Evidence.unknown("no note names the person's own")
     # "which city did Gary and I get married in?": the place is said of the marriage, not just of Gary
     mates = {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
     about = {c.note.ref for c in chosen if c.terms - mates}  # or goes on from one that is ("It's white")
     typed = [c.note for c in chosen if c.typed]
     if ask.answer_type and mates and typed and all(n.ref not in about and n.after not in about for n in typed):
-        return Evidence("unknown", (), "low", f"the {ask.answer_type} named is said of something else", ())
+        return Evidence.unknown(f"the {ask.answer_type} named is said of something else")
     noun = _named_noun(sit.text)  # "which hospital…": where a note says the hospital, it names it
     saying = [c for c in chosen if noun and ask.answer_type in ("person", None) and covers(c.note.said, stem(noun))]
     who = ask.answer_type == "person" and re.match(r"\W*who\b", sit.text, re.IGNORECASE) is not None
@@ -579,30 +579,30 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
         return c.typed > 0 if ask.answer_type else _names_one(c.note, sit.text)
 
     if saying and not any(named(c, noun) for c in saying):  # "which airline…": not "the airline moved…"
-        return Evidence("unknown", (), "low", f"no note names the {noun}", ())
+        return Evidence.unknown(f"no note names the {noun}")
     role = _WHO_ROLE.match(sit.text.casefold())  # "who is the surgeon…": not "The surgeon is on sick leave"
     saying = [c for c in chosen if role and not noun and covers(c.note.said, stem(role[1]))]
     if role and ask.answer_type == "person" and saying and not any(named(c, role[1]) for c in saying):
-        return Evidence("unknown", (), "low", f"no note names the {role[1] if role else ''}", ())
+        return Evidence.unknown(f"no note names the {role[1] if role else ''}")
     only = _ROLE_ALONE.match(sit.text.casefold())  # "who's the captain on Dennis's ship?": not "his ship is MV…"
     if (only and ask.answer_type == "person" and not noun and only[1] not in STOP | _SOMEONE
             and not any(covers(c.note.stems, stem(only[1])) for c in chosen)):
-        return Evidence("unknown", (), "low", f"no note says who the {only[1]} is", ())
+        return Evidence.unknown(f"no note says who the {only[1]} is")
     head = _ROLE_HEAD.match(sit.text.casefold())  # "who's Anto's violin teacher?": not "she studies violin"
     if (ask.answer_type == "person" and head and head[1] not in STOP
             and not any(covers(c.note.stems, stem(head[1])) for c in chosen)):
-        return Evidence("unknown", (), "low", f"no note says who the {head[1]} is", ())
+        return Evidence.unknown(f"no note says who the {head[1]} is")
     best = chosen[0]
     terms_covered = sum(any(t in c.terms for c in chosen) for t in ask.terms)  # as read ("my brother-in-law")
     if not ask.hard and terms_covered * 2 < len(ask.terms) and best.note.relevance < HIGH_RELEVANCE:
-        return Evidence("unknown", (), "low", "only weak, partial matches", ())
+        return Evidence.unknown("only weak, partial matches")
     if ask.terms and not terms_covered and not ask.attributes:  # "the physio cost?": not "1150 a month"
-        return Evidence("unknown", (), "low", "no note says any of " + ", ".join(ask.terms), ())
+        return Evidence.unknown("no note says any of " + ", ".join(ask.terms))
     if ask.terms and not terms_covered and not sit.about_me:  # "what does debbie do?": not "…to her old work"
-        return Evidence("unknown", (), "low", "no note says who or what the attribute is of", ())
+        return Evidence.unknown("no note says who or what the attribute is of")
     # "when's my next HbA1c test due?": not "Next week Wednesday, 9th April, is my birthday" (1 of 4)
     if terms_covered * 3 < len(ask.terms) and not ask.attributes:
-        return Evidence("unknown", (), "low", "the notes say too little of what is asked", ())
+        return Evidence.unknown("the notes say too little of what is asked")
     strong = (terms_covered == len(ask.terms) and best.note.relevance >= SURE_RELEVANCE
               and ask.answer_type != "number")  # see SURE_RELEVANCE
     why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"

@@ -366,6 +366,11 @@ class Evidence:
     reason: str
     missing: tuple[str, ...] = ()
 
+    @classmethod
+    def unknown(cls, reason: str, missing: tuple[str, ...] = ()) -> Evidence:
+        """No answer: "I don't know", with the reason a person can read and the key words none held."""
+        return cls("unknown", (), "low", reason, missing)
+
 
 def covers(note_stems: frozenset[str], term: str) -> bool:
     """Whether a note's stems include a term or a word of its group."""
