@@ -1134,8 +1134,14 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
         # words (not "he runs the program" read as work, for "who do I work for?") and, of what the person
         # does, the doing or the kind of answer asked ("hockey moved, we're Thursdays now" for "which
         # night…"): not "band's moved rehearsals" for "what do I play in the band?"
+        # news of the person's own answer is told by the person: not "Cathal got a new job, he's moving to a
+        # school in Galway" for "where am I from?" ("I'm from Braga… lived in Galway for nine years")
+        and (s.mine or not chosen[0].subject)
         and (shared
-             or (any(covers(s.note.said, t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
+             # (and of whoever the answer is of: not news of the partner for "where does my partner's sister
+             # live?", nor for "where does Priya's fiancé work?")
+             or (chosen[0].hard <= s.hard
+                 and any(covers(s.note.said, t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)
                  # and of the thing asked, not only of the one named ("the new adviser is Sir Tolentino"
                  # for "who's Migo's ninang?")
@@ -1153,10 +1159,22 @@ def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
     does not (lower-cased)."""
     asked = set(ask.hard) | set(ask.terms)
     names: set[str] = set()
-    for c in chosen:
-        said = [p for p in sentences(c.note.text) if any(covers(_said(p), t) for t in asked)] or [c.note.text]
-        names |= {n.casefold() for p in said for n in names_in(p)}
+    for i, c in enumerate(chosen):
+        said = [p for p in sentences(c.note.text) if any(covers(_said(p), t) for t in asked)]
+        # (the best note names its answer whatever words it says it in; a note joined only as the turn
+        # another leans on names none: "Cathal's sister is minding the cat while we're away" is no answer
+        # to "what day do we fly to Porto?")
+        said = said or ([c.note.text] if i == 0 else [])
+        # (whose it is is not what is answered: "Cathal's sister Niamh… lives in Salthill" answers with
+        # Niamh, and news of Cathal's job corrects nothing of hers)
+        names |= {n.casefold() for p in said for n in names_in(p) if not _LD_only_owner(n, p)}
     return frozenset(n for n in names if stem(n) not in asked and not is_calendar(n))
+
+
+def _LD_only_owner(name: str, text: str) -> bool:
+    """Whether a name is said in a text only as whose something is ("Cathal's sister")."""
+    said = [m.end() for m in re.finditer(rf"\b{re.escape(name)}\b", text)]
+    return bool(said) and all(re.match(r"['’]s\b", text[e:]) for e in said)
 
 
 def _who_unsaid(

@@ -3249,3 +3249,27 @@ def test_news_that_says_a_compounds_head_is_news_of_it() -> None:
     old = _note("m1", "I keep 11 beehives at my dad's place in the village", 0, 0.95)
     new = _note("m2", "caught a swarm in the plum tree on saturday, so 12 hives now", 30, 0.8)
     assert "m2" in _answer_refs("How many beehives have I got now?", [old, new])
+
+
+# --- twenty-fourth session, lead ---
+
+
+def test_news_of_another_one_corrects_nothing_of_the_one_answered() -> None:
+    # someone's news joins an answer as its correction only when it is of whoever the answer is of
+    notes = [
+        _note("m1", "My husband is Dev, he's a pharmacist in Rathmines.", 0, 0.7),
+        _note("m2", "Dev's sister Anjali is feeding the hens while we're away, she lives in Clontarf.", 1, 0.85),
+        _note("m3", "Mei's boyfriend is called Tomas, he works for Siemens in Ringsend.", 2, 0.9),
+        _note("m4", "Small update, Dev got a new job, he's moving to an office in Sandyford from May.", 3, 0.6),
+    ]
+    assert "m4" not in _answer_refs("Where does my husband's sister live?", notes)  # news of Dev, not of Anjali
+    assert _answer_refs("Where does Mei's boyfriend work?", notes) == ["m3"]  # not the person's own husband's job
+    assert "m4" in _answer_refs("Where does my husband work now?", notes)  # (his own news still corrects)
+
+
+def test_news_of_someone_else_corrects_nothing_the_person_said_of_themself() -> None:
+    notes = [
+        _note("m1", "I came to Leeds in 2011 to do my PhD and never left.", 0, 0.9),
+        _note("m2", "About my mother, Ifeoma Okafor. She is 74 and moved from Enugu to Leeds in 2019.", 5, 0.7),
+    ]
+    assert _answer_refs("In which year did I come to Leeds?", notes) == ["m1"]  # not her move, however newer
