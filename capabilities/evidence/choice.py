@@ -987,7 +987,10 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
                     gains.append(((hard, False, *rest), s))  # pyright: ignore[reportArgumentType]
         # a document's sentences stand alone: one joins for what the answer needs, not for a shared word
         # ("…the superintendent, who lives in Unit 1" adds nothing to "comes with one parking space, stall 7")
-        useful = [(g, s) for g, s in gains if any(g[:4]) or (any(g) and s.note.source != "chunk")]
+        # (and a later "it's 380 not 420" puts an amount against the one chosen, though it says it bare)
+        useful = [(g, s) for g, s in gains
+                  if any(g[:4]) or (any(g) and s.note.source != "chunk")
+                  or (ask.answer_type == "number" and _LD_AGAINST.search(s.note.text) and _puts_against(s, chosen))]
         if _says_all(chosen, ask):  # then only a correction, the turn a chosen one's pronoun needs, or
             # the person's own note of all that is asked in the very form asked ("10 March" for "in March")
             useful = [(g, s) for g, s in useful
@@ -1140,7 +1143,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
         and (shared
              # (and of whoever the answer is of: not news of the partner for "where does my partner's sister
              # live?", nor for "where does Priya's fiancé work?")
-             or (chosen[0].hard <= s.hard
+             or (_LD_of_the_one(s, chosen[0], ask)
                  and any(covers(s.note.said, t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)
                  # and of the thing asked, not only of the one named ("the new adviser is Sir Tolentino"
@@ -1151,6 +1154,17 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
     return (len(s.hard - hard), correction, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), leans)  # fmt: skip
+
+
+_LD_AGAINST = re.compile(r"\d(?:\s*[a-z€$£%]+)?[,;]?\s+not\s+[€$£]?\d")  # "380 not 420", "£45, not £40"
+
+
+def _LD_of_the_one(news: _Scored, best: _Scored, ask: Ask) -> bool:
+    """Whether news is of whoever the best note's answer is of: the one whose it is asked ("Priya's fiancé":
+    Priya), and the last of a chain of kin ("my partner's sister": the sister), as far as the best says them."""
+    whose = [o for o in ask.owners if o in best.hard]
+    last = [ask.things[-1]] if len(ask.things) >= 2 and ask.things[-1] in best.hard else []
+    return all(t in news.hard for t in (*whose, *last))
 
 
 def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
@@ -1172,9 +1186,12 @@ def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
 
 
 def _LD_only_owner(name: str, text: str) -> bool:
-    """Whether a name is said in a text only as whose something is ("Cathal's sister")."""
+    """Whether a name is said in a text only as whose kin someone is ("Cathal's sister Niamh"; not "Kuba's
+    football mad": Kuba is)."""
     said = [m.end() for m in re.finditer(rf"\b{re.escape(name)}\b", text)]
-    return bool(said) and all(re.match(r"['’]s\b", text[e:]) for e in said)
+    return bool(said) and all(
+        (m := re.match(r"['’]s\s+([a-z]+)", text[e:])) and stem(m[1]) in _KIN_STEMS for e in said
+    )
 
 
 def _who_unsaid(

@@ -647,7 +647,7 @@ _PRICED = word_set(
     # the world's currencies said as words (not "won", "real", "dong": common English words)
     "peso pesos rupee rupees yen yuan franc francs lei leu lira naira shilling shillings baht ringgit zloty "
     "krona kronor krone kroner ruble rubles rouble roubles reais dirham dirhams riyal riyals cedi cedis "
-    "php usd eur gbp inr aud cad nzd zar"
+    "euro dollar php usd eur gbp inr aud cad nzd zar"  # ("it will be 420 euro to fix": said singular too)
 )
 
 

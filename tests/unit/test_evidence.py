@@ -3273,3 +3273,13 @@ def test_news_of_someone_else_corrects_nothing_the_person_said_of_themself() -> 
         _note("m2", "About my mother, Ifeoma Okafor. She is 74 and moved from Enugu to Leeds in 2019.", 5, 0.7),
     ]
     assert _answer_refs("In which year did I come to Leeds?", notes) == ["m1"]  # not her move, however newer
+
+
+def test_an_amount_said_bare_against_the_one_chosen_joins_it() -> None:
+    notes = [
+        _note("m1", "ugh the boiler died again, the plumber says it will be 1,200 euro to replace it", 0, 0.75),
+        _note("m2", "it's a Vaillant, about twelve years old, came with the house", 0, 0.6),
+        _note("m3", "update on the boiler, the plumber rang back, it's 950 not 1,200, he found a cheaper one", 2, 0.55),
+    ]
+    # "euro" said singular is money; the later "950 not 1,200" is the amount now, though it says no money word
+    assert "m3" in _answer_refs("how much is the new boiler going to cost?", notes)
