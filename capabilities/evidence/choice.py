@@ -68,6 +68,7 @@ from capabilities.evidence.words import (
     _PEOPLE,
     _RELATIONS,
     _SOMEONE,
+    _TYPE_NOUNS,
     _UNITS,
     _WITH_ME,
     _WORKS_OUT,
@@ -951,7 +952,10 @@ def _with_change(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask) -> Evi
         return evidence
     news = [s for s in ranked if s.note not in evidence.notes and s.mine and s.typed and s.note.source != "chunk"
             and covers(s.note.said, ask.category) and corrects(s.note.text)
-            and all(_later(s.note, n) for n in evidence.notes)]  # fmt: skip
+            and all(_later(s.note, n) for n in evidence.notes)
+            # (a time asked is of something: "what day do we fly to Porto?" is not "no more nights, only days")
+            and (_TYPE_NOUNS.get(ask.category) != "time" or any(covers(s.note.said, t) for t in ask.terms
+                                                                 if t != ask.category))]  # fmt: skip
     if not news:
         return evidence
     newest = max(news, key=lambda s: _when(s.note)).note
@@ -1164,7 +1168,8 @@ def _LD_of_the_one(news: _Scored, best: _Scored, ask: Ask) -> bool:
     Priya), and the last of a chain of kin ("my partner's sister": the sister), as far as the best says them."""
     whose = [o for o in ask.owners if o in best.hard]
     last = [ask.things[-1]] if len(ask.things) >= 2 and ask.things[-1] in best.hard else []
-    return all(t in news.hard for t in (*whose, *last))
+    # (news that names no one else may be of them: "Swimming moved too, she went up a level…")
+    return all(t in news.hard for t in (*whose, *last)) or not news.about - best.about
 
 
 def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:
