@@ -3249,3 +3249,51 @@ def test_news_that_says_a_compounds_head_is_news_of_it() -> None:
     old = _note("m1", "I keep 11 beehives at my dad's place in the village", 0, 0.95)
     new = _note("m2", "caught a swarm in the plum tree on saturday, so 12 hives now", 30, 0.8)
     assert "m2" in _answer_refs("How many beehives have I got now?", [old, new])
+
+# --- twenty-fourth session, single-temporal ---
+
+
+def test_where_in_a_place_asks_for_a_place_inside_it() -> None:
+    """"Where in Portugal…" asks for a place in Portugal, which the answer need not name ("lives in Braga"),
+    as "which neighbourhood of Leipzig" does: not the note that says Portugal."""
+    notes = [
+        _note("m1", "my aunt lives in Braga, up near the Spanish border", 0, 0.7),
+        _note("m2", "we might drive down to Portugal at Easter, the ferry is booked for my aunt and me", 5, 0.9),
+    ]
+    assert _answer_refs("Where in Portugal does my aunt live?", notes) == ["m1"]
+
+
+def test_a_rep_is_a_representative() -> None:
+    notes = [
+        _note("m1", "Questions about the depot rota go to your GMB representative, Priya Nair.", 0, 0.6),
+        _note("m2", "the depot canteen is closing for a refit in March, Kelly says", 3, 0.9),
+    ]
+    assert _answer_refs("who's the union rep at my depot?", notes) == ["m1"]
+
+
+def test_a_post_said_with_the_is_a_job() -> None:
+    """"I am the coordinator of our chess club" says a job, as "I am a coordinator" would (a job-shaped word
+    after "am the", before "of/at/for/in"), not only the brother's "is a pharmacist"."""
+    notes = [
+        _note("m1", "On Tuesdays I am the coordinator of our chess club, we meet in the library.", 0, 0.7),
+        _note("m2", "My brother Karl is a pharmacist in Graz and he plays chess at a club too.", 3, 0.9),
+    ]
+    assert _answer_refs("What job do I do for the chess club?", notes) == ["m1"]
+
+
+def test_the_pronoun_i_names_nothing_that_keeps_the_kind_asked_a_must() -> None:
+    """"Which sport do I coach…?": the capital of "I" is no name the question says (as a RAV4 would be), so
+    the sport need not be said beside the answer ("I coach korfball"), and "my favourite sport" is not it."""
+    notes = [
+        _note("m1", "In the evenings I coach korfball for the Kestrels under-12s at the community hall.", 0, 0.7),
+        _note("m2", "Cycling to work saves me a fortune, and it's my favourite sport.", 3, 0.9),
+    ]
+    assert _answer_refs("Which sport do I coach in the evenings?", notes) == ["m1"]
+
+
+def test_a_question_asked_before_and_stored_without_its_mark_is_no_answer() -> None:
+    notes = [
+        _note("m1", "how long have I got to wear the boot after the surgery", 9, 0.9),
+        _note("m2", "After the surgery it's eight weeks in a walking boot, no driving.", 0, 0.7),
+    ]
+    assert _answer_refs("How long will I wear the boot after the surgery?", notes) == ["m2"]
