@@ -204,8 +204,8 @@ def read_ask(sit: Situation) -> Ask:
     # "which contractor is doing our bathroom?": the category of the answer, seldom said beside it
     # ("went with Hanley & Sons"), is a key word, not a must, when nothing else asked is one
     # ("which dealership did we buy the RAV4 from?" still needs a note that says a dealership)
-    if noun and hard == [stem(noun)] and not re.search(r"(?<!^)\b(?!I\b|I['’])[A-ZÀ-ÞĀ-Ž0-9]", text.strip()):
-        hard = []  # (a question that names something, a RAV4, an Arbor Glen, keeps it a must; "I" names nothing)
+    if noun and hard == [stem(noun)] and not re.search(r"(?<!^)\b[A-ZÀ-ÞĀ-Ž0-9]", text.strip()):
+        hard = []  # (a question that names something, a RAV4, an Arbor Glen, keeps it a must)
     # not "the clinic's name"; but "the name of that Ethiopian restaurant" must be said as a name
     attributes += [stem(w) for w in words(text) if w in NAMING and not _named_noun(text, direct=True)]
     attributes += ["old"] if re.search(r"\bhow old\b|\bage\b", text, re.IGNORECASE) else []

@@ -3281,16 +3281,6 @@ def test_a_post_said_with_the_is_a_job() -> None:
     assert _answer_refs("What job do I do for the chess club?", notes) == ["m1"]
 
 
-def test_the_pronoun_i_names_nothing_that_keeps_the_kind_asked_a_must() -> None:
-    """"Which sport do I coach…?": the capital of "I" is no name the question says (as a RAV4 would be), so
-    the sport need not be said beside the answer ("I coach korfball"), and "my favourite sport" is not it."""
-    notes = [
-        _note("m1", "In the evenings I coach korfball for the Kestrels under-12s at the community hall.", 0, 0.7),
-        _note("m2", "Cycling to work saves me a fortune, and it's my favourite sport.", 3, 0.9),
-    ]
-    assert _answer_refs("Which sport do I coach in the evenings?", notes) == ["m1"]
-
-
 def test_a_question_asked_before_and_stored_without_its_mark_is_no_answer() -> None:
     notes = [
         _note("m1", "how long have I got to wear the boot after the surgery", 9, 0.9),
