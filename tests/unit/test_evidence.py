@@ -3287,3 +3287,15 @@ def test_a_question_asked_before_and_stored_without_its_mark_is_no_answer() -> N
         _note("m2", "After the surgery it's eight weeks in a walking boot, no driving.", 0, 0.7),
     ]
     assert _answer_refs("How long will I wear the boot after the surgery?", notes) == ["m2"]
+
+
+def test_a_job_asked_of_someone_named_is_the_one_said_of_them() -> None:
+    """"what Marta do for work?": the job said after her name ("Marta is 31, she is physiotherapist"), not her
+    husband's said after his ("Marta married Jonas, he works in a bank") nor a scan's "it's a girl"."""
+    notes = [
+        _note("m1", "Marta is 31, she is physiotherapist, she lives and works in Braga.", 0, 0.7),
+        _note("m2", "Marta married Jonas last spring, he works in a bank in Porto.", 2, 0.8),
+        _note("m3", "Marta had the scan today, is a girl! everyone is crying", 4, 0.8),
+    ]
+    assert _answer_refs("what Marta do for work?", notes) == ["m1"]
+    assert _answer_refs("What does Jonas do for work?", notes) == ["m2"]
