@@ -134,7 +134,7 @@ _CONTRAST = re.compile(
     r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?i:mon|tues|wednes|thurs|fri|satur|sun)days?)\b"
 )
 
-_LOCATIVE = word_set("at in from to near on into")
+_LOCATIVE = word_set("at in from to near on into outside")  # ("just outside Hantumhuizen")
 # A clock time as one token ("8:15", "7.30am"); the voice finds it whole in a reply the same way.
 CLOCK_TIME = re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?", re.IGNORECASE)
 _HOURS = frozenset(str(n) for n in range(1, 13)) | word_set(

@@ -3299,3 +3299,11 @@ def test_a_job_asked_of_someone_named_is_the_one_said_of_them() -> None:
     ]
     assert _answer_refs("what Marta do for work?", notes) == ["m1"]
     assert _answer_refs("What does Jonas do for work?", notes) == ["m2"]
+
+
+def test_just_outside_a_town_is_near_it() -> None:
+    notes = [
+        _note("m1", "We keep sheep and a few hens on a smallholding just outside Kelso.", 0, 0.5),
+        _note("m2", "The vet came out on Tuesday for the lambs, all fine.", 3, 0.9),
+    ]
+    assert _answer_refs("Which town are we near?", notes) == ["m1"]
