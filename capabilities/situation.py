@@ -162,6 +162,8 @@ _SYNONYMS_TEXT = (
     "birthday born birth turned turns",  # "Maeve turned six on 3 October", "She turns 70 on 2 January"
     "partner boyfriend girlfriend husband wife spouse fiance fiancee bf gf",
     "boss manager supervisor",
+    "near nearby outside",  # "which village are we near?": "our farm is just outside Hantumhuizen"
+    "rep reps representative representatives",  # "who's the union rep?": "your Unite representative, Dev Sandhu"
     "climbing climb bouldering",
     "hobby hobbies pastime",
     "car vehicle drive",

@@ -83,6 +83,7 @@ def described(text: str) -> set[str]:
 # The place a place is in: "which neighbourhood of Leipzig" (the answer need not say Leipzig).
 _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-ZÀ-ÞĀ-Ž][\w-]+)"
+    r"|\b(?i:where)\s+in\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][\w-]+)"  # "where in Japan…": Kumamoto, Japan unsaid
 )
 _DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
 _NAMED_DID = re.compile(r"\b(?:does|did)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:\w+ly\s+)?([a-z]+)\b")
@@ -172,7 +173,7 @@ def read_ask(sit: Situation) -> Ask:
     hard += [stem(n) for n in _SUBJECT_NAME.findall(text) if n.casefold() not in STOP]
     # every name the question says, but the place a place is in ("which neighbourhood of Leipzig")
     # (not one in a relative clause: "the club that Carla got me into" is found through the club)
-    container = {w.casefold() for w in _CONTAINER.findall(text)}
+    container = {w.casefold() for m in _CONTAINER.findall(text) for w in m if w}
     relative = {w.casefold() for w in re.findall(r"\b(?:that|who|which|where|whom)\s+(" + NAME_WORD + ")", text[1:])}
     hard += [stem(n.split()[0]) for n in sit.names if n.split()[0].casefold() not in container | relative | STOP
              and not is_calendar(n.split()[0])]  # fmt: skip
@@ -215,7 +216,8 @@ def read_ask(sit: Situation) -> Ask:
     attributes = [a for a in attributes if a not in roles_asked[1:]]
     # "which city", "what breed": the answer's type or description, not a word a note must say
     unsaid = {stem(w) for w in _TYPE_NOUNS} | {stem(w) for w in _DESCRIPTIVE} | {stem(w) for w in _VAGUE}
-    unsaid |= {stem(w) for w in _CONTAINER.findall(text)}  # "which neighbourhood of Leipzig": where to look
+    # "which neighbourhood of Leipzig", "where in Japan": where to look
+    unsaid |= {stem(w) for m in _CONTAINER.findall(text) for w in m if w}
     unsaid |= placed
     unsaid |= {stem(w) for w in re.findall(rf"\bmy\s+({'|'.join(DESCRIBERS)})\b", text, re.IGNORECASE)}  # "my late"
     ends = [stem("end")] if re.search(r"\b(?:until|till)\b", text, re.IGNORECASE) else []  # "until what date…?"

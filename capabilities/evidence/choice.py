@@ -32,6 +32,8 @@ from capabilities.evidence.people import (
     _NAME_ONLY,
     _PARENT_WORDS,
     _WHO_WED,
+    HER_KIN,
+    HIS_KIN,
     _kin_in_two_steps,
     _kin_of_alias,
     _kin_steps,
@@ -65,14 +67,20 @@ from capabilities.evidence.words import (
     _KIN_STEMS,
     _LIGHT_VERBS,
     _MY_ROLE_VERB,
+    _OWN_BUSINESS,
     _PEOPLE,
     _RELATIONS,
+    _ROLE_BARE,
+    _ROLE_IN_BRACKETS,
+    _ROLE_SHAPE,
+    _ROLE_VERB,
     _SOMEONE,
     _TYPE_NOUNS,
     _UNITS,
     _WITH_ME,
     _WORKS_OUT,
     NAMING_STEMS,
+    ROLE_STEMS,
     WHO_IS_NAMED,
     AnswerType,
     Ask,
@@ -96,6 +104,7 @@ from capabilities.evidence.words import (
     is_question,
     kinship,
     parts,
+    people_in,
 )
 from capabilities.shorthand import spelled_out
 from capabilities.situation import (
@@ -208,7 +217,8 @@ def _score(
         not _theirs(note, sit) and not _someone_of(read or note.text, sit) and not _told_of_another(note, ask, sit),
         _owned(note, sit),
         frozenset(a for a in ask.attributes
-                  if _attribute_met(note, a, ask) or (a in NAMING_STEMS and _named_as_kin(note, read, ask, sit.text))),
+                  if (_attribute_met(note, a, ask) and _ST_role_said_of(note.text, a, ask))
+                  or (a in NAMING_STEMS and _named_as_kin(note, read, ask, sit.text))),
         frozenset(t for t in ask.terms if covers(stems, t)),
         type_level(note, ask.answer_type, sit.text),
         sit.about_me and note.source != "chunk",  # the person's own words before a document's
@@ -226,6 +236,47 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+_ST_NO_JOB = word_set("girl boy baby man woman lady guy kid child twin twins person")  # "it's a girl!"
+
+
+def _ST_role_said_of(text: str, attribute: str, ask: Ask) -> bool:
+    """For a job asked of someone named ("what does Juliana do for work?"), whether the note says a job of
+    them: the name said last before it is theirs, or none is ("Juliana is 28, she is a dentist"), not
+    "Juliana married Rafael, he works in a bank", nor "Juliana had the scan, it's a girl!"."""
+    named = [t for t in ask.hard if t not in ask.things]
+    if attribute not in ROLE_STEMS or not named:
+        return True
+    ends = [m.end() for r in (_ROLE_BARE, _ROLE_VERB, _ROLE_IN_BRACKETS, _OWN_BUSINESS) for m in r.finditer(text)]
+    ends += [m.end() for m in _ROLE_SHAPE.finditer(text) if m[1].casefold() not in _ST_NO_JOB]
+    ends += [m.end() for m in re.finditer(r"[\w'’-]+", text) if covers(_said(m[0]), attribute)]
+    # (only where they are named before it: "Ma Dikeledi is a retired nurse… The kids call her Gogo" is Gogo's)
+    first = min((m.start() for m in re.finditer(r"[\w'’-]+", text) if any(covers(_said(m[0]), t) for t in named)),
+                default=len(text))
+    for end in ends:
+        whose = _ST_whose(text[:end])
+        if end <= first or not whose or any(covers(frozenset({stem(whose.split()[0].casefold())}), t) for t in named):
+            return True
+    return False
+
+
+_ST_PRONOUN = re.compile(r"\b(he|she|him|her|his)\b", re.IGNORECASE)
+
+
+def _ST_whose(before: str) -> str:
+    """Whom the end of a text is said of: the last one named ("Juliana married Rafael, he works…": Rafael),
+    but of a pronoun's sex after them where kin words tell it ("my sister Adaeze lives with her husband
+    Emeka. she's an accountant": Adaeze); "" when no one is named."""
+    people = people_in(before)
+    if not people:
+        return ""
+    pronouns = _ST_PRONOUN.findall(before[max(before.rfind(p) for p in people) :])
+    if pronouns:
+        kin = HER_KIN if pronouns[-1].casefold() in ("he", "him", "his") else HIS_KIN  # the other sex's
+        other = {m.casefold() for m in re.findall(rf"\b(?:{kin})\s+({NAME_WORD})", before, re.IGNORECASE)}
+        people = [p for p in people if p.split()[0].casefold() not in other] or people
+    return people[-1]
 
 
 # Someone given a role: "I have been elected PRESIDENT of the residents' association", "Mereana's been made

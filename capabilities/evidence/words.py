@@ -134,7 +134,7 @@ _CONTRAST = re.compile(
     r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?i:mon|tues|wednes|thurs|fri|satur|sun)days?)\b"
 )
 
-_LOCATIVE = word_set("at in from to near on into")
+_LOCATIVE = word_set("at in from to near on into outside")  # ("just outside Hantumhuizen")
 # A clock time as one token ("8:15", "7.30am"); the voice finds it whole in a reply the same way.
 CLOCK_TIME = re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?", re.IGNORECASE)
 _HOURS = frozenset(str(n) for n in range(1, 13)) | word_set(
@@ -164,6 +164,13 @@ _JOB_WORD = (
 _ROLE_BARE = re.compile(
     r"\b(?:is|was|she's|he's|i'm|am)\s+(?:now\s+|still\s+)?(?!an?\s|the\s)((?:\w+\s+)?" + _JOB_WORD + r")\b",
     re.IGNORECASE,
+)
+# A post held in a body, said with "the": "I am the treasurer of our ice club", "she's the head chef at Orla's"
+# (a person is its subject: not "it is the center of town")
+_ST_ROLE_THE = re.compile(
+    r"\b(?:(?i:i['’]m|i\s+am|he['’]s|he\s+is|she['’]s|she\s+is|i\s+was|he\s+was|she\s+was)|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+"
+    r"\s+(?i:is|was))\s+(?i:now\s+|still\s+|also\s+)?(?i:the)\s+(?i:(?:\w+\s+)?" + _JOB_WORD
+    + r")\s+(?i:of|at|for|in)\b"
 )
 # Someone named said to be a job-shaped word: "Sipho is a civil engineer at…" is about his work (not
 # "Miso is a grumpy tabby").
@@ -380,7 +387,12 @@ def covers(note_stems: frozenset[str], term: str) -> bool:
 def is_question(text: str) -> bool:
     """Whether a stored text is itself a question (it states no fact), with or without its question mark
     ("what team is my boyfriend into", stored before the write-time filter knew it)."""
-    return bool(_QUESTION.match(text.strip())) or asks(text)  # (not "…, isn't she cute?": a told fact ends so)
+    return (bool(_QUESTION.match(text.strip())) or asks(text)  # (not "…, isn't she cute?": a told fact ends so)
+            or _ST_HOW_LONG_HAVE.match(text) is not None)
+
+
+# "how long have me and Anneke been married": a question asked before, stored without its question mark
+_ST_HOW_LONG_HAVE = re.compile(r"^\W*how\s+(?:long|many|much|often)\s+(?:have|has|had)\b", re.IGNORECASE)
 
 
 def _singular(noun: str) -> str:
@@ -765,7 +777,8 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
         return True  # "my colleague Blessing (pharmacy technician) has twin girls"
     if attribute in ROLE_STEMS:
         shapes = [m for m in _ROLE_SHAPE.finditer(note.text) if not _mh_comparative(m[1])]
-        return bool(shapes) or any(r.search(note.text) for r in (_ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS))
+        return bool(shapes) or any(r.search(note.text)
+                                   for r in (_ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS, _ST_ROLE_THE))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())

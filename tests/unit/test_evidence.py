@@ -3283,3 +3283,60 @@ def test_an_amount_said_bare_against_the_one_chosen_joins_it() -> None:
     ]
     # "euro" said singular is money; the later "950 not 1,200" is the amount now, though it says no money word
     assert "m3" in _answer_refs("how much is the new boiler going to cost?", notes)
+# --- twenty-fourth session, single-temporal ---
+
+
+def test_where_in_a_place_asks_for_a_place_inside_it() -> None:
+    """"Where in Portugal…" asks for a place in Portugal, which the answer need not name ("lives in Braga"),
+    as "which neighbourhood of Leipzig" does: not the note that says Portugal."""
+    notes = [
+        _note("m1", "my aunt lives in Braga, up near the Spanish border", 0, 0.7),
+        _note("m2", "we might drive down to Portugal at Easter, the ferry is booked for my aunt and me", 5, 0.9),
+    ]
+    assert _answer_refs("Where in Portugal does my aunt live?", notes) == ["m1"]
+
+
+def test_a_rep_is_a_representative() -> None:
+    notes = [
+        _note("m1", "Questions about the depot rota go to your GMB representative, Priya Nair.", 0, 0.6),
+        _note("m2", "the depot canteen is closing for a refit in March, Kelly says", 3, 0.9),
+    ]
+    assert _answer_refs("who's the union rep at my depot?", notes) == ["m1"]
+
+
+def test_a_post_said_with_the_is_a_job() -> None:
+    """"I am the coordinator of our chess club" says a job, as "I am a coordinator" would (a job-shaped word
+    after "am the", before "of/at/for/in"), not only the brother's "is a pharmacist"."""
+    notes = [
+        _note("m1", "On Tuesdays I am the coordinator of our chess club, we meet in the library.", 0, 0.7),
+        _note("m2", "My brother Karl is a pharmacist in Graz and he plays chess at a club too.", 3, 0.9),
+    ]
+    assert _answer_refs("What job do I do for the chess club?", notes) == ["m1"]
+
+
+def test_a_question_asked_before_and_stored_without_its_mark_is_no_answer() -> None:
+    notes = [
+        _note("m1", "how long have I got to wear the boot after the surgery", 9, 0.9),
+        _note("m2", "After the surgery it's eight weeks in a walking boot, no driving.", 0, 0.7),
+    ]
+    assert _answer_refs("How long will I wear the boot after the surgery?", notes) == ["m2"]
+
+
+def test_a_job_asked_of_someone_named_is_the_one_said_of_them() -> None:
+    """"what Marta do for work?": the job said after her name ("Marta is 31, she is physiotherapist"), not her
+    husband's said after his ("Marta married Jonas, he works in a bank") nor a scan's "it's a girl"."""
+    notes = [
+        _note("m1", "Marta is 31, she is physiotherapist, she lives and works in Braga.", 0, 0.7),
+        _note("m2", "Marta married Jonas last spring, he works in a bank in Porto.", 2, 0.8),
+        _note("m3", "Marta had the scan today, is a girl! everyone is crying", 4, 0.8),
+    ]
+    assert _answer_refs("what Marta do for work?", notes) == ["m1"]
+    assert _answer_refs("What does Jonas do for work?", notes) == ["m2"]
+
+
+def test_just_outside_a_town_is_near_it() -> None:
+    notes = [
+        _note("m1", "We keep sheep and a few hens on a smallholding just outside Kelso.", 0, 0.5),
+        _note("m2", "The vet came out on Tuesday for the lambs, all fine.", 3, 0.9),
+    ]
+    assert _answer_refs("Which town are we near?", notes) == ["m1"]
