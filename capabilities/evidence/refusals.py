@@ -272,7 +272,8 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
         # sister's husband's brother Ravi's cafe", though "my sister" is Tash), nor as whose someone
         # is ("Ma Dikeledi (Sipho's mom)…" then "Her 70th is on 14 September" is not Sipho's birthday)
         text = _SOMEONE_OF.sub(lambda m: m[0] if covers(_said(m[1]), thing) else " ", f"{s.note.text} {s.read}")
-        return name in {stem(w) for w in words(text)}
+        said = {stem(w) for w in words(text)}  # (or by a word for either sex: "my grandchild" is a granddaughter)
+        return name in said or (name in _KIN_STEMS and bool(said & _MR_EITHER_SEX & related_stems(name)))
 
     if says(c):
         return True
@@ -300,6 +301,9 @@ def _MR_under_heading(note: Note, heading: Note, name: str, thing: str) -> bool:
         return False
     owned = rf"\b(?:{NAME_WORD}['’]s|(?i:my|our|his|her|their|your))\s+(?:[\w-]+\s+)?(?i:{thing})"
     return re.search(owned, note.text) is None
+
+
+_MR_EITHER_SEX = frozenset(stem(w) for w in word_set("grandchild grandkid child kid sibling cousin parent grandparent"))
 
 
 _OPENING_PRONOUN = re.compile(r"^\W*(?:(?:and|so|also|oh|but|then)\W+)?(?:she|he|they|her|his|their)\b", re.IGNORECASE)

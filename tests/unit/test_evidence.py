@@ -3290,3 +3290,20 @@ def test_the_name_on_paper_said_after_a_short_name_is_the_same_one() -> None:
     said = [_note("m1", "Aleksandr, Sasha for short, starts school"), _note("m2", "I told Tom, well Ana really")]
     assert _mh_nicknames(said) == {"sasha": "Aleksandr"}  # (a correction to someone else is no second name)
     assert _mh_nicknames([_note("m1", "Sasha, short for Aleksandr, is 9")]) == {"sasha": "Aleksandr"}
+
+
+def test_a_grandchild_named_after_an_age_is_the_granddaughter_asked() -> None:
+    """"…a little girl, Maja, she is 3, our only grandchild" calls Maja the grandchild, and a note of
+    "the party for Maja" answers "my granddaughter's party" (a word for either sex covers the one asked);
+    Kuba's party is another's, and no nephew was told."""
+    from capabilities.evidence import aliases
+
+    notes = [
+        _note("m1", "Our son Tomasz lives in Gdynia with his wife Ola. They have a little girl, Maja, she is 3, "
+                    "our only grandchild.", 0, 0.6),
+        _note("m2", "News about the birthday: the party for Maja is on Sunday 14 March at our house.", 5, 0.8),
+        _note("m3", "Ola's brother Kuba has his party on Friday 2 April.", 6, 0.7),
+    ]  # fmt: skip
+    assert aliases(notes).get("grandchild") == "maja"
+    assert _answer_refs("which day is my granddaughter's party?", notes) == ["m2"]
+    assert _answer_refs("which day is my nephew's party?", notes) == []
