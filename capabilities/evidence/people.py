@@ -400,12 +400,25 @@ _MH_NICKNAME = re.compile(
 )
 
 
+# the name on paper said after the one a person goes by: "Kuba, well Jakub on the register", "Bex (Rebecca
+# officially)", "Sasha, short for Aleksandr": one person, read by the name on paper
+_MR_FULL_NAME = re.compile(
+    rf"\b({NAME_WORD}),?\s+\(?(?:(?:(?i:well|or|or rather),?\s+)?({NAME_WORD})\s+(?:(?i:on\s+(?:the|his|her|their)"
+    r"\s+(?:register|passport|papers?|forms?|birth\s+certificate))|(?i:officially|in\s+full|on\s+paper))"
+    rf"|(?i:short\s+for)\s+({NAME_WORD}))\b"
+)
+# …and said after it: "Aleksandr, Sasha for short"
+_MR_FOR_SHORT = re.compile(rf"\b({NAME_WORD}),?\s+\(?({NAME_WORD})\s+(?i:for\s+short)\b")
+
+
 def _mh_nicknames(notes: Sequence[Note]) -> dict[str, str]:
     """Each second name the notes say someone is called by → their first name, lower-cased key
     ("pippa" → "Philippa"), when the second name is said of one person only."""
     named: dict[str, set[str]] = {}
     for n in notes:
-        for name, nick in _MH_NICKNAME.findall(n.text):
+        pairs = _MH_NICKNAME.findall(n.text) + [(a or b, nick) for nick, a, b in _MR_FULL_NAME.findall(n.text)]
+        pairs += _MR_FOR_SHORT.findall(n.text)
+        for name, nick in pairs:
             if nick.casefold() != name.casefold() and not is_calendar(nick):
                 named.setdefault(nick.casefold(), set()).add(name)
     return {nick: next(iter(names)) for nick, names in named.items() if len(names) == 1}

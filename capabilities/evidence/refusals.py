@@ -272,13 +272,38 @@ def _mentions(c: _Scored, name: str, chosen: Sequence[_Scored], thing: str = "")
         # sister's husband's brother Ravi's cafe", though "my sister" is Tash), nor as whose someone
         # is ("Ma Dikeledi (Sipho's mom)…" then "Her 70th is on 14 September" is not Sipho's birthday)
         text = _SOMEONE_OF.sub(lambda m: m[0] if covers(_said(m[1]), thing) else " ", f"{s.note.text} {s.read}")
-        return name in {stem(w) for w in words(text)}
+        said = {stem(w) for w in words(text)}  # (or by a word for either sex: "my grandchild" is a granddaughter)
+        return name in said or (name in _KIN_STEMS and bool(said & _MR_EITHER_SEX & related_stems(name)))
 
     if says(c):
         return True
+    if thing and any(_MR_under_heading(c.note, o.note, name, thing) for o in chosen if o is not c):
+        return True  # "News of Rex: we saw the vet." then "The vet, Dr. Moss, confirmed the allergy."
     # (a note naming someone of its own is about them: "Ollie turns 7… he wants a dinosaur party")
     return ((not people_in(c.note.text) or _opens_on_pronoun(c.note.text))
             and any(_leans_on(c.note, o.note) and says(o) for o in chosen if o is not c))
+
+
+# a message's heading that names whom all of it is about: "News of Rex:", "Update on Mum —", "A word about
+# Ana.", "Quick one about Tomás:", "Rex update:"
+_MR_HEADING = re.compile(
+    rf"^\W*(?:(?:[\w'’]+\s+){{0,3}}(?i:of|on|about|re|regarding)\s+({NAME_WORD})|({NAME_WORD})\s+(?i:news|update))"
+    r"\s*[:.!—–-]"
+)
+
+
+def _MR_under_heading(note: Note, heading: Note, name: str, thing: str) -> bool:
+    """Whether a note goes on, in the same message, under a heading that names the one asked, and says the
+    thing as no one's own: "News of Rex: we saw the vet on Monday." then "The vet, Dr. Moss, confirmed the
+    allergy." is Rex's allergy (not "Ana's allergy", nor "her allergy", which say whose it is)."""
+    said = _MR_HEADING.match(heading.text)
+    if note.after != heading.ref or not said or stem(said[1] or said[2]) != name:
+        return False
+    owned = rf"\b(?:{NAME_WORD}['’]s|(?i:my|our|his|her|their|your))\s+(?:[\w-]+\s+)?(?i:{thing})"
+    return re.search(owned, note.text) is None
+
+
+_MR_EITHER_SEX = frozenset(stem(w) for w in word_set("grandchild grandkid child kid sibling cousin parent grandparent"))
 
 
 _OPENING_PRONOUN = re.compile(r"^\W*(?:(?:and|so|also|oh|but|then)\W+)?(?:she|he|they|her|his|their)\b", re.IGNORECASE)

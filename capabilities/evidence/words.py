@@ -89,7 +89,8 @@ _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")  # (no
 _FILLERS = word_set("though too also btw lol haha tbh honestly there here")  # said between a thing and its name
 _BEFORE_NAME = word_set("is was a an the dr dr. mr mr. mrs mrs. ms ms. prof prof.")  # "the vet is a Dr. Brandt"
 _NAME_FIRST = re.compile(
-    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*\d{1,3},)?)\s+(?:our|my)\s+([a-z]+(?:-[a-z]+)*)"
+    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:'s|\s+is|(?:\s+is\s+\d{1,3})?,(?:\s*(?:(?:she|he)\s+is\s+)?\d{1,3},)?)"
+    r"\s+(?:our|my)\s+([a-z]+(?:-[a-z]+)*)"
     r"(?:\s+([a-z]+))?"
 )
 

@@ -3340,3 +3340,60 @@ def test_just_outside_a_town_is_near_it() -> None:
         _note("m2", "The vet came out on Tuesday for the lambs, all fine.", 3, 0.9),
     ]
     assert _answer_refs("Which town are we near?", notes) == ["m1"]
+# --- twenty-fourth session, mh-refused ---
+
+
+def test_a_message_under_a_heading_is_about_the_one_it_names() -> None:
+    """"Update on Pepper: we took her to the clinic on Monday." then "The vet, Dr. Okafor, confirmed the
+    grass allergy.": the allergy is Pepper's, though the sentence names only the vet; an allergy said as
+    another's ("Marek's allergy") stays his, and a heading naming someone else proves nothing of Pepper."""
+    def told(heading: str, then: str) -> list[Note]:
+        return [
+            _note("m1", "We adopted a spaniel called Pepper two years ago, she is a rescue.", 0, 0.6),
+            Note("m2", heading, T0 + timedelta(days=3), 0.9, "turn"),
+            Note("m3", then, T0 + timedelta(days=3, seconds=1), 0.9, "turn", after="m2"),
+        ]
+
+    question = "Who is the vet that confirmed Pepper's allergy?"
+    notes = told("Update on Pepper: we took her to the clinic on Monday.",
+                 "The vet, Dr. Okafor from Riverside Clinic, confirmed the grass allergy.")  # fmt: skip
+    assert "m3" in _answer_refs(question, notes)
+    notes = told("Update on Pepper: we took her to the clinic on Monday.",
+                 "The vet, Dr. Okafor from Riverside Clinic, confirmed Marek's grass allergy.")  # fmt: skip
+    assert _answer_refs(question, notes) == []
+    notes = told("Update on Marek: we went to the clinic on Monday.",
+                 "The vet, Dr. Okafor from Riverside Clinic, confirmed the grass allergy.")  # fmt: skip
+    assert _answer_refs(question, notes) == []
+
+
+def test_the_name_on_paper_said_after_a_short_name_is_the_same_one() -> None:
+    """"Bartek, well Bartłomiej on his passport": a question by either name is about the notes of both."""
+    notes = [
+        _note("m1", "the school rang about Bartek, well Bartholomew on the register, he forgot his kit again", 0, 0.5),
+        _note("m2", "my boy Bartek's got a chess match on Friday at Hollins Library, I'll take him after work", 1, 0.8),
+    ]
+    assert "m2" in _answer_refs("Where is Bartholomew's chess match?", notes)
+    notes[0] = _note("m1", "the school rang about Bartek, he forgot his kit again", 0, 0.5)
+    assert _answer_refs("Where is Bartholomew's chess match?", notes) == []  # never said to be him
+    from capabilities.evidence.people import _mh_nicknames
+
+    said = [_note("m1", "Aleksandr, Sasha for short, starts school"), _note("m2", "I told Tom, well Ana really")]
+    assert _mh_nicknames(said) == {"sasha": "Aleksandr"}  # (a correction to someone else is no second name)
+    assert _mh_nicknames([_note("m1", "Sasha, short for Aleksandr, is 9")]) == {"sasha": "Aleksandr"}
+
+
+def test_a_grandchild_named_after_an_age_is_the_granddaughter_asked() -> None:
+    """"…a little girl, Maja, she is 3, our only grandchild" calls Maja the grandchild, and a note of
+    "the party for Maja" answers "my granddaughter's party" (a word for either sex covers the one asked);
+    Kuba's party is another's, and no nephew was told."""
+    from capabilities.evidence import aliases
+
+    notes = [
+        _note("m1", "Our son Tomasz lives in Gdynia with his wife Ola. They have a little girl, Maja, she is 3, "
+                    "our only grandchild.", 0, 0.6),
+        _note("m2", "News about the birthday: the party for Maja is on Sunday 14 March at our house.", 5, 0.8),
+        _note("m3", "Ola's brother Kuba has his party on Friday 2 April.", 6, 0.7),
+    ]  # fmt: skip
+    assert aliases(notes).get("grandchild") == "maja"
+    assert _answer_refs("which day is my granddaughter's party?", notes) == ["m2"]
+    assert _answer_refs("which day is my nephew's party?", notes) == []
