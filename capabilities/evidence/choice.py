@@ -652,9 +652,11 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     # (asked for no type of answer, news of the one named is not news of the thing asked: "We start the
     # Henderson kitchen install…" for "what's the total price on the Henderson job now?")
     names = {stem(n.split()[0]) for n in sit.names} if ask.answer_type is None else set()
-    news = [s for s in ranked
-            if s.note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
-            and _later(s.note, best.note) and tells_change(s.note.text)
+    # (a turn is read with the news headline it follows: "I have news about the shop rent", then "…the letter
+    # says 6,820 but he agreed to 6,550", which says neither rent nor shop)
+    news = [(s, note, head) for s, note, head in (_UD_headed(r, ranked) for r in ranked)
+            if note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
+            and _later(s.note, best.note) and (head is not None or tells_change(s.note.text))
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                   and _same_thing(s, best, idf, names)
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
@@ -668,8 +670,30 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
                      and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
     if not news:
         return evidence
-    newest = max(news, key=lambda s: (len(s.terms & best.terms), _when(s.note))).note
-    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
+    _, newest, head = max(news, key=lambda n: (len(n[0].terms & best.terms), _when(n[1])))
+    told = (head, newest) if head is not None and head not in evidence.notes else (newest,)
+    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), *told))
+
+
+def _UD_headed(s: _Scored, ranked: Sequence[_Scored]) -> tuple[_Scored, Note, Note | None]:
+    """A turn as read with the news headline it follows, when it follows one ("I have news about the
+    shop rent", "Another update on the race:"): its words and the headline's, the turn itself and the
+    headline; else the turn as it is, itself and None."""
+    head = next((h.note for h in ranked if s.note.after and h.note.ref == s.note.after and h.note.ref != s.note.ref
+                 and _UD_HEADLINE.search(h.note.text)), None)  # fmt: skip
+    if head is None:
+        return s, s.note, None
+    heard = next(h for h in ranked if h.note is head)
+    read = replace(s, note=replace(s.note, text=f"{head.text} {s.note.text}"), hard=s.hard | heard.hard,
+                   terms=s.terms | heard.terms, attributes=s.attributes | heard.attributes)  # fmt: skip
+    return read, s.note, head
+
+
+# news announced, said on in the next turn: "I have news about the rent", "Another update on the race,
+# less cheerful.", "mum update:", "Big news!"
+_UD_HEADLINE = re.compile(
+    r"\b(?:news|update|updates)\b(?:\s+(?:about|on|of|regarding|re|from|for|with|to)\b|\s*[:!—–-])", re.IGNORECASE
+)
 
 
 _CURRENT = re.compile(r"\bcurrent\b", re.IGNORECASE)  # "what is my current goal time…?"

@@ -3249,3 +3249,45 @@ def test_news_that_says_a_compounds_head_is_news_of_it() -> None:
     old = _note("m1", "I keep 11 beehives at my dad's place in the village", 0, 0.95)
     new = _note("m2", "caught a swarm in the plum tree on saturday, so 12 hives now", 30, 0.8)
     assert "m2" in _answer_refs("How many beehives have I got now?", [old, new])
+
+# --- twenty-fourth session, update ---
+
+
+def test_a_turn_that_follows_a_news_headline_is_news_of_what_the_headline_names() -> None:
+    """"some news about the flat lease" then "…they wanted 1,300 but we settled on 1,220": the second turn
+    says neither lease nor flat, but it is the news the headline announced, so it answers what is so now."""
+    notes = [
+        _note("m1", "the lease on my flat is 1,150 a month, I pay it to Harbour Lettings", 0, 0.9),
+        _note("m2", "some news about the flat lease", 20, 0.95),
+        Note("m3", "spoke to the agent on friday. they wanted 1,300 but we settled on 1,220", T0 + timedelta(days=20,
+             minutes=1), 0.95, "turn", "m2"),
+    ]  # fmt: skip
+    assert "m3" in _answer_refs("how much is the lease on my flat now?", notes)
+    unheaded = [*notes[:2], Note("m3", notes[2].text, notes[2].created_at, 0.95)]  # (not said after it)
+    assert "m3" not in _answer_refs("how much is the lease on my flat now?", unheaded)
+
+
+def test_a_turn_opening_on_the_same_pronoun_goes_on_about_the_one_named_before() -> None:
+    """"A quick word about Pepper. He is…", then "He came from a farm Olav runs…", then "He now eats…": the
+    last "he" is Pepper, as the one before it was, not Olav whom that turn names."""
+    said = ["A quick word about Pepper. He is a border collie, black and white, three years old.",
+            "He came from a farm that Olav runs, up at Voss; they think he was the smallest of the litter.",
+            "He eats 200 g of raw food a day, split into two meals.",
+            "Pepper went to the groomer on Friday, he hated it.", "Pepper has put on weight: he is 21 kg now."]
+    notes = [Note(f"m{i}", text, T0 + timedelta(minutes=i), 0.8, "turn", f"m{i - 1}" if 0 < i < 3 else "")
+             for i, text in enumerate(said)]  # fmt: skip
+    assert "m2" in _answer_refs("How much food does Pepper get a day now?", notes)  # (not only his weight)
+    # (another pronoun opens no continuation: "She married Tom…" then "He is a carpenter" is Tom)
+    said = ["My friend Ines lives in Braga.", "She married Tom last spring.", "He is a carpenter in Porto."]
+    notes = [Note(f"m{i}", text, T0 + timedelta(minutes=i), 0.8, "turn", f"m{i - 1}" if i else "")
+             for i, text in enumerate(said)]  # fmt: skip
+    assert "m2" in _answer_refs("What does Tom do for work?", notes)
+
+
+def test_which_new_thing_asks_the_thing_not_new() -> None:
+    """"Which new medicine has the GP added…?": the medicine is what a note must say, not "new"."""
+    notes = [
+        _note("m1", "my mum takes amlodipine 5 mg every morning for her blood pressure", 0, 0.8),
+        _note("m2", "the GP rang: she has added ramipril 2.5 mg for my mum, starting Monday", 10, 0.8),
+    ]
+    assert "m2" in _answer_refs("Which new medicine has the GP added for my mum?", notes)
