@@ -587,7 +587,8 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     if first is verdicts[0]:
         first = _mh_second_hop(sit, ask, ranked, first) or first
     evidence = _with_change(first, ranked, ask)
-    return _moved_from(_updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit), ranked, ask, sit)
+    evidence = _updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit, notes)
+    return _moved_from(evidence, ranked, ask, sit)
 
 
 def _moved_from(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
@@ -632,7 +633,9 @@ def _corrected(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Sit
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
 
 
-def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
+def _updated(
+    evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation, said: Sequence[Note] = ()
+) -> Evidence:
     """The answer and the person's later news of the same thing: "how much is the bulgogi brisket taco
     now?" is "best seller is the bulgogi brisket taco, $4.50" and the later "taco's going from $4.50 to
     $5.25 starting april 1", which says fewer of the question's words. The news tells a change, gives an
@@ -654,7 +657,8 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     names = {stem(n.split()[0]) for n in sit.names} if ask.answer_type is None else set()
     # (a turn is read with the news headline it follows: "I have news about the shop rent", then "…the letter
     # says 6,820 but he agreed to 6,550", which says neither rent nor shop)
-    news = [(s, note, head) for s, note, head in (_UD_headed(r, ranked) for r in ranked)
+    heads, order = [h for h in ranked if _UD_is_headline(h.note.text)], {id(n): i for i, n in enumerate(said)}
+    news = [(s, note, head) for s, note, head in (_UD_headed(r, heads, order) for r in ranked)
             if note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
             and _later(s.note, best.note) and (head is not None or tells_change(s.note.text))
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
@@ -667,7 +671,7 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
                  or (asked_now and s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                      and _UP_named_again(s.note, best.note, sit))
                  or ((_denies_of_named(s, best, sit) or _denies_said(s, best))
-                     and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
+                     and (s.typed > 0 or ask.answer_type in (None, "thing") or _UD_denies_answer(s, best, ask, sit))))]
     if not news:
         return evidence
     _, newest, head = max(news, key=lambda n: (len(n[0].terms & best.terms), _when(n[1])))
@@ -675,24 +679,45 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), *told))
 
 
-def _UD_headed(s: _Scored, ranked: Sequence[_Scored]) -> tuple[_Scored, Note, Note | None]:
-    """A turn as read with the news headline it follows, when it follows one ("I have news about the
-    shop rent", "Another update on the race:"): its words and the headline's, the turn itself and the
+def _UD_denies_answer(news: _Scored, best: _Scored, ask: Ask, sit: Situation) -> bool:
+    """Whether news says no to the very answer the chosen note gives, whatever the new value is said as:
+    "not De Posthoorn, it is now in the canteen of the office" after "the farewell party is in Café De
+    Posthoorn" (a place in lower case is no place typed, but De Posthoorn is no longer the answer)."""
+    given = {stem(w) for w in candidates(best.note.text, ask.answer_type, sit.text) if w not in STOP}
+    return bool(_no_longer(news.note.text) & given)
+
+
+def _UD_headed(s: _Scored, heads: Sequence[_Scored], order: Mapping[int, int]) -> tuple[_Scored, Note, Note | None]:
+    """A turn as read with the news headline it follows, when it follows one of `heads`: the turn before it
+    that it leans on ("I have news about the shop rent", "Another update on the race, less cheerful."), or a
+    sentence said just before it in its own message ("Change in the wedding date. New muhurtha is…"; `order`:
+    each note's id → its place in the order said). Its words and the headline's, the turn itself and the
     headline; else the turn as it is, itself and None."""
-    head = next((h.note for h in ranked if s.note.after and h.note.ref == s.note.after and h.note.ref != s.note.ref
-                 and _UD_HEADLINE.search(h.note.text)), None)  # fmt: skip
-    if head is None:
+    at = order.get(id(s.note), -1)
+    heard = next((h for h in heads if h.note is not s.note
+                  and ((s.note.after and h.note.ref == s.note.after != s.note.ref)
+                       or (h.note.ref == s.note.ref and at - _UD_HEADED_SENTENCES <= order.get(id(h.note), at) < at))),
+                 None)  # fmt: skip
+    if heard is None:
         return s, s.note, None
-    heard = next(h for h in ranked if h.note is head)
-    read = replace(s, note=replace(s.note, text=f"{head.text} {s.note.text}"), hard=s.hard | heard.hard,
+    read = replace(s, note=replace(s.note, text=f"{heard.note.text} {s.note.text}"), hard=s.hard | heard.hard,
                    terms=s.terms | heard.terms, attributes=s.attributes | heard.attributes)  # fmt: skip
-    return read, s.note, head
+    return read, s.note, heard.note
 
 
-# news announced, said on in the next turn: "I have news about the rent", "Another update on the race,
-# less cheerful.", "mum update:", "Big news!"
+def _UD_is_headline(text: str) -> bool:
+    """Whether a short sentence announces news of a thing, said on after it: "I have news about the
+    shop rent", "Another update on the race, less cheerful.", "mum update:", "Big news!", "Change in the
+    wedding date.", "Scratch that Honda Amaze plan." (twelve words at most)."""
+    return len(words(text)) <= _UD_HEADLINE_WORDS and _UD_HEADLINE.search(text) is not None
+
+
+_UD_HEADLINE_WORDS = 12
+_UD_HEADED_SENTENCES = 2  # a message's headline heads the sentences this close after it
 _UD_HEADLINE = re.compile(
-    r"\b(?:news|update|updates)\b(?:\s+(?:about|on|of|regarding|re|from|for|with|to)\b|\s*[:!—–-])", re.IGNORECASE
+    r"\b(?:news|update|updates|change|changes)\b(?:\s+(?:about|on|of|in|regarding|re|from|for|with|to)\b|\s*[:!—–-])"
+    r"|\bscratch that\b",
+    re.IGNORECASE,
 )
 
 

@@ -3291,3 +3291,31 @@ def test_which_new_thing_asks_the_thing_not_new() -> None:
         _note("m2", "the GP rang: she has added ramipril 2.5 mg for my mum, starting Monday", 10, 0.8),
     ]
     assert "m2" in _answer_refs("Which new medicine has the GP added for my mum?", notes)
+
+
+def test_a_sentence_after_a_change_headline_in_its_own_message_is_news_of_what_it_names() -> None:
+    """"Change of plan for the anniversary dinner. Casa Lupo shut…, so it is at Osteria Verde on 21 March":
+    the second sentence says neither anniversary nor dinner; its message's headline does."""
+    notes = [
+        _note("m1", "our anniversary dinner is booked at Casa Lupo on 14 March", 0, 0.9),
+        _note("m4", "the plumber finally came about the boiler", 19, 0.6),
+        _note("m5", "Change of plan for the anniversary dinner.", 20, 0.8),
+        _note("m5", "Casa Lupo shut for renovations, so it is at Osteria Verde on 21 March.", 20, 0.8),
+    ]
+    for question in ("where is our anniversary dinner now?", "when is our anniversary dinner now?"):
+        assert any("Osteria" in n.text for n in choose(read(question), notes).notes)
+    notes[2:] = notes[:1:-1]  # (a headline said after it heads nothing)
+    assert not any("Osteria" in n.text for n in choose(read("when is our anniversary dinner now?"), notes).notes)
+
+
+def test_news_that_denies_the_place_given_is_news_though_its_new_place_is_in_lower_case() -> None:
+    """"not Ferreira Books, it's now in the back room of the town library": no capitalised place is said, but
+    the one the chosen note gave is no longer the answer, so the news is given after it."""
+    notes = [
+        _note("m1", "my book launch is at Ferreira Books in Braga on 3 May", 0, 0.9),
+        _note("m2", "small change for my launch: not Ferreira Books, it's now in the back room of the town library. "
+                    "same day", 9, 0.8),
+    ]  # fmt: skip
+    assert _answer_refs("Where is my book launch?", notes) == ["m1", "m2"]
+    notes[1] = _note("m2", "small change for my launch: it's now the back room of the town library, same day", 9, 0.8)
+    assert _answer_refs("Where is my book launch?", notes) == ["m1"]  # (says no "not" of the place given)
