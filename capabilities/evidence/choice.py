@@ -665,7 +665,9 @@ def _updated(
                   and _same_thing(s, best, idf, names)
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
                  # (or it puts a new number beside the one the chosen note gave: "planned for 80 but… 120 came")
-                 or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text))
+                 # (not of a sort asked: "what kind of kibble…?" is no amount)
+                 or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text)
+                     and not _UD_SORT_ASKED.search(sit.text))
                  # (or, asked what is so now, it names again what the chosen note named: "NEW TRUCK. Scania…
                  # Bunica goes to Paul" after "my truck is a Volvo… I call her Bunica")
                  or (asked_now and s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
@@ -677,6 +679,11 @@ def _updated(
     _, newest, head = max(news, key=lambda n: (len(n[0].terms & best.terms), _when(n[1])))
     told = (head, newest) if head is not None and head not in evidence.notes else (newest,)
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), *told))
+
+
+# a sort asked, not an amount: "what kind of kibble…", "which brand of…", "what colour…"
+_UD_SORT_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|sort|type|brand|make|model|colou?r|breed|flavou?r)s?\b",
+                            re.IGNORECASE)
 
 
 def _UD_denies_answer(news: _Scored, best: _Scored, ask: Ask, sit: Situation) -> bool:

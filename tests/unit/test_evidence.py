@@ -3319,3 +3319,16 @@ def test_news_that_denies_the_place_given_is_news_though_its_new_place_is_in_low
     assert _answer_refs("Where is my book launch?", notes) == ["m1", "m2"]
     notes[1] = _note("m2", "small change for my launch: it's now the back room of the town library, same day", 9, 0.8)
     assert _answer_refs("Where is my book launch?", notes) == ["m1"]  # (says no "not" of the place given)
+
+
+def test_a_new_amount_is_no_news_of_the_sort_asked() -> None:
+    """"What kind of kibble does Pepper eat now?" is the lamb and rice kibble, and the amount cut "from 300 g to
+    250 g" beside the old note's 300 g is not given after it (it would lead the reply); "how much" still is."""
+    said = [(0, "Pepper currently eats 300 g of dry chicken kibble a day, in two meals."),
+            (9, "The vet confirmed the chicken allergy on Thursday."),
+            (9, "So his diet changes: no more chicken kibble. He now eats a lamb and rice kibble."),
+            (9, "The quantity is also cut from 300 g to 250 g a day.")]  # fmt: skip
+    notes = [Note(f"m{i}", text, T0 + timedelta(days=day, minutes=i), 0.8, "turn", f"m{i - 1}" if i > 1 else "")
+             for i, (day, text) in enumerate(said)]  # fmt: skip
+    assert "m3" not in _answer_refs("What kind of kibble does Pepper eat now?", notes)
+    assert "m3" in _answer_refs("How much kibble does Pepper eat a day now?", notes)
