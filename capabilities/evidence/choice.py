@@ -675,7 +675,7 @@ def _updated(
                  or ((_denies_of_named(s, best, sit) or _denies_said(s, best))
                      and (s.typed > 0 or ask.answer_type in (None, "thing") or _UD_denies_answer(s, best, ask, sit))))]
     if not news:
-        return evidence
+        return _UD_typed_news(evidence, ranked, best) if asked_now else evidence
     _, newest, head = max(news, key=lambda n: (len(n[0].terms & best.terms), _when(n[1])))
     told = (head, newest) if head is not None and head not in evidence.notes else (newest,)
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), *told))
@@ -684,6 +684,21 @@ def _updated(
 # a sort asked, not an amount: "what kind of kibble…", "which brand of…", "what colour…"
 _UD_SORT_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|sort|type|brand|make|model|colou?r|breed|flavou?r)s?\b",
                             re.IGNORECASE)
+
+
+def _UD_typed_news(evidence: Evidence, ranked: Sequence[_Scored], best: _Scored) -> Evidence:
+    """Asked what is so now, when the chosen note gives no answer of the type asked ("…Marcus has left the
+    bistro… Fiona says it's mad busy" for "where's Fiona working these days?"): the newest of the person's
+    notes that say what it says of the question and give one, when that one tells a change ("she finished
+    at Leith Walk on Friday and started at the Scottish Book Trust"), said last."""
+    if best.typed > 0 or not best.hard:
+        return evidence
+    typed = [s for s in ranked if s.typed > 0 and s.note.source != "chunk" and best.hard <= s.hard
+             and best.attributes <= s.attributes and (s.mine or not best.mine)]  # fmt: skip
+    newest = max(typed, key=lambda s: _when(s.note), default=None)
+    if newest is None or newest.note in evidence.notes or not tells_change(newest.note.text):
+        return evidence
+    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest.note))
 
 
 def _UD_denies_answer(news: _Scored, best: _Scored, ask: Ask, sit: Situation) -> bool:

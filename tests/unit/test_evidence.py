@@ -3332,3 +3332,20 @@ def test_a_new_amount_is_no_news_of_the_sort_asked() -> None:
              for i, (day, text) in enumerate(said)]  # fmt: skip
     assert "m3" not in _answer_refs("What kind of kibble does Pepper eat now?", notes)
     assert "m3" in _answer_refs("How much kibble does Pepper eat a day now?", notes)
+
+
+def test_asked_what_is_so_now_an_untyped_best_note_is_followed_by_the_newest_typed_change() -> None:
+    """"Where's Ruairi working these days?": the best note is news of his wife's bakery (no place he works);
+    the newest note of Ruairi that gives a place and tells a change ("…started at the Kelp Kitchen") is
+    given after it, though said before it."""
+    notes = [
+        _note("m1", "My son Ruairi is a sous chef, he has been a cook for six years and loves the work.", 0, 0.8),
+        _note("m2", "Ruairi finished at the Harbour Grill on Friday and started at the Kelp Kitchen on the Monday.",
+              5, 0.9),
+        _note("m3", "More news from Oban, my daughter-in-law Kirsty has left the bank and opened her own wee bakery "
+                    "with a pal. Ruairi says she works all hours.", 9, 0.8),
+        _note("m4", "More news from Oban: Kirsty's bakery won a prize at the Oban show.", 10, 0.85),
+        _note("m5", "Kirsty says the bakery needs another pair of hands at the weekends.", 11, 0.85),
+    ]  # fmt: skip
+    assert _answer_refs("Where's Ruairi working these days?", notes)[-1] == "m2"
+    assert "m2" not in _answer_refs("Where did Ruairi's wife open a bakery?", notes)  # (asked no "now")
