@@ -88,6 +88,8 @@ _CONTAINER = re.compile(
 _DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
 _NAMED_DID = re.compile(r"\b(?:does|did)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:\w+ly\s+)?([a-z]+)\b")
 
+# how new a thing is, said before the noun a which/what question asks ("which new medicine has been added")
+_UD_AGE_WORDS = word_set("new newest latest current recent old older previous former")
 _NOW = re.compile(
     r"\b(?:now|these days|currently|at the moment|right now|nowadays|still|anymore|at present|finally|eventually"
     r"|in the end|this (?:year|summer|winter|spring|autumn|fall|season|term)|latest|most recent|newest)\b",
@@ -161,6 +163,8 @@ def read_ask(sit: Situation) -> Ask:
             hard[hard.index(first)] = f"{first}|{stem(m[2])}"  # (not "does Ana's husband work")
     wh = _WH_NOUN.search(text)
     noun = _singular(wh.group(1).casefold()) if wh else ""
+    if wh and wh.group(2) and noun in _UD_AGE_WORDS:  # "which new medicine has…": the medicine, not "new"
+        noun = _singular(wh.group(2).casefold())
     if (noun and noun not in STOP | _NEGATED | _VAGUE | _WH_VERBS and noun not in _TYPE_NOUNS
             and noun not in _DESCRIPTIVE):
         hard.append(stem(noun))

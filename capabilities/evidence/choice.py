@@ -639,7 +639,8 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     if first is verdicts[0]:
         first = _mh_second_hop(sit, ask, ranked, first) or first
     evidence = _with_change(first, ranked, ask)
-    return _moved_from(_updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit), ranked, ask, sit)
+    evidence = _updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit, notes)
+    return _moved_from(evidence, ranked, ask, sit)
 
 
 def _moved_from(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
@@ -684,7 +685,9 @@ def _corrected(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Sit
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
 
 
-def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:
+def _updated(
+    evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation, said: Sequence[Note] = ()
+) -> Evidence:
     """The answer and the person's later news of the same thing: "how much is the bulgogi brisket taco
     now?" is "best seller is the bulgogi brisket taco, $4.50" and the later "taco's going from $4.50 to
     $5.25 starting april 1", which says fewer of the question's words. The news tells a change, gives an
@@ -704,24 +707,92 @@ def _updated(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situa
     # (asked for no type of answer, news of the one named is not news of the thing asked: "We start the
     # Henderson kitchen install…" for "what's the total price on the Henderson job now?")
     names = {stem(n.split()[0]) for n in sit.names} if ask.answer_type is None else set()
-    news = [s for s in ranked
-            if s.note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
-            and _later(s.note, best.note) and tells_change(s.note.text)
+    # (a turn is read with the news headline it follows: "I have news about the shop rent", then "…the letter
+    # says 6,820 but he agreed to 6,550", which says neither rent nor shop)
+    heads, order = [h for h in ranked if _UD_is_headline(h.note.text)], {id(n): i for i, n in enumerate(said)}
+    news = [(s, note, head) for s, note, head in (_UD_headed(r, heads, order) for r in ranked)
+            if note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
+            and _later(s.note, best.note) and (head is not None or tells_change(s.note.text))
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                   and _same_thing(s, best, idf, names)
                   and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
                  # (or it puts a new number beside the one the chosen note gave: "planned for 80 but… 120 came")
-                 or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text))
+                 # (not of a sort asked: "what kind of kibble…?" is no amount)
+                 or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text)
+                     and not _UD_SORT_ASKED.search(sit.text))
                  # (or, asked what is so now, it names again what the chosen note named: "NEW TRUCK. Scania…
                  # Bunica goes to Paul" after "my truck is a Volvo… I call her Bunica")
                  or (asked_now and s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
                      and _UP_named_again(s.note, best.note, sit))
                  or ((_denies_of_named(s, best, sit) or _denies_said(s, best))
-                     and (s.typed > 0 or ask.answer_type in (None, "thing"))))]  # fmt: skip
+                     and (s.typed > 0 or ask.answer_type in (None, "thing") or _UD_denies_answer(s, best, ask, sit))))]
     if not news:
+        return _UD_typed_news(evidence, ranked, best) if asked_now else evidence
+    _, newest, head = max(news, key=lambda n: (len(n[0].terms & best.terms), _when(n[1])))
+    told = (head, newest) if head is not None and head not in evidence.notes else (newest,)
+    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), *told))
+
+
+# a sort asked, not an amount: "what kind of kibble…", "which brand of…", "what colour…"
+_UD_SORT_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|sort|type|brand|make|model|colou?r|breed|flavou?r)s?\b",
+                            re.IGNORECASE)
+
+
+def _UD_typed_news(evidence: Evidence, ranked: Sequence[_Scored], best: _Scored) -> Evidence:
+    """Asked what is so now, when the chosen note gives no answer of the type asked ("…Marcus has left the
+    bistro… Fiona says it's mad busy" for "where's Fiona working these days?"): the newest of the person's
+    notes that say what it says of the question and give one, when that one tells a change ("she finished
+    at Leith Walk on Friday and started at the Scottish Book Trust"), said last."""
+    if best.typed > 0 or not best.hard:
         return evidence
-    newest = max(news, key=lambda s: (len(s.terms & best.terms), _when(s.note))).note
-    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest))
+    typed = [s for s in ranked if s.typed > 0 and s.note.source != "chunk" and best.hard <= s.hard
+             and best.attributes <= s.attributes and (s.mine or not best.mine)]  # fmt: skip
+    newest = max(typed, key=lambda s: _when(s.note), default=None)
+    if newest is None or newest.note in evidence.notes or not tells_change(newest.note.text):
+        return evidence
+    return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), newest.note))
+
+
+def _UD_denies_answer(news: _Scored, best: _Scored, ask: Ask, sit: Situation) -> bool:
+    """Whether news says no to the very answer the chosen note gives, whatever the new value is said as:
+    "not De Posthoorn, it is now in the canteen of the office" after "the farewell party is in Café De
+    Posthoorn" (a place in lower case is no place typed, but De Posthoorn is no longer the answer)."""
+    given = {stem(w) for w in candidates(best.note.text, ask.answer_type, sit.text) if w not in STOP}
+    return bool(_no_longer(news.note.text) & given)
+
+
+def _UD_headed(s: _Scored, heads: Sequence[_Scored], order: Mapping[int, int]) -> tuple[_Scored, Note, Note | None]:
+    """A turn as read with the news headline it follows, when it follows one of `heads`: the turn before it
+    that it leans on ("I have news about the shop rent", "Another update on the race, less cheerful."), or a
+    sentence said just before it in its own message ("Change in the wedding date. New muhurtha is…"; `order`:
+    each note's id → its place in the order said). Its words and the headline's, the turn itself and the
+    headline; else the turn as it is, itself and None."""
+    at = order.get(id(s.note), -1)
+    heard = next((h for h in heads if h.note is not s.note
+                  and ((s.note.after and h.note.ref == s.note.after != s.note.ref)
+                       or (h.note.ref == s.note.ref and at - _UD_HEADED_SENTENCES <= order.get(id(h.note), at) < at))),
+                 None)  # fmt: skip
+    if heard is None:
+        return s, s.note, None
+    read = replace(s, note=replace(s.note, text=f"{heard.note.text} {s.note.text}"), hard=s.hard | heard.hard,
+                   terms=s.terms | heard.terms, attributes=s.attributes | heard.attributes)  # fmt: skip
+    return read, s.note, heard.note
+
+
+def _UD_is_headline(text: str) -> bool:
+    """Whether a short sentence announces news of a thing, said on after it: "I have news about the
+    shop rent", "Another update on the race, less cheerful.", "mum update:", "Big news!", "Change in the
+    wedding date.", "Scratch that Honda Amaze plan." (twelve words at most)."""
+    return len(words(text)) <= _UD_HEADLINE_WORDS and _UD_HEADLINE.search(text) is not None
+
+
+_UD_HEADLINE_WORDS = 12
+_UD_HEADED_SENTENCES = 2  # a message's headline heads the sentences this close after it
+_UD_HEADLINE = re.compile(
+    r"\b(?:news|update|updates|change|changes)\b(?:\s+(?:about|on|of|in|regarding|re|from|for|with|to)\b|\s*[:!—–-])"
+    r"|\bscratch that\b",
+    re.IGNORECASE,
+)
 
 
 _CURRENT = re.compile(r"\bcurrent\b", re.IGNORECASE)  # "what is my current goal time…?"

@@ -3397,3 +3397,102 @@ def test_a_grandchild_named_after_an_age_is_the_granddaughter_asked() -> None:
     assert aliases(notes).get("grandchild") == "maja"
     assert _answer_refs("which day is my granddaughter's party?", notes) == ["m2"]
     assert _answer_refs("which day is my nephew's party?", notes) == []
+# --- twenty-fourth session, update ---
+
+
+def test_a_turn_that_follows_a_news_headline_is_news_of_what_the_headline_names() -> None:
+    """"some news about the flat lease" then "…they wanted 1,300 but we settled on 1,220": the second turn
+    says neither lease nor flat, but it is the news the headline announced, so it answers what is so now."""
+    notes = [
+        _note("m1", "the lease on my flat is 1,150 a month, I pay it to Harbour Lettings", 0, 0.9),
+        _note("m2", "some news about the flat lease", 20, 0.95),
+        Note("m3", "spoke to the agent on friday. they wanted 1,300 but we settled on 1,220", T0 + timedelta(days=20,
+             minutes=1), 0.95, "turn", "m2"),
+    ]  # fmt: skip
+    assert "m3" in _answer_refs("how much is the lease on my flat now?", notes)
+    unheaded = [*notes[:2], Note("m3", notes[2].text, notes[2].created_at, 0.95)]  # (not said after it)
+    assert "m3" not in _answer_refs("how much is the lease on my flat now?", unheaded)
+
+
+def test_a_turn_opening_on_the_same_pronoun_goes_on_about_the_one_named_before() -> None:
+    """"A quick word about Pepper. He is…", then "He came from a farm Olav runs…", then "He now eats…": the
+    last "he" is Pepper, as the one before it was, not Olav whom that turn names."""
+    said = ["A quick word about Pepper. He is a border collie, black and white, three years old.",
+            "He came from a farm that Olav runs, up at Voss; they think he was the smallest of the litter.",
+            "He eats 200 g of raw food a day, split into two meals.",
+            "Pepper went to the groomer on Friday, he hated it.", "Pepper has put on weight: he is 21 kg now."]
+    notes = [Note(f"m{i}", text, T0 + timedelta(minutes=i), 0.8, "turn", f"m{i - 1}" if 0 < i < 3 else "")
+             for i, text in enumerate(said)]  # fmt: skip
+    assert "m2" in _answer_refs("How much food does Pepper get a day now?", notes)  # (not only his weight)
+    # (another pronoun opens no continuation: "She married Tom…" then "He is a carpenter" is Tom)
+    said = ["My friend Ines lives in Braga.", "She married Tom last spring.", "He is a carpenter in Porto."]
+    notes = [Note(f"m{i}", text, T0 + timedelta(minutes=i), 0.8, "turn", f"m{i - 1}" if i else "")
+             for i, text in enumerate(said)]  # fmt: skip
+    assert "m2" in _answer_refs("What does Tom do for work?", notes)
+
+
+def test_which_new_thing_asks_the_thing_not_new() -> None:
+    """"Which new medicine has the GP added…?": the medicine is what a note must say, not "new"."""
+    notes = [
+        _note("m1", "my mum takes amlodipine 5 mg every morning for her blood pressure", 0, 0.8),
+        _note("m2", "the GP rang: she has added ramipril 2.5 mg for my mum, starting Monday", 10, 0.8),
+    ]
+    assert "m2" in _answer_refs("Which new medicine has the GP added for my mum?", notes)
+
+
+def test_a_sentence_after_a_change_headline_in_its_own_message_is_news_of_what_it_names() -> None:
+    """"Change of plan for the anniversary dinner. Casa Lupo shut…, so it is at Osteria Verde on 21 March":
+    the second sentence says neither anniversary nor dinner; its message's headline does."""
+    notes = [
+        _note("m1", "our anniversary dinner is booked at Casa Lupo on 14 March", 0, 0.9),
+        _note("m4", "the plumber finally came about the boiler", 19, 0.6),
+        _note("m5", "Change of plan for the anniversary dinner.", 20, 0.8),
+        _note("m5", "Casa Lupo shut for renovations, so it is at Osteria Verde on 21 March.", 20, 0.8),
+    ]
+    for question in ("where is our anniversary dinner now?", "when is our anniversary dinner now?"):
+        assert any("Osteria" in n.text for n in choose(read(question), notes).notes)
+    notes[2:] = notes[:1:-1]  # (a headline said after it heads nothing)
+    assert not any("Osteria" in n.text for n in choose(read("when is our anniversary dinner now?"), notes).notes)
+
+
+def test_news_that_denies_the_place_given_is_news_though_its_new_place_is_in_lower_case() -> None:
+    """"not Ferreira Books, it's now in the back room of the town library": no capitalised place is said, but
+    the one the chosen note gave is no longer the answer, so the news is given after it."""
+    notes = [
+        _note("m1", "my book launch is at Ferreira Books in Braga on 3 May", 0, 0.9),
+        _note("m2", "small change for my launch: not Ferreira Books, it's now in the back room of the town library. "
+                    "same day", 9, 0.8),
+    ]  # fmt: skip
+    assert _answer_refs("Where is my book launch?", notes) == ["m1", "m2"]
+    notes[1] = _note("m2", "small change for my launch: it's now the back room of the town library, same day", 9, 0.8)
+    assert _answer_refs("Where is my book launch?", notes) == ["m1"]  # (says no "not" of the place given)
+
+
+def test_a_new_amount_is_no_news_of_the_sort_asked() -> None:
+    """"What kind of kibble does Pepper eat now?" is the lamb and rice kibble, and the amount cut "from 300 g to
+    250 g" beside the old note's 300 g is not given after it (it would lead the reply); "how much" still is."""
+    said = [(0, "Pepper currently eats 300 g of dry chicken kibble a day, in two meals."),
+            (9, "The vet confirmed the chicken allergy on Thursday."),
+            (9, "So his diet changes: no more chicken kibble. He now eats a lamb and rice kibble."),
+            (9, "The quantity is also cut from 300 g to 250 g a day.")]  # fmt: skip
+    notes = [Note(f"m{i}", text, T0 + timedelta(days=day, minutes=i), 0.8, "turn", f"m{i - 1}" if i > 1 else "")
+             for i, (day, text) in enumerate(said)]  # fmt: skip
+    assert "m3" not in _answer_refs("What kind of kibble does Pepper eat now?", notes)
+    assert "m3" in _answer_refs("How much kibble does Pepper eat a day now?", notes)
+
+
+def test_asked_what_is_so_now_an_untyped_best_note_is_followed_by_the_newest_typed_change() -> None:
+    """"Where's Ruairi working these days?": the best note is news of his wife's bakery (no place he works);
+    the newest note of Ruairi that gives a place and tells a change ("…started at the Kelp Kitchen") is
+    given after it, though said before it."""
+    notes = [
+        _note("m1", "My son Ruairi is a sous chef, he has been a cook for six years and loves the work.", 0, 0.8),
+        _note("m2", "Ruairi finished at the Harbour Grill on Friday and started at the Kelp Kitchen on the Monday.",
+              5, 0.9),
+        _note("m3", "More news from Oban, my daughter-in-law Kirsty has left the bank and opened her own wee bakery "
+                    "with a pal. Ruairi says she works all hours.", 9, 0.8),
+        _note("m4", "More news from Oban: Kirsty's bakery won a prize at the Oban show.", 10, 0.85),
+        _note("m5", "Kirsty says the bakery needs another pair of hands at the weekends.", 11, 0.85),
+    ]  # fmt: skip
+    assert _answer_refs("Where's Ruairi working these days?", notes)[-1] == "m2"
+    assert "m2" not in _answer_refs("Where did Ruairi's wife open a bakery?", notes)  # (asked no "now")
