@@ -409,8 +409,29 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     """Each note scored against the question, read as the person meant it."""
     idf = _idf(ask, notes)
     scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
-    scored = _DOC_about(scored, ask)
+    scored = _MJ_short_names(_DOC_about(scored, ask))
     return _was_before(scored, ask) if ask.earlier else scored
+
+
+def _MJ_short_names(scored: list[_Scored]) -> list[_Scored]:
+    """One named in full in one note and by a part of that name in another is the same one: "the sweets
+    come from Confeitaria Kaneko" and "Kaneko need to deliver two times", "Dr. Arnaud Blanc" and "Dr.
+    Blanc wants to weigh him": a note that says the whole name is also about the part other notes say
+    alone, so that the two join. Not a part two whole names share ("Ana Costa", "Ana Lima": which Ana?)."""
+    alone = {e for s in scored for e in s.about if " " not in e}
+    whole = {e for s in scored for e in s.about if " " in e}
+    parts: dict[str, set[str]] = {}
+    for e in whole:
+        for w in e.split():
+            if w in alone and w not in STOP and not is_calendar(w) and stem(w) not in _MJ_TITLE_STEMS:
+                parts.setdefault(w, set()).add(e)
+    short = {w: next(iter(es)) for w, es in parts.items() if len(es) == 1}
+    if not short:
+        return scored
+    return [replace(s, about=s.about | {w for w, e in short.items() if e in s.about}) for s in scored]
+
+
+_MJ_TITLE_STEMS = frozenset(stem(w) for w in ("dr", "mr", "mrs", "ms", "prof", "doctor", "saint", "st", "the"))
 
 
 # a measure or a time is said all over a document: "Danika's day job" is not "…cancel 28 days before"
@@ -991,7 +1012,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         if _says_all(chosen, ask):  # then only a correction, the turn a chosen one's pronoun needs, or
             # the person's own note of all that is asked in the very form asked ("10 March" for "in March")
             useful = [(g, s) for g, s in useful
-                      if g[1] or any(_leans_on(c.note, s.note) for c in chosen)
+                      if g[1] or any(_leans_on(c.note, s.note) or _MJ_names_whom(s, c) for c in chosen)
                       or (g[2] and s.typed == 2 and s.mine and s.hard == set(ask.hard))]  # fmt: skip
         if not useful:
             return chosen
@@ -1001,7 +1022,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         # (a document's sentences are as new as each other: the best ranked of them)
         # (of corrections, the one that says more of what is asked: "new guitarist is Shae", not the
         # newer "band's moved rehearsals now", for "who plays guitar in the band now?")
-        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, g[-1] and not g[1],
+        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, 0 if g[1] else g[-1],
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
@@ -1109,7 +1130,7 @@ def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
     return set(ask.hard) | set(ask.terms) <= said and set(ask.attributes) <= met and typed
 
 
-def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, int, int, int, bool]:
+def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, int, int, int, int]:
     """What a note adds to the chosen ones: hard terms, a newer answer of the asked type that says
     it corrects ("now", "moved", "anymore"), the type (or its very form asked), attributes, key words;
     and last, the turn a chosen one leans on or that leans on it ("We're moving! … Dartmouth" and
@@ -1143,8 +1164,21 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
                       or any(t not in set(ask.hard) - set(ask.things) for t in (s.terms | s.hard) - {ask.verb}))))
     ) else 0
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
+    # (before a turn it leans on, the one that names whom a chosen one's pronoun means: "Claire's parents
+    # live in Annecy" for "It was she who chose the name Zaatar", read through "For her birthday…")
+    names = any(_MJ_names_whom(s, c) for c in chosen)
     return (len(s.hard - hard), correction, max(0, s.typed - typed), len(s.attributes - attributes),
-            len(s.terms - terms), leans)  # fmt: skip
+            len(s.terms - terms), 2 if names else int(leans))  # fmt: skip
+
+
+def _MJ_names_whom(s: _Scored, c: _Scored) -> bool:
+    """Whether a note names, in its own words, one whom a chosen note says only by a pronoun (its
+    reading names them: see `people.reading`), in the chain of turns that chosen note leans on."""
+    if not c.note.after:
+        return False
+    own = c.note.text.casefold()
+    meant = {e for e in c.about if e not in own and e in s.note.text.casefold()}
+    return bool(meant) and any(e in {n.casefold() for n in names_in(s.note.text)} for e in meant)
 
 
 def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:

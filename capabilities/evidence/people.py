@@ -264,25 +264,46 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said). `called`: each known
     name → the words the person calls them by (see `_called`); `pick`: only the pick-th of those
     words (a chain is read whole: "my son's wife Priya")."""
-    text = note.text
-    lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
-    kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
-    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not people_in(text[: kin.start()]):
-        lead = kin
-    subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
-    said = (lead or subject)
-    first = _tl_referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
-    if lead and first:
-        text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
-    elif subject and first:
-        text = f"{first[0]}{text[subject.end():]}"
-    named = text
+    text = named = _MJ_named(note.text, before)
     for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
         said = said if pick is None else said[min(pick, len(said) - 1) :][:1]
         as_mine = " / ".join(f"my {word}" for word in said)
         text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", as_mine, text, flags=re.IGNORECASE)
     text += "".join(f" [{name}]" for name in _the_one(note.text, called))
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
+
+
+def _MJ_named(text: str, before: str) -> str:
+    """The text with its leading pronoun read as the one it means in `before` (see `reading`); a pronoun
+    after a short opener leads as well: "So his diet changes", "It was she who chose the name", "For her
+    birthday I intend…" (not "For her to…": there "her" is no one's thing)."""
+    lead = _MJ_LEAD.match(text)
+    if lead and lead["opener"] and lead["next"].casefold() in STOP:
+        lead = None
+    kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
+    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not people_in(text[: kin.start()]):
+        lead = kin
+    subject = None if lead else _MJ_SUBJECT.match(text)  # "She turns 70 on 2 January"
+    said = lead or subject
+    if not said or not before:
+        return text
+    pronoun = said["pronoun"] if "pronoun" in said.groupdict() else said.group()
+    first = _tl_referent(before, pronoun.strip(" \t\n'\"").casefold())
+    if not first:
+        return text
+    start, end = said.span("pronoun") if "pronoun" in said.groupdict() else said.span()
+    opened = "opener" in said.groupdict() and said["opener"]
+    head = text[:start] if opened or said is kin else ""
+    if lead:
+        return f"{head}{first[0]}'s {text[end:].lstrip()}"
+    return f"{head}{first[0]}{text[end:]}"
+
+
+# a pronoun that still leads its sentence after a short opener: "So his…", "For her birthday…", "It was she who…"
+_MJ_LEAD = re.compile(r"^\W*(?P<opener>(?i:so|and|but|also|then|now|for|after|since|on|at)\s+)?"
+                      r"(?P<pronoun>(?i:his|her|their))\s+(?P<next>[\w'’-]+)")
+_MJ_SUBJECT = re.compile(r"^\W*(?P<opener>(?i:so|and|but|also|then|now|it\s+was|it['’]s)\s+)?"
+                         r"(?P<pronoun>(?i:she|he))\b")
 
 
 HIS_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
@@ -374,15 +395,27 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
     def leaned_on(ref: str, depth: int = 4) -> str:
         # what a message's first sentence leans on: the message before it, and the one before that
         # while none names anyone ("She's deputy head at…" after "She's 74…" after "my mum is Peggy…"),
-        # whatever order the notes were recalled in
-        before = " ".join(said.get(leans.get(ref, ""), []))
+        # whatever order the notes were recalled in; each as read in its turn ("It was she who chose the
+        # name" after "For her birthday…" after "Claire's parents…": Claire, not the restaurant named between)
+        before = " ".join(as_read(leans.get(ref, ""), depth - 1))
         if before and not _mh_people(before) and depth > 1:
             before = f"{leaned_on(leans[ref], depth - 1)} {before}".strip()
         return before
 
+    read: dict[str, list[str]] = {}
+
+    def as_read(ref: str, depth: int) -> list[str]:  # a message's sentences, each with its pronoun read
+        if ref not in read:
+            read[ref] = said.get(ref, [])  # (as said, while it is being read: a chain may loop)
+            out: list[str] = []
+            for text in said.get(ref, []):
+                out.append(_MJ_named(text, " ".join(out) or (leaned_on(ref, depth) if depth > 0 else "")))
+            read[ref] = out
+        return read[ref]
+
     out = []
     for n in notes:
-        earlier = said[n.ref][: said[n.ref].index(n.text)]
+        earlier = as_read(n.ref, 4)[: said[n.ref].index(n.text)]
         out.append(reading(n, " ".join(earlier) or leaned_on(n.ref), called, pick))
     return out
 
@@ -708,7 +741,7 @@ def _mh_sibling_of(name: str, told: Sequence[Note]) -> tuple[Note, str] | None:
     return note, sibling.title()
 
 
-def _mh_names_the_one(s: _Scored, gain: tuple[int, int, int, int, int, bool], best: _Scored, ask: Ask) -> bool:
+def _mh_names_the_one(s: _Scored, gain: tuple[int, int, int, int, int, int], best: _Scored, ask: Ask) -> bool:
     """Whether a note joins for the name asked that the chosen ones never give, through a word asked
     they share that it names: "what is the name of the physiotherapist treating my calf?" is "I strained
     my left calf… the physiotherapist prescribes two weeks of rest" and "The physiotherapist is Mathilde

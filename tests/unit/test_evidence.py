@@ -3249,3 +3249,30 @@ def test_news_that_says_a_compounds_head_is_news_of_it() -> None:
     old = _note("m1", "I keep 11 beehives at my dad's place in the village", 0, 0.95)
     new = _note("m2", "caught a swarm in the plum tree on saturday, so 12 hives now", 30, 0.8)
     assert "m2" in _answer_refs("How many beehives have I got now?", [old, new])
+
+# --- twenty-fourth session, mh-join ---
+
+
+def test_one_named_in_full_and_by_a_part_of_the_name_is_one() -> None:
+    """"Patisserie Moreau" and later "Moreau" alone are the same baker: the note that says the count asked
+    joins the one that says the kind of shop asked, though they share no whole name."""
+    notes = [
+        _note("m1", "the croissants come from Patisserie Moreau, they drop them off every tuesday at dawn", 0, 0.8),
+        _note("m2", "record saturday! we sold 310 croissants, Moreau had to bake a second batch", 5, 0.8),
+        _note("m3", "the espresso machine needs descaling again, third time this year", 6, 0.6),
+    ]  # fmt: skip
+    refs = _answer_refs("which patisserie bakes the croissants we sold 310 of?", notes)
+    assert "m1" in refs and "m2" in refs
+
+
+def test_a_pronoun_after_an_opener_is_read_through_the_turns_before() -> None:
+    """"It was she who picked the name…" leans on "For her anniversary…", which leans on the turn that names
+    Priya: the note that names her answers who picked it, not the restaurant named in between."""
+    notes = [
+        Note("m1", "Priya's brother lives in Leeds; we visit him at Easter.", T0, 0.5),
+        Note("m2", "For her anniversary I am booking a table at Chez Marcel, a bistro she adores.",
+             T0 + timedelta(seconds=1), 0.5, after="m1"),
+        Note("m3", "It was she who picked the name Biscuit for our cat.", T0 + timedelta(seconds=2), 0.7, after="m2"),
+        Note("m4", "Our cat Biscuit is a ginger tom, about four years old.", T0 + timedelta(days=3), 0.7),
+    ]  # fmt: skip
+    assert "m1" in _answer_refs("Who picked my cat's name?", notes)
