@@ -43,6 +43,7 @@ from capabilities.evidence.people import (
     _mh_parent_said,
     _mh_sibling_of,
     _mh_their_child,
+    _MJ_parents_naming,
     _only_my_kin,
     _readings,
     aliases,
@@ -893,6 +894,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said or _mh_owner_of(name, kin, told, readings)
     said = said or _mh_by_surname(name, kin, told, readings)
     said = said or _mh_parent_said(name, kin, told, readings)
+    said = said or _MJ_parents_naming(name, kin, told, readings)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:

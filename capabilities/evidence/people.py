@@ -704,6 +704,39 @@ def _mh_sex(name: str, told: Sequence[Note]) -> str:
     return found.pop() if len(found) == 1 else ""
 
 
+def _MJ_parents_naming(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """The mum or dad of a child two people named: "Juliana and Rafael decided on Hana", "she and Rafael
+    chose the name Yumi" make them the child's parents; the dad is the one said as "he" or whom the notes
+    follow with "he" (or the other of one said as a woman), a mum the other way round."""
+    if kin not in _PARENT_WORDS or kin == "parent":
+        return []
+    wanted = "she" if kin in ("mum", "mom", "mother") else "he"
+    named = re.compile(_MJ_NAMED_BY.format(who=rf"(?:{NAME_WORD}|(?i:he|she))", child=re.escape(name)))
+    found: dict[str, Note] = {}
+    for n, r in zip(told, readings, strict=True):
+        for m in (m for t in (n.text, r) for m in named.finditer(t)):
+            pair = [m[1], m[2]]
+            sexes = [p.casefold() if p.casefold() in ("he", "she") else _mh_sex(p, told) for p in pair]
+            ones = [p for p, x in zip(pair, sexes, strict=True) if x == wanted]
+            if not ones:  # the other one is said to be of the other sex
+                ones = [p for p, x in zip(pair, sexes, strict=True) if x == ""] if any(
+                    x not in ("", wanted) for x in sexes) else []
+            for one in ones[:1] if len(ones) == 1 else []:
+                if one.casefold() not in ("he", "she", name.casefold()):
+                    found.setdefault(one.casefold(), n)
+    if len(found) != 1:
+        return []
+    ((person, note),) = found.items()
+    return [(note, next(p for p in [*names_in(note.text), person.title()] if p.casefold() == person))]
+
+
+# two people naming a child: "Juliana and Rafael decided on Hana", "she and Tom chose the name Lily", "Ana and
+# Rui named her Beatriz", "Ana and Rui call him Tiago" (a few words may come between: "finally", "in the end")
+_MJ_NAMED_BY = (r"\b({who})\s+(?:and|&)\s+({who})\s+(?:[a-z]+\s+){{0,3}}?"
+                r"(?i:named|name|called|call|chose|choose|chosen|picked|pick|decided|decide|went\s+with|go\s+with|"
+                r"settled|settle)\s+(?:(?i:on|for)\s+)?(?:(?i:the\s+name|her|him|the\s+baby|it)\s+)?{child}\b")
+
+
 _MH_OWNER = word_set("owner owners")
 _MH_HAS_A = (r"\b({name})\s+(?i:has|had|owns|owned|got)\s+(?i:an?|the)\s+(?:[a-z]+\s+){{0,2}}?"
              r"(?i:called|named)\s+{pet}\b")

@@ -3276,3 +3276,16 @@ def test_a_pronoun_after_an_opener_is_read_through_the_turns_before() -> None:
         Note("m4", "Our cat Biscuit is a ginger tom, about four years old.", T0 + timedelta(days=3), 0.7),
     ]  # fmt: skip
     assert "m1" in _answer_refs("Who picked my cat's name?", notes)
+
+
+def test_two_people_who_named_a_baby_are_its_parents() -> None:
+    """"Bea and Tomás settled on Lucía" makes them Lucía's parents: her dad is the one the notes say "he" of."""
+    notes = [
+        _note("m1", "Bea married Tomás in 2019, he teaches maths at the lycée", 0, 0.5),
+        _note("m2", "our daughter Bea is a nurse, she works nights at the Santa Maria", 1, 0.5),
+        _note("m3", "the baby arrived on Sunday! after weeks of arguing Bea and Tomás settled on Lucía", 9, 0.7),
+    ]  # fmt: skip
+    evidence = choose(read("what is the name of Lucía's father?"), notes)
+    assert evidence.verdict == "answer" and "Tomás" in evidence.reason
+    evidence = choose(read("who is Lucía's mother?"), notes)
+    assert evidence.verdict == "answer" and "Bea" in evidence.reason.split(";")[0]
