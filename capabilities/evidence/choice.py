@@ -43,6 +43,7 @@ from capabilities.evidence.people import (
     _mh_parent_said,
     _mh_sibling_of,
     _mh_their_child,
+    _MJ_couple_child,
     _MJ_parents_naming,
     _only_my_kin,
     _readings,
@@ -549,8 +550,25 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in kins)
         return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
+        if _MJ_says_neither(sit, evidence, candidates) and (kin := _through_kin(sit, candidates)) is not None:
+            return kin
         return evidence
     return _through_kin(sit, candidates) or evidence
+
+
+def _MJ_says_neither(sit: Situation, evidence: Evidence, candidates: Sequence[Note]) -> bool:
+    """Whether an answer to "<someone>'s <kin>" says neither that kin nor that someone (by name or as the
+    person calls them): "what does my granddaughter's dad do?" is not "I am Sjoerd, dairy farmer", which
+    only meets "do"; then the kin found in two steps answers (see `_through_kin`)."""
+    told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    asked = next(_mh_kin_asked(cased_question(sit, told).text), None)
+    if asked is None:
+        return False
+    owner, kin = asked[1].split()[-1].casefold(), asked[2].casefold()
+    known = aliases(cased(glossed(told), sit.text))
+    words_for = {stem(owner), stem(kin), *([stem(known[owner])] if owner in known else [])}
+    said = [n.stems | frozenset(stem(w) for w in words(n.text)) for n in evidence.notes]
+    return not any(covers(stems, w) for stems in said for w in words_for)
 
 
 def _describes(name: str, text: str) -> bool:
@@ -895,6 +913,7 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said or _mh_by_surname(name, kin, told, readings)
     said = said or _mh_parent_said(name, kin, told, readings)
     said = said or _MJ_parents_naming(name, kin, told, readings)
+    said = said or _MJ_couple_child(name, kin, told, readings)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:

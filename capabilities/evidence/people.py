@@ -98,6 +98,15 @@ _MARRIED = re.compile(
     r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
     r"|\bI(?:['’]m| am| have been| was) married to ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"  # "I am married to Claire Martin"
 )
+# one's kin said after their name: "a little girl, Femke, she is 4, our only grandchild", "Greta, my
+# cousin" (a short clause may come between); a grandchild or child said a girl or a boy is also so called
+_MJ_APPOSED = re.compile(
+    rf"\b({NAME_WORD}),\s+((?:[^,.!?]{{1,20}},\s+)?)(?:[Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?"
+    r"(grandchild|granddaughter|grandson|grandkid|daughter|son|child|kid|niece|nephew|cousin|sister|brother"
+    r"|godchild|goddaughter|godson|stepson|stepdaughter)\b(?!['’-])"
+)
+_MJ_SEXED = {"grandchild": ("granddaughter", "grandson"), "grandkid": ("granddaughter", "grandson"),
+             "child": ("daughter", "son"), "kid": ("daughter", "son"), "godchild": ("goddaughter", "godson")}
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
 _MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
 
@@ -176,6 +185,12 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
+        for name, between, word in _MJ_APPOSED.findall(note.text):  # "Femke, she is 4, our only grandchild"
+            add(word.casefold(), name)
+            sex = _MJ_SEXED.get(word.casefold())
+            said = f"{note.text[: note.text.find(name)][-25:]} {between}".casefold()
+            if sex and (girl := re.search(r"\b(?:girl|she)\b", said)) != bool(re.search(r"\b(?:boy|he)\b", said)):
+                add(sex[0] if girl else sex[1], name)
         for nth, name, pronoun in _MH_NTH_CHILD.findall(note.text):  # "my youngest, Euan. He…": youngest son
             add(f"{nth.casefold()} {'son' if pronoun.casefold() == 'he' else 'daughter'}", name)
         for first, second, pronoun in _MH_SPLIT.findall(note.text):  # "me and Jo split up… she's got": my ex-wife
@@ -728,6 +743,28 @@ def _MJ_parents_naming(name: str, kin: str, told: Sequence[Note], readings: Sequ
         return []
     ((person, note),) = found.items()
     return [(note, next(p for p in [*names_in(note.text), person.title()] if p.casefold() == person))]
+
+
+def _MJ_couple_child(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """The mum or dad of a couple's child, the couple said as one's spouse: "His wife is Sanne and they have a
+    little girl, Femke", read "Pieter's wife is Sanne and…", makes Pieter Femke's dad and Sanne her mum."""
+    if kin not in _PARENT_WORDS or kin == "parent":
+        return []
+    mum = kin in ("mum", "mom", "mother")
+    couple = re.compile(rf"\b({NAME_WORD})['’]s\s+(?i:(wife|husband))(?:\s+(?i:is)|,)?\s+({NAME_WORD})\b[^.!?]{{0,40}}?"
+                        rf"\b(?i:they|we)\s+(?i:have|had)\s+(?:(?i:an?)\s+)?(?:[a-z]+\s+)?(?i:girl|boy|son|daughter|"
+                        rf"baby|child|kid)s?,?\s+(?:(?i:called|named)\s+)?{re.escape(name)}\b")  # fmt: skip
+    said = [(n, m[1] if (m[2].casefold() == "wife") != mum else m[3])
+            for n, r in zip(told, readings, strict=True) for t in (r, _MJ_sentences_read(n.text))
+            for m in couple.finditer(t)]  # fmt: skip
+    return said if len({p.casefold() for _, p in said}) == 1 else []
+
+
+def _MJ_sentences_read(text: str) -> str:
+    """A note's sentences, each with its leading pronoun read as the first one named in those before it
+    ("Pieter is 33… His wife is Sanne": Pieter's wife)."""
+    said = sentences(text)
+    return " ".join(_MJ_named(p, " ".join(said[:i])) for i, p in enumerate(said))
 
 
 # two people naming a child: "Juliana and Rafael decided on Hana", "she and Tom chose the name Lily", "Ana and
