@@ -197,7 +197,7 @@ def _score(
     # "since when have me and Ruaridh been together?": "we've been together since march 2023" says them both
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
-    stems |= _compounds_said(ask.terms, stems)
+    stems |= _compounds_said(ask.terms, stems) | _MJ_hyphened(ask, read or note.text)
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
     stems |= _acronyms_spelled(sit.text, read or note.text) | _mh_acronym_of_asked(sit.text, read or note.text)
     stems |= _UP_ROLE_STEMS if _UP_APPOINTED.search(read or note.text) else frozenset()
@@ -264,6 +264,17 @@ def _mh_acronym_of_asked(question: str, text: str) -> frozenset[str]:
             if all(w[0].isupper() and w[1:].islower() for w in run) and "".join(w[0] for w in run) == acronym:
                 out |= {stem(w.casefold()) for w in run}
     return frozenset(out)
+
+
+def _MJ_hyphened(ask: Ask, text: str) -> frozenset[str]:
+    """The hyphened words asked that a note says as two words: "my long-run partner" is "we do the long runs
+    together", a "half-marathon" a "half marathon"."""
+    joined = [t for t in {*ask.terms, *ask.hard} if "-" in t and "|" not in t]
+    if not joined:
+        return frozenset()
+    said = words(text)
+    pairs = {stem(f"{a}-{b}") for a, b in itertools.pairwise(said)}
+    return frozenset(t for t in joined if t in pairs)
 
 
 def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:

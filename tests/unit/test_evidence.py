@@ -3305,3 +3305,15 @@ def test_kin_said_after_the_name_and_a_couples_child_lead_to_the_dad() -> None:
     assert aliases(notes)["grandson"] == "kuba"
     assert "m1" in _answer_refs("What does my grandson's dad do for a living?", notes)
     assert "m3" in _answer_refs("Where does my grandson's mum work?", notes)
+
+
+def test_a_hyphened_word_asked_is_said_as_two_words() -> None:
+    """"my half-marathon buddy" is the buddy "we train for the half marathon together" says, and the note
+    that names him again says where he lives."""
+    notes = [
+        _note("m1", "My running buddy is Oskar, we train for the half marathon together on saturdays.", 0, 0.6),
+        _note("m2", "Oskar moved to Bergen last spring, he loves being near the fish market.", 3, 0.5),
+        _note("m3", "My brother Jens lives in Oslo with his two cats.", 4, 0.5),
+    ]  # fmt: skip
+    refs = _answer_refs("Which city does my half-marathon buddy live in?", notes)
+    assert "m1" in refs and "m2" in refs
