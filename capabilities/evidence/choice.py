@@ -1242,11 +1242,14 @@ def _who_unsaid(
     missing = set(refused.missing)
     if not refused.reason.startswith("nothing remembered about") or not missing:
         return refused
-    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS for p in m.split("|")) for m in missing):
+    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS or _MJ_in_law(p) for p in m.split("|")) for m in missing):
         return refused
     if len(missing) == len(ask.hard):
         return refused  # "what does my sister do?" with no sister told: nobody the question is anchored on
-    if set(ask.attributes) & NAMING_STEMS or ask.answer_type in ("person", "number"):
+    # (a name asked of a thing of theirs is no guess at who they are: "what's my brother-in-law's boat called?")
+    thing_named = bool(sit.heads) and sit.heads[-1] not in {p for m in missing for p in m.split("|")} and stem(
+        sit.heads[-1]) not in _RELATIONS | _KIN_STEMS  # fmt: skip
+    if (set(ask.attributes) & NAMING_STEMS and not thing_named) or ask.answer_type in ("person", "number"):
         return refused  # "what's Pavlos' wife called?": the wife is what is asked, not who it is asked of
     loose = replace(ask, hard=tuple(h for h in ask.hard if h not in missing))
     scored = _scored(sit, loose, notes, known)
@@ -1255,9 +1258,17 @@ def _who_unsaid(
     ranked = sorted(scored, key=_Scored.key, reverse=True)
     untold = {m for m in missing if not any(m in n.stems for n in notes)}  # (not "Easter at dad's")
     found = _verdict(_unheaded(sit, untold), loose, _join(ranked[0], ranked, loose))
-    if found.verdict != "answer" or not _of_a_name(sit, missing, found.notes):
+    reads = dict(zip(notes, _readings(notes, known), strict=True))
+    if found.verdict != "answer" or not _of_a_name(sit, missing, [*found.notes, *(
+            replace(n, text=reads[n]) for n in found.notes if n in reads)]):  # ("His boat's…" read: "Liam's boat's…")
         return refused
     return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+
+
+def _MJ_in_law(word: str) -> bool:
+    """Whether a word is kin by marriage: "brother-in-law", "daughters-in-law"."""
+    head, _, rest = word.partition("-")
+    return rest.startswith("in-law") and stem(head) in _RELATIONS
 
 
 def _unheaded(sit: Situation, missing: set[str]) -> Situation:

@@ -3317,3 +3317,18 @@ def test_a_hyphened_word_asked_is_said_as_two_words() -> None:
     ]  # fmt: skip
     refs = _answer_refs("Which city does my half-marathon buddy live in?", notes)
     assert "m1" in refs and "m2" in refs
+
+
+def test_a_name_asked_of_an_in_laws_thing_is_answered_as_assumed() -> None:
+    """"What's my sister-in-law's mare called?" when no note says who the sister-in-law is: the name asked is
+    the mare's, not hers, so the answer said of someone named ("Her mare is called Canela", read as Ines's)
+    is given at low confidence, saying whom it took her to be."""
+    notes = [
+        Note("m1", "Marta's sister Ines came riding with us on Sunday.", T0, 0.5),
+        Note("m2", "Ines keeps a horse at a yard near Sintra.", T0 + timedelta(days=2), 0.5),
+        Note("m3", "Her mare is called Canela, a chestnut with a white blaze.", T0 + timedelta(days=2, seconds=1),
+             0.7, after="m2"),
+    ]  # fmt: skip
+    evidence = choose(read("What's my sister-in-law's mare called?"), notes)
+    assert evidence.verdict == "answer" and "m3" in [n.ref for n in evidence.notes]
+    assert evidence.confidence == "low" and evidence.missing
