@@ -1242,13 +1242,15 @@ def _who_unsaid(
     missing = set(refused.missing)
     if not refused.reason.startswith("nothing remembered about") or not missing:
         return refused
-    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS or _MJ_in_law(p) for p in m.split("|")) for m in missing):
-        return refused
-    if len(missing) == len(ask.hard):
-        return refused  # "what does my sister do?" with no sister told: nobody the question is anchored on
     # (a name asked of a thing of theirs is no guess at who they are: "what's my brother-in-law's boat called?")
     thing_named = bool(sit.heads) and sit.heads[-1] not in {p for m in missing for p in m.split("|")} and stem(
         sit.heads[-1]) not in _RELATIONS | _KIN_STEMS  # fmt: skip
+    # (kin by marriage only when a thing of theirs is asked: not "where do my parents-in-law live?")
+    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS or (_MJ_in_law(p) and thing_named) for p in m.split("|"))
+               for m in missing):  # fmt: skip
+        return refused
+    if len(missing) == len(ask.hard):
+        return refused  # "what does my sister do?" with no sister told: nobody the question is anchored on
     if (set(ask.attributes) & NAMING_STEMS and not thing_named) or ask.answer_type in ("person", "number"):
         return refused  # "what's Pavlos' wife called?": the wife is what is asked, not who it is asked of
     loose = replace(ask, hard=tuple(h for h in ask.hard if h not in missing))
