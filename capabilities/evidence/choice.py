@@ -1208,8 +1208,9 @@ def _MJ_names_whom(s: _Scored, c: _Scored) -> bool:
     reading names them: see `people.reading`), in the chain of turns that chosen note leans on."""
     if not c.note.after:
         return False
-    own = c.note.text.casefold()
-    meant = {e for e in c.about if e not in own and e in s.note.text.casefold()}
+    own = c.note.text.casefold()  # (named in its reading: not one it says as "my daughter", a word for them)
+    meant = {e for e in c.about if e not in own and e in s.note.text.casefold()
+             and re.search(rf"\b{re.escape(e)}\b", c.read, re.IGNORECASE)}  # fmt: skip
     return bool(meant) and any(e in {n.casefold() for n in names_in(s.note.text)} for e in meant)
 
 

@@ -108,7 +108,8 @@ _MJ_APPOSED = re.compile(
 _MJ_SEXED = {"grandchild": ("granddaughter", "grandson"), "grandkid": ("granddaughter", "grandson"),
              "child": ("daughter", "son"), "kid": ("daughter", "son"), "godchild": ("goddaughter", "godson")}
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
-_MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
+_MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)(?![a-z-])")  # (not
+# the "daughter" of "my daughter-in-law")
 
 
 def roles(text: str) -> set[str]:

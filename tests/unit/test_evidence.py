@@ -3332,3 +3332,15 @@ def test_a_name_asked_of_an_in_laws_thing_is_answered_as_assumed() -> None:
     evidence = choose(read("What's my sister-in-law's mare called?"), notes)
     assert evidence.verdict == "answer" and "m3" in [n.ref for n in evidence.notes]
     assert evidence.confidence == "low" and evidence.missing
+
+
+def test_my_daughter_in_law_is_not_my_daughter() -> None:
+    """"Graham and my daughter-in-law have two" is not about the daughter the person calls "my daughter": the
+    note of where Fiona lives does not join it for "where do Ruby and Finlay live?"."""
+    notes = [
+        _note("m1", "My son Graham lives up in Aberdeen, he works offshore two weeks at a time.", 0, 0.6),
+        _note("m2", "Graham and my daughter-in-law have two, Ruby who's twelve and Finlay who's nine.", 1, 0.9),
+        _note("m3", "My daughter Fiona rang, she lives in Edinburgh now with her two cats.", 5, 0.6),
+    ]  # fmt: skip
+    refs = _answer_refs("What city do Ruby and Finlay live in?", notes)
+    assert "m1" in refs and "m3" not in refs
