@@ -1044,7 +1044,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         if _says_all(chosen, ask):  # then only a correction, the turn a chosen one's pronoun needs, or
             # the person's own note of all that is asked in the very form asked ("10 March" for "in March")
             useful = [(g, s) for g, s in useful
-                      if g[1] or any(_leans_on(c.note, s.note) or _MJ_names_whom(s, c) for c in chosen)
+                      if g[1] or any(_leans_on(c.note, s.note) or _MJ_names_whom(s, c, chosen) for c in chosen)
                       or (g[2] and s.typed == 2 and s.mine and s.hard == set(ask.hard))]  # fmt: skip
         if not useful:
             return chosen
@@ -1198,18 +1198,20 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
     # (before a turn it leans on, the one that names whom a chosen one's pronoun means: "Claire's parents
     # live in Annecy" for "It was she who chose the name Zaatar", read through "For her birthday…")
-    names = any(_MJ_names_whom(s, c) for c in chosen)
+    names = any(_MJ_names_whom(s, c, chosen) for c in chosen)
     return (len(s.hard - hard), correction, max(0, s.typed - typed), len(s.attributes - attributes),
             len(s.terms - terms), 2 if names else int(leans))  # fmt: skip
 
 
-def _MJ_names_whom(s: _Scored, c: _Scored) -> bool:
+def _MJ_names_whom(s: _Scored, c: _Scored, chosen: Sequence[_Scored]) -> bool:
     """Whether a note names, in its own words, one whom a chosen note says only by a pronoun (its
-    reading names them: see `people.reading`), in the chain of turns that chosen note leans on."""
+    reading names them: see `people.reading`), in the chain of turns that chosen note leans on, and
+    no chosen note names them yet (one note that names them is enough)."""
     if not c.note.after:
         return False
-    own = c.note.text.casefold()  # (named in its reading: not one it says as "my daughter", a word for them)
-    meant = {e for e in c.about if e not in own and e in s.note.text.casefold()
+    said = " ".join(n.note.text for n in chosen).casefold()
+    # (named in its reading: not one it says as "my daughter", a word for them)
+    meant = {e for e in c.about if e not in said and e in s.note.text.casefold()
              and re.search(rf"\b{re.escape(e)}\b", c.read, re.IGNORECASE)}  # fmt: skip
     return bool(meant) and any(e in {n.casefold() for n in names_in(s.note.text)} for e in meant)
 
