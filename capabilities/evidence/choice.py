@@ -438,7 +438,9 @@ def _MJ_short_names(scored: list[_Scored]) -> list[_Scored]:
         for w in e.split():
             if w in alone and w not in STOP and not is_calendar(w) and stem(w) not in _MJ_TITLE_STEMS:
                 parts.setdefault(w, set()).add(e)
-    short = {w: next(iter(es)) for w, es in parts.items() if len(es) == 1}
+    # (not a name a document says whole: its list of "Anita Raman, MD", "Lisa Okafor, PT" links to no one told)
+    listed = {e for s in scored if s.note.source == "chunk" for e in s.about}
+    short = {w: next(iter(es)) for w, es in parts.items() if len(es) == 1 and not es & listed}
     if not short:
         return scored
     return [replace(s, about=s.about | {w for w, e in short.items() if e in s.about}) for s in scored]
