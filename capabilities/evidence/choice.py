@@ -45,6 +45,8 @@ from capabilities.evidence.people import (
     _mh_parent_said,
     _mh_sibling_of,
     _mh_their_child,
+    _MJ_couple_child,
+    _MJ_parents_naming,
     _only_my_kin,
     _readings,
     aliases,
@@ -205,7 +207,7 @@ def _score(
     # "since when have me and Ruaridh been together?": "we've been together since march 2023" says them both
     if _WE & set(words(read or note.text)):
         stems |= {stem(n) for pair in _WITH_ME.findall(sit.text) for n in pair if n}
-    stems |= _compounds_said(ask.terms, stems)
+    stems |= _compounds_said(ask.terms, stems) | _MJ_hyphened(ask, read or note.text)
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
     stems |= _acronyms_spelled(sit.text, read or note.text) | _mh_acronym_of_asked(sit.text, read or note.text)
     stems |= _UP_ROLE_STEMS if _UP_APPOINTED.search(read or note.text) else frozenset()
@@ -314,6 +316,17 @@ def _mh_acronym_of_asked(question: str, text: str) -> frozenset[str]:
             if all(w[0].isupper() and w[1:].islower() for w in run) and "".join(w[0] for w in run) == acronym:
                 out |= {stem(w.casefold()) for w in run}
     return frozenset(out)
+
+
+def _MJ_hyphened(ask: Ask, text: str) -> frozenset[str]:
+    """The hyphened words asked that a note says as two words: "my long-run partner" is "we do the long runs
+    together", a "half-marathon" a "half marathon"."""
+    joined = [t for t in {*ask.terms, *ask.hard} if "-" in t and "|" not in t]
+    if not joined:
+        return frozenset()
+    said = words(text)
+    pairs = {stem(f"{a}-{b}") for a, b in itertools.pairwise(said)}
+    return frozenset(t for t in joined if t in pairs)
 
 
 def _compounds_said(terms: Sequence[str], stems: frozenset[str]) -> frozenset[str]:
@@ -461,8 +474,31 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     """Each note scored against the question, read as the person meant it."""
     idf = _idf(ask, notes)
     scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
-    scored = _DOC_about(scored, ask)
+    scored = _MJ_short_names(_DOC_about(scored, ask))
     return _was_before(scored, ask) if ask.earlier else scored
+
+
+def _MJ_short_names(scored: list[_Scored]) -> list[_Scored]:
+    """One named in full in one note and by a part of that name in another is the same one: "the sweets
+    come from Confeitaria Kaneko" and "Kaneko need to deliver two times", "Dr. Arnaud Blanc" and "Dr.
+    Blanc wants to weigh him": a note that says the whole name is also about the part other notes say
+    alone, so that the two join. Not a part two whole names share ("Ana Costa", "Ana Lima": which Ana?)."""
+    alone = {e for s in scored for e in s.about if " " not in e}
+    whole = {e for s in scored for e in s.about if " " in e}
+    parts: dict[str, set[str]] = {}
+    for e in whole:
+        for w in e.split():
+            if w in alone and w not in STOP and not is_calendar(w) and stem(w) not in _MJ_TITLE_STEMS:
+                parts.setdefault(w, set()).add(e)
+    # (not a name a document says whole: its list of "Anita Raman, MD", "Lisa Okafor, PT" links to no one told)
+    listed = {e for s in scored if s.note.source == "chunk" for e in s.about}
+    short = {w: next(iter(es)) for w, es in parts.items() if len(es) == 1 and not es & listed}
+    if not short:
+        return scored
+    return [replace(s, about=s.about | {w for w, e in short.items() if e in s.about}) for s in scored]
+
+
+_MJ_TITLE_STEMS = frozenset(stem(w) for w in ("dr", "mr", "mrs", "ms", "prof", "doctor", "saint", "st", "the"))
 
 
 # a measure or a time is said all over a document: "Danika's day job" is not "…cancel 28 days before"
@@ -579,8 +615,25 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in kins)
         return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
+        if _MJ_says_neither(sit, evidence, candidates) and (kin := _through_kin(sit, candidates)) is not None:
+            return kin
         return evidence
     return _through_kin(sit, candidates) or evidence
+
+
+def _MJ_says_neither(sit: Situation, evidence: Evidence, candidates: Sequence[Note]) -> bool:
+    """Whether an answer to "<someone>'s <kin>" says neither that kin nor that someone (by name or as the
+    person calls them): "what does my granddaughter's dad do?" is not "I am Sjoerd, dairy farmer", which
+    only meets "do"; then the kin found in two steps answers (see `_through_kin`)."""
+    told = [n for n in candidates if n.text.strip() and not is_question(n.text)]
+    asked = next(_mh_kin_asked(cased_question(sit, told).text), None)
+    if asked is None:
+        return False
+    owner, kin = asked[1].split()[-1].casefold(), asked[2].casefold()
+    known = aliases(cased(glossed(told), sit.text))
+    words_for = {stem(owner), stem(kin), *([stem(known[owner])] if owner in known else [])}
+    said = [n.stems | frozenset(stem(w) for w in words(n.text)) for n in evidence.notes]
+    return not any(covers(stems, w) for stems in said for w in words_for)
 
 
 def _describes(name: str, text: str) -> bool:
@@ -995,6 +1048,8 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     said = said or _mh_owner_of(name, kin, told, readings)
     said = said or _mh_by_surname(name, kin, told, readings)
     said = said or _mh_parent_said(name, kin, told, readings)
+    said = said or _MJ_parents_naming(name, kin, told, readings)
+    said = said or _MJ_couple_child(name, kin, told, readings)
     if not said and kin in _PARENT_WORDS:
         return _mh_through_sibling(sit, asked, name, told, candidates)
     if not said:
@@ -1120,7 +1175,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         if _says_all(chosen, ask):  # then only a correction, the turn a chosen one's pronoun needs, or
             # the person's own note of all that is asked in the very form asked ("10 March" for "in March")
             useful = [(g, s) for g, s in useful
-                      if g[1] or any(_leans_on(c.note, s.note) for c in chosen)
+                      if g[1] or any(_leans_on(c.note, s.note) or _MJ_names_whom(s, c, chosen) for c in chosen)
                       or (g[2] and s.typed == 2 and s.mine and s.hard == set(ask.hard))]  # fmt: skip
         if not useful:
             return chosen
@@ -1130,7 +1185,7 @@ def _join(best: _Scored, ranked: Sequence[_Scored], ask: Ask) -> list[_Scored]:
         # (a document's sentences are as new as each other: the best ranked of them)
         # (of corrections, the one that says more of what is asked: "new guitarist is Shae", not the
         # newer "band's moved rehearsals now", for "who plays guitar in the band now?")
-        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, g[-1] and not g[1],
+        newest = [(g[:-1], len(s.terms | s.hard) if g[1] else 0, 0 if g[1] else g[-1],
                    _when(s.note) if s.note.source != "chunk" else 0.0, g[-1], s.key()) for g, s in useful]  # fmt: skip
         chosen.append(useful[newest.index(max(newest))][1])
     return chosen
@@ -1238,7 +1293,7 @@ def _says_all(chosen: Sequence[_Scored], ask: Ask) -> bool:
     return set(ask.hard) | set(ask.terms) <= said and set(ask.attributes) <= met and typed
 
 
-def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, int, int, int, bool]:
+def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, int, int, int, int]:
     """What a note adds to the chosen ones: hard terms, a newer answer of the asked type that says
     it corrects ("now", "moved", "anymore"), the type (or its very form asked), attributes, key words;
     and last, the turn a chosen one leans on or that leans on it ("We're moving! … Dartmouth" and
@@ -1278,8 +1333,24 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
                       or any(t not in set(ask.hard) - set(ask.things) for t in (s.terms | s.hard) - {ask.verb}))))
     ) else 0
     leans = any(_leans_on(c.note, s.note) or _leans_on(s.note, c.note, own_name=True) for c in chosen)
+    # (before a turn it leans on, the one that names whom a chosen one's pronoun means: "Claire's parents
+    # live in Annecy" for "It was she who chose the name Zaatar", read through "For her birthday…")
+    names = any(_MJ_names_whom(s, c, chosen) for c in chosen)
     return (len(s.hard - hard), correction, max(0, s.typed - typed), len(s.attributes - attributes),
-            len(s.terms - terms), leans)  # fmt: skip
+            len(s.terms - terms), 2 if names else int(leans))  # fmt: skip
+
+
+def _MJ_names_whom(s: _Scored, c: _Scored, chosen: Sequence[_Scored]) -> bool:
+    """Whether a note names, in its own words, one whom a chosen note says only by a pronoun (its
+    reading names them: see `people.reading`), in the chain of turns that chosen note leans on, and
+    no chosen note names them yet (one note that names them is enough)."""
+    if not c.note.after:
+        return False
+    said = " ".join(n.note.text for n in chosen).casefold()
+    # (named in its reading: not one it says as "my daughter", a word for them)
+    meant = {e for e in c.about if e not in said and e in s.note.text.casefold()
+             and re.search(rf"\b{re.escape(e)}\b", c.read, re.IGNORECASE)}  # fmt: skip
+    return bool(meant) and any(e in {n.casefold() for n in names_in(s.note.text)} for e in meant)
 
 
 _LD_AGAINST = re.compile(r"\d(?:\s*[a-z€$£%]+)?[,;]?\s+not\s+[€$£]?\d")  # "380 not 420", "£45, not £40"
@@ -1338,11 +1409,16 @@ def _who_unsaid(
     missing = set(refused.missing)
     if not refused.reason.startswith("nothing remembered about") or not missing:
         return refused
-    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS for p in m.split("|")) for m in missing):
+    # (a name asked of a thing of theirs is no guess at who they are: "what's my brother-in-law's boat called?")
+    thing_named = bool(sit.heads) and sit.heads[-1] not in {p for m in missing for p in m.split("|")} and stem(
+        sit.heads[-1]) not in _RELATIONS | _KIN_STEMS  # fmt: skip
+    # (kin by marriage only when a thing of theirs is asked: not "where do my parents-in-law live?")
+    if not all(all(p in _RELATIONS or stem(p) in _RELATIONS or (_MJ_in_law(p) and thing_named) for p in m.split("|"))
+               for m in missing):  # fmt: skip
         return refused
     if len(missing) == len(ask.hard):
         return refused  # "what does my sister do?" with no sister told: nobody the question is anchored on
-    if set(ask.attributes) & NAMING_STEMS or ask.answer_type in ("person", "number"):
+    if (set(ask.attributes) & NAMING_STEMS and not thing_named) or ask.answer_type in ("person", "number"):
         return refused  # "what's Pavlos' wife called?": the wife is what is asked, not who it is asked of
     loose = replace(ask, hard=tuple(h for h in ask.hard if h not in missing))
     scored = _scored(sit, loose, notes, known)
@@ -1351,9 +1427,17 @@ def _who_unsaid(
     ranked = sorted(scored, key=_Scored.key, reverse=True)
     untold = {m for m in missing if not any(m in n.stems for n in notes)}  # (not "Easter at dad's")
     found = _verdict(_unheaded(sit, untold), loose, _join(ranked[0], ranked, loose))
-    if found.verdict != "answer" or not _of_a_name(sit, missing, found.notes):
+    reads = dict(zip(notes, _readings(notes, known), strict=True))
+    if found.verdict != "answer" or not _of_a_name(sit, missing, [*found.notes, *(
+            replace(n, text=reads[n]) for n in found.notes if n in reads)]):  # ("His boat's…" read: "Liam's boat's…")
         return refused
     return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+
+
+def _MJ_in_law(word: str) -> bool:
+    """Whether a word is kin by marriage: "brother-in-law", "daughters-in-law"."""
+    head, _, rest = word.partition("-")
+    return rest.startswith("in-law") and stem(head) in _RELATIONS
 
 
 def _unheaded(sit: Situation, missing: set[str]) -> Situation:

@@ -98,8 +98,18 @@ _MARRIED = re.compile(
     r"|\bI married ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"
     r"|\bI(?:['’]m| am| have been| was) married to ([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)"  # "I am married to Claire Martin"
 )
+# one's kin said after their name: "a little girl, Femke, she is 4, our only grandchild", "Greta, my
+# cousin" (a short clause may come between); a grandchild or child said a girl or a boy is also so called
+_MJ_APPOSED = re.compile(
+    rf"\b({NAME_WORD}),\s+((?:[^,.!?]{{1,20}},\s+)?)(?:[Mm]y|[Oo]ur)\s+(?:{_DESCRIBER})?"
+    r"(grandchild|granddaughter|grandson|grandkid|daughter|son|child|kid|niece|nephew|cousin|sister|brother"
+    r"|godchild|goddaughter|godson|stepson|stepdaughter)\b(?!['’-])"
+)
+_MJ_SEXED = {"grandchild": ("granddaughter", "grandson"), "grandkid": ("granddaughter", "grandson"),
+             "child": ("daughter", "son"), "kid": ("daughter", "son"), "godchild": ("goddaughter", "godson")}
 ALIAS_STEPS = 3  # how many links of a chain of notes a name is followed through
-_MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)")
+_MY_WORD = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Tt]he user['’]s)\s+(?:" + _DESCRIBER + r")?([a-z]+)(?![a-z-])")  # (not
+# the "daughter" of "my daughter-in-law")
 
 
 def roles(text: str) -> set[str]:
@@ -176,6 +186,12 @@ def aliases(notes: Sequence[Note]) -> dict[str, str]:
         for name in (n for pair in _MARRIED.findall(note.text) for n in pair if n):
             for word in _SPOUSE.split("|"):  # "Douglas and I got married in 1979": he is "my husband"
                 add(word, name)
+        for name, between, word in _MJ_APPOSED.findall(note.text):  # "Femke, she is 4, our only grandchild"
+            add(word.casefold(), name)
+            sex = _MJ_SEXED.get(word.casefold())
+            said = f"{note.text[: note.text.find(name)][-25:]} {between}".casefold()
+            if sex and (girl := re.search(r"\b(?:girl|she)\b", said)) != bool(re.search(r"\b(?:boy|he)\b", said)):
+                add(sex[0] if girl else sex[1], name)
         for nth, name, pronoun in _MH_NTH_CHILD.findall(note.text):  # "my youngest, Euan. He…": youngest son
             add(f"{nth.casefold()} {'son' if pronoun.casefold() == 'he' else 'daughter'}", name)
         for first, second, pronoun in _MH_SPLIT.findall(note.text):  # "me and Jo split up… she's got": my ex-wife
@@ -264,25 +280,46 @@ def reading(note: Note, before: str, called: Mapping[str, Sequence[str]], pick: 
     person ("Hannah's mum" is "my wife's mum" when "my wife Hannah" was said). `called`: each known
     name → the words the person calls them by (see `_called`); `pick`: only the pick-th of those
     words (a chain is read whole: "my son's wife Priya")."""
-    text = note.text
-    lead = re.match(r"^\W*(?:his|her|their)\s", text, re.IGNORECASE)
-    kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
-    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not people_in(text[: kin.start()]):
-        lead = kin
-    subject = None if lead else re.match(r"^\W*(?:she|he)\b", text, re.IGNORECASE)  # "She turns 70 on 2 January"
-    said = (lead or subject)
-    first = _tl_referent(before, said.group().strip(" \t\n'\"").casefold()) if said and before else []
-    if lead and first:
-        text = f"{text[: lead.start()]}{first[0]}'s {text[lead.end():]}"
-    elif subject and first:
-        text = f"{first[0]}{text[subject.end():]}"
-    named = text
+    text = named = _MJ_named(note.text, before)
     for name, said in called.items():  # "my wife's brother / my brother-in-law": every word for them
         said = said if pick is None else said[min(pick, len(said) - 1) :][:1]
         as_mine = " / ".join(f"my {word}" for word in said)
         text = re.sub(rf"\b{re.escape(name)}\b(?!\s*,)", as_mine, text, flags=re.IGNORECASE)
     text += "".join(f" [{name}]" for name in _the_one(note.text, called))
     return text if text == named else f"{text} ({named})"  # both: "my daughter's best friend" and Maeve's
+
+
+def _MJ_named(text: str, before: str) -> str:
+    """The text with its leading pronoun read as the one it means in `before` (see `reading`); a pronoun
+    after a short opener leads as well: "So his diet changes", "It was she who chose the name", "For her
+    birthday I intend…" (not "For her to…": there "her" is no one's thing)."""
+    lead = _MJ_LEAD.match(text)
+    if lead and lead["opener"] and lead["next"].casefold() in STOP:
+        lead = None
+    kin = None if lead else _KIN_OF_PRONOUN.search(text)  # "he's engaged!! his fiancee…", not "Fitz and his…"
+    if kin and _SUBJECT_PRONOUN.search(text[: kin.start()]) and not people_in(text[: kin.start()]):
+        lead = kin
+    subject = None if lead else _MJ_SUBJECT.match(text)  # "She turns 70 on 2 January"
+    said = lead or subject
+    if not said or not before:
+        return text
+    pronoun = said["pronoun"] if "pronoun" in said.groupdict() else said.group()
+    first = _tl_referent(before, pronoun.strip(" \t\n'\"").casefold())
+    if not first:
+        return text
+    start, end = said.span("pronoun") if "pronoun" in said.groupdict() else said.span()
+    opened = "opener" in said.groupdict() and said["opener"]
+    head = text[:start] if opened or said is kin else ""
+    if lead:
+        return f"{head}{first[0]}'s {text[end:].lstrip()}"
+    return f"{head}{first[0]}{text[end:]}"
+
+
+# a pronoun that still leads its sentence after a short opener: "So his…", "For her birthday…", "It was she who…"
+_MJ_LEAD = re.compile(r"^\W*(?P<opener>(?i:so|and|but|also|then|now|for|after|since|on|at)\s+)?"
+                      r"(?P<pronoun>(?i:his|her|their))\s+(?P<next>[\w'’-]+)")
+_MJ_SUBJECT = re.compile(r"^\W*(?P<opener>(?i:so|and|but|also|then|now|it\s+was|it['’]s)\s+)?"
+                         r"(?P<pronoun>(?i:she|he))\b")
 
 
 HIS_KIN = "brother|husband|son|dad|father|uncle|nephew|boyfriend|grandfather|grandson|fiance|fiancé"
@@ -382,7 +419,23 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         same = bool(pronoun) and opens is not None and opens[1].casefold() == pronoun
         if before and (not _mh_people(before) or same) and depth > 1:
             before = f"{leaned_on(leans[ref], depth - 1, pronoun)} {before}".strip()
+        # whatever order the notes were recalled in; each as read in its turn ("It was she who chose the
+        # name" after "For her birthday…" after "Claire's parents…": Claire, not the restaurant named between)
+        before = " ".join(as_read(leans.get(ref, ""), depth - 1))
+        if before and not _mh_people(before) and depth > 1:
+            before = f"{leaned_on(leans[ref], depth - 1)} {before}".strip()
         return before
+
+    read: dict[str, list[str]] = {}
+
+    def as_read(ref: str, depth: int) -> list[str]:  # a message's sentences, each with its pronoun read
+        if ref not in read:
+            read[ref] = said.get(ref, [])  # (as said, while it is being read: a chain may loop)
+            out: list[str] = []
+            for text in said.get(ref, []):
+                out.append(_MJ_named(text, " ".join(out) or (leaned_on(ref, depth) if depth > 0 else "")))
+            read[ref] = out
+        return read[ref]
 
     out = []
     for n in notes:
@@ -390,6 +443,8 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         opens = _UD_GOES_ON.match(n.text)
         out.append(reading(n, " ".join(earlier) or leaned_on(n.ref, pronoun=opens[1].casefold() if opens else ""),
                            called, pick))  # fmt: skip
+        earlier = as_read(n.ref, 4)[: said[n.ref].index(n.text)]
+        out.append(reading(n, " ".join(earlier) or leaned_on(n.ref), called, pick))
     return out
 
 
@@ -693,6 +748,61 @@ def _mh_sex(name: str, told: Sequence[Note]) -> str:
     return found.pop() if len(found) == 1 else ""
 
 
+def _MJ_parents_naming(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """The mum or dad of a child two people named: "Juliana and Rafael decided on Hana", "she and Rafael
+    chose the name Yumi" make them the child's parents; the dad is the one said as "he" or whom the notes
+    follow with "he" (or the other of one said as a woman), a mum the other way round."""
+    if kin not in _PARENT_WORDS or kin == "parent":
+        return []
+    wanted = "she" if kin in ("mum", "mom", "mother") else "he"
+    named = re.compile(_MJ_NAMED_BY.format(who=rf"(?:{NAME_WORD}|(?i:he|she))", child=re.escape(name)))
+    found: dict[str, Note] = {}
+    for n, r in zip(told, readings, strict=True):
+        for m in (m for t in (n.text, r) for m in named.finditer(t)):
+            pair = [m[1], m[2]]
+            sexes = [p.casefold() if p.casefold() in ("he", "she") else _mh_sex(p, told) for p in pair]
+            ones = [p for p, x in zip(pair, sexes, strict=True) if x == wanted]
+            if not ones:  # the other one is said to be of the other sex
+                ones = [p for p, x in zip(pair, sexes, strict=True) if x == ""] if any(
+                    x not in ("", wanted) for x in sexes) else []
+            for one in ones[:1] if len(ones) == 1 else []:
+                if one.casefold() not in ("he", "she", name.casefold()):
+                    found.setdefault(one.casefold(), n)
+    if len(found) != 1:
+        return []
+    ((person, note),) = found.items()
+    return [(note, next(p for p in [*names_in(note.text), person.title()] if p.casefold() == person))]
+
+
+def _MJ_couple_child(name: str, kin: str, told: Sequence[Note], readings: Sequence[str]) -> list[tuple[Note, str]]:
+    """The mum or dad of a couple's child, the couple said as one's spouse: "His wife is Sanne and they have a
+    little girl, Femke", read "Pieter's wife is Sanne and…", makes Pieter Femke's dad and Sanne her mum."""
+    if kin not in _PARENT_WORDS or kin == "parent":
+        return []
+    mum = kin in ("mum", "mom", "mother")
+    couple = re.compile(rf"\b({NAME_WORD})['’]s\s+(?i:(wife|husband))(?:\s+(?i:is)|,)?\s+({NAME_WORD})\b[^.!?]{{0,40}}?"
+                        rf"\b(?i:they|we)\s+(?i:have|had)\s+(?:(?i:an?)\s+)?(?:[a-z]+\s+)?(?i:girl|boy|son|daughter|"
+                        rf"baby|child|kid)s?,?\s+(?:(?i:called|named)\s+)?{re.escape(name)}\b")  # fmt: skip
+    said = [(n, m[1] if (m[2].casefold() == "wife") != mum else m[3])
+            for n, r in zip(told, readings, strict=True) for t in (r, _MJ_sentences_read(n.text))
+            for m in couple.finditer(t)]  # fmt: skip
+    return said if len({p.casefold() for _, p in said}) == 1 else []
+
+
+def _MJ_sentences_read(text: str) -> str:
+    """A note's sentences, each with its leading pronoun read as the first one named in those before it
+    ("Pieter is 33… His wife is Sanne": Pieter's wife)."""
+    said = sentences(text)
+    return " ".join(_MJ_named(p, " ".join(said[:i])) for i, p in enumerate(said))
+
+
+# two people naming a child: "Juliana and Rafael decided on Hana", "she and Tom chose the name Lily", "Ana and
+# Rui named her Beatriz", "Ana and Rui call him Tiago" (a few words may come between: "finally", "in the end")
+_MJ_NAMED_BY = (r"\b({who})\s+(?:and|&)\s+({who})\s+(?:[a-z]+\s+){{0,3}}?"
+                r"(?i:named|name|called|call|chose|choose|chosen|picked|pick|decided|decide|went\s+with|go\s+with|"
+                r"settled|settle)\s+(?:(?i:on|for)\s+)?(?:(?i:the\s+name|her|him|the\s+baby|it)\s+)?{child}\b")
+
+
 _MH_OWNER = word_set("owner owners")
 _MH_HAS_A = (r"\b({name})\s+(?i:has|had|owns|owned|got)\s+(?i:an?|the)\s+(?:[a-z]+\s+){{0,2}}?"
              r"(?i:called|named)\s+{pet}\b")
@@ -730,7 +840,7 @@ def _mh_sibling_of(name: str, told: Sequence[Note]) -> tuple[Note, str] | None:
     return note, sibling.title()
 
 
-def _mh_names_the_one(s: _Scored, gain: tuple[int, int, int, int, int, bool], best: _Scored, ask: Ask) -> bool:
+def _mh_names_the_one(s: _Scored, gain: tuple[int, int, int, int, int, int], best: _Scored, ask: Ask) -> bool:
     """Whether a note joins for the name asked that the chosen ones never give, through a word asked
     they share that it names: "what is the name of the physiotherapist treating my calf?" is "I strained
     my left calf… the physiotherapist prescribes two weeks of rest" and "The physiotherapist is Mathilde
