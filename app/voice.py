@@ -225,6 +225,9 @@ def grounded_reply(
     text, problem = clean(_ANSWER_PREFIX.sub("", raw.strip()), question)
     if problem:
         return "", problem
+    text = _VC_ungarbled(text)
+    if not text:
+        return "", "the reply says one did what takes two"
     said_words = said_tokens(text)
     if needed and not needed & said_words:
         return "", "the reply does not give what was asked"
@@ -254,6 +257,29 @@ def grounded_reply(
     if said and len(said - known) / len(said) > NOVELTY_MAX:
         return "", "the reply adds things the notes do not say"
     return second_person(text), ""
+
+
+# A clause that says one person did what takes two ("he's seen each other every few weeks", the model's
+# turn of "…he's a ship engineer, we see each other every few weeks"): "each other" and "one another" need a
+# plural doer, so a lone he/she/it/I at the clause's start garbled who did it.
+_VC_LONE_RECIPROCAL = re.compile(
+    r"(?:^|[,;:.!?]\s*(?:(?:and|but|so|then)\s+)?)"
+    r"(?:he|she|it|i)(?:['’](?:s|d|ll|m|ve))?\s+"
+    r"(?:(?!(?:and|or|with|we|they|you|both|us|them)\b)[\w'’-]+\s+){0,4}?(?:each other|one another)\b",
+    re.IGNORECASE,
+)
+
+
+def _VC_ungarbled(text: str) -> str:
+    """The reply up to a clause that says one did what takes two (a whole clause before it kept: "Tomasz is a
+    ship engineer."), else as is; "" when that clause is all it says."""
+    garbled = _VC_LONE_RECIPROCAL.search(text)
+    if garbled is None:
+        return text
+    kept = text[: garbled.start()].rstrip(" ,;:")
+    if len(words(kept)) < 3:
+        return ""
+    return kept if kept.endswith((".", "!", "?")) else f"{kept}."
 
 
 _DENIES = re.compile(r"\b(?:not|never|no longer)\b|n[’']t\b", re.IGNORECASE)

@@ -513,3 +513,18 @@ def test_a_newer_change_of_something_not_asked_does_not_lead_the_reply() -> None
     assert extractive([appointment, dentist], "when is my dentist appointment?").startswith(
         "The dentist moved to thursday 4 december, same time. Earlier:"
     )
+
+
+# --- twenty-fourth session, voice ---
+
+
+def test_a_clause_that_says_one_did_what_takes_two_is_cut() -> None:
+    """"what does he do?" was answered "Tomasz is a ship engineer, and he's seen each other every few weeks": the
+    note's "we see each other" given to him alone, and every word of it in the notes, so no check refused it."""
+    notes = [Note("m1", "my brother Lukas lives in Porto, he's a bus mechanic, we phone each other every sunday")]
+    question = "what does Lukas do?"
+    text, problem = grounded_reply("Lukas is a bus mechanic, and he's phoned each other every sunday.", notes, question)
+    assert problem == "" and text == "Lukas is a bus mechanic."
+    assert grounded_reply("She phones each other every sunday.", notes, question)[1]  # nothing else said: refused
+    for said in ("Lukas and you phone each other every sunday.", "He says you phone each other every sunday."):
+        assert grounded_reply(said, notes, question) == (said, "")  # two doers: as said
