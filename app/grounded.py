@@ -473,11 +473,15 @@ async def _grounded(
     # Sons (not "what position do I play?": what "I play" is said of, below)
     if kind is None and (len(evidence.notes) > 1 or (asks_a_name(question) and not ask.verb)):
         kind = "thing"
-    stale = superseded(evidence.notes, kind, question)
-    new = set() if ask.earlier else _VO_changed_to(evidence.notes, kind, question, ask)
+    # (a change is read among the notes about what is asked: "the February trip's changed… Friday 26 February"
+    # makes no date of "When is mama's party?" stale)
+    about = _VC_about(evidence.notes, sit, ask)
+    told = set().union(*(candidates(n.text, kind, question) for n in about))  # (what only the others say, as before)
+    stale = superseded(about, kind, question) | (superseded(evidence.notes, kind, question) - told)
+    new = set() if ask.earlier else _VO_changed_to(about, kind, question, ask)
     # asked what is so now, what the change's own sentences say is the new value, not a stale one ("my English
     # class change, now is online, saturday morning. tuesday and thursday night I am too tired")
-    stale = (stale - new) if not _VO_now_elsewhere(evidence.notes, kind, question) else set()
+    stale = (stale - new) if not _VO_now_elsewhere(about, kind, question) else set()
     offered = set().union(*(candidates(n.text, kind, question) for n in evidence.notes))
     named = offered - stale
     # of several notes' names, those said beside what is asked: "Dr. Anita Raman" beside "surgeon",
@@ -690,6 +694,22 @@ def _VO_now_elsewhere(notes: Sequence[Note], kind: AnswerType | None, question: 
     if not corrects(text) or corrects(_VO_NOW.sub("", text)):
         return False
     return not any(candidates(p, kind, question) for p in sentences(text) if _VO_NOW.search(p))
+
+
+def _VC_about(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
+    """The notes that say a word the question asks of (a key term, or a word of a name it says), where alone
+    its change may be told: a newer note that tells a change of something else ("and the February trip's
+    changed… flying to Katowice now, Friday 26 February") leaves "When is mama's party?" as the party's
+    notes say it. All the notes when none does."""
+    named = {stem(w) for name in sit.names for w in words(name)}
+    about = [n for n in notes if named & n.stems or any(covers(n.stems, t) for t in ask.terms)]
+    # and a note that names what those give ("the GP's upped the Amlodipine to 10mg" beside "put me on
+    # Amlodipine for blood pressure"), a name being one thing where a day or a figure is not
+    kind = ask.answer_type or "thing"
+    named_kind = kind not in ("time", "number")
+    given = set().union(*(candidates(n.text, kind, sit.text) for n in about)) if named_kind else set()
+    about += [n for n in notes if n not in about and given & {w.casefold() for w in words(n.text)}]
+    return sorted(about, key=notes.index) or list(notes)
 
 
 def _VO_stems(text: str) -> frozenset[str]:

@@ -528,3 +528,14 @@ def test_a_clause_that_says_one_did_what_takes_two_is_cut() -> None:
     assert grounded_reply("She phones each other every sunday.", notes, question)[1]  # nothing else said: refused
     for said in ("Lukas and you phone each other every sunday.", "He says you phone each other every sunday."):
         assert grounded_reply(said, notes, question) == (said, "")  # two doers: as said
+
+
+def test_a_newer_change_of_another_thing_leaves_the_answer_standing() -> None:
+    """held20 "When is mama's party?": a later "the February trip's changed… Friday 26 February", joined through
+    the brother both notes name, made the party's Saturday 16 January stale, so the right reply was refused."""
+    wedding = Note("m1", "my cousin Ana's wedding is on saturday 14 june in Galway, my brother Tom is driving us",
+                   datetime(2026, 11, 2), 0.9)
+    trip = Note("m2", "the Lisbon trip changed, Tom and I fly out friday 20 june now instead",
+                datetime(2026, 11, 20), 0.8)
+    said = "Ana's wedding is on Saturday 14 June."
+    assert _voiced("when is Ana's wedding?", said, [wedding, trip]) == said
