@@ -701,8 +701,12 @@ def _VC_about(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
     its change may be told: a newer note that tells a change of something else ("and the February trip's
     changed… flying to Katowice now, Friday 26 February") leaves "When is mama's party?" as the party's
     notes say it. All the notes when none does."""
-    named = {stem(w) for name in sit.names for w in words(name)}
-    about = [n for n in notes if named & n.stems or any(covers(n.stems, t) for t in ask.terms)]
+    # (a day, a month or a year the question says is when, not what: "the club I joined in September 2023" is not
+    # what "the Sicily trip moved to September 2027" is about)
+    when = {stem(w) for w in words(sit.text) if is_calendar(w) or w.isdigit()}
+    named = {stem(w) for name in sit.names for w in words(name)} - when
+    terms = [t for t in ask.terms if t not in when] or ask.terms
+    about = [n for n in notes if named & n.stems or any(covers(n.stems, t) for t in terms)]
     # and a note that names what those give ("the GP's upped the Amlodipine to 10mg" beside "put me on
     # Amlodipine for blood pressure"), a name being one thing where a day or a figure is not
     kind = ask.answer_type or "thing"

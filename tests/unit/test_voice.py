@@ -539,3 +539,15 @@ def test_a_newer_change_of_another_thing_leaves_the_answer_standing() -> None:
                 datetime(2026, 11, 20), 0.8)
     said = "Ana's wedding is on Saturday 14 June."
     assert _voiced("when is Ana's wedding?", said, [wedding, trip]) == said
+
+
+def test_a_date_the_question_says_does_not_make_a_change_of_another_thing_about_it() -> None:
+    """"In what year was the club I joined in September 2023 founded?" got "…founded in 2023.": "The Sicily trip moved
+    to September 2027" shares only the month with the question, yet made the founding year stale."""
+    notes = [Note("m1", "Cantabile was founded in 1987 by Hanne Vik, a retired organist from the cathedral.",
+                  datetime(2026, 11, 1), 0.9),
+             Note("m2", "I joined a choir called Cantabile in March 2024.", datetime(2026, 11, 1), 0.9),
+             Note("m3", "The Crete trip moved to March 2027, we couldn't get time off in June.",
+                  datetime(2026, 11, 20), 0.8)]  # fmt: skip
+    said = "The choir was founded in 1987."
+    assert _voiced("In what year was the choir I joined in March 2024 founded?", said, notes) == said
