@@ -522,7 +522,7 @@ async def _grounded(
     if unsaid:  # "is my sister married?": "No, your sister Ruth is not married." of a note about her baby
         log.info("yes/no answered from the notes, not the model (no note says %s)", ", ".join(unsaid))
         return Answer(content=_fit(f"I can't say for sure — what you told me: "
-                                   f"{extractive(evidence.notes, question, needed)}"),
+                                   f"{extractive(evidence.notes, question, needed, about)}"),
                       confidence="low", sources=_sources(evidence.notes),
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
@@ -538,7 +538,7 @@ async def _grounded(
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
-        text = extractive(evidence.notes, question, needed)
+        text = extractive(evidence.notes, question, needed, about)
         confidence = "medium" if confidence == "high" else confidence
     if ask.answer_type == "time":  # "last weekend", said weeks ago: the days it meant
         text = f"{_fit(text)} {told_when(text, evidence.notes)}".strip()

@@ -326,13 +326,17 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] = ()) -> str:
+def extractive(
+    notes: Sequence[Note], question: str = "", needed: Iterable[str] = (), about: Sequence[Note] | None = None
+) -> str:
     """The notes themselves, addressed to the person, newest last (but a newest that corrects the others
     or tells of a new value, as the evidence policy's `tells_change` reads it, first, the rest after
     "Earlier:": "The dentist moved to thursday 4 december, same time. Earlier: your dentist appointment is
     on tuesday 2 december at 10am."; "The rent is going from $450 to $520. Earlier: …"): of each, the
     sentences that give what was asked (a `needed` word) or, failing that, say a word of the question; a
-    note that only brings context gives its first sentence. Repeats are said once."""
+    note that only brings context gives its first sentence. Repeats are said once. `about`: the notes about what
+    is asked (`app.grounded._VC_about`); a newest change not among them is no correction of the answer, and is
+    said in its turn ("Now she work only three days…" was said first for "which day is my physiotherapy now?")."""
     terms = key_terms(question)
     wanted = {w.casefold() for w in needed}
     picked: list[tuple[list[str], list[str], list[str]]] = []
@@ -351,6 +355,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     # (a change of something asked: not "Pickle is now 4, her birthday was last week" first for "when is Ola's
     # wedding?", joined as the turn after the wedding's)
     changed = len(notes) > 1 and tells_change(notes[-1].text) and bool(picked[-1][1])
+    changed = changed and (about is None or notes[-1] in about)
     newest = picked[-1][0] or picked[-1][1] if changed else []
     now = [_spoken(p) for p in dict.fromkeys(newest)]
     before = [p for p in said if p not in now]

@@ -551,3 +551,13 @@ def test_a_date_the_question_says_does_not_make_a_change_of_another_thing_about_
                   datetime(2026, 11, 20), 0.8)]  # fmt: skip
     said = "The choir was founded in 1987."
     assert _voiced("In what year was the choir I joined in March 2024 founded?", said, notes) == said
+
+
+def test_a_newer_change_of_another_thing_does_not_lead_the_notes_said_back() -> None:
+    """"which day is my physiotherapy now?" was answered "Now she work only three days in the week, monday, wednesday
+    and friday. Earlier: After the surgery you do physiotherapy now on wednesday…": a colleague's days, said first."""
+    notes = [Note("m1", "after the operation I do physio on thursday now, not tuesday", datetime(2026, 11, 1), 0.9),
+             Note("m2", "my neighbour Ruth works only three days now, monday, thursday and friday",
+                  datetime(2026, 11, 20), 0.7)]  # fmt: skip
+    said = _voiced("which day is my physio now?", "I don't know.", notes)  # (the model's reply refused)
+    assert said.startswith("After the operation you do physio on thursday now, not tuesday.") and "Earlier" not in said
