@@ -711,7 +711,7 @@ def _VC_about(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
     # Amlodipine for blood pressure"), a name being one thing where a day or a figure is not
     kind = ask.answer_type or "thing"
     named_kind = kind not in ("time", "number")
-    given = set().union(*(candidates(n.text, kind, sit.text) for n in about)) if named_kind else set()
+    given = set().union(*(candidates(n.text, kind, sit.text) for n in about)) - STOP if named_kind else set()
     about += [n for n in notes if n not in about and given & {w.casefold() for w in words(n.text)}]
     return sorted(about, key=notes.index) or list(notes)
 
