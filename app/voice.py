@@ -248,8 +248,14 @@ def grounded_reply(
     if _numbers(text) - given:  # "March 24th" when the notes say 10 March; "$5,000.00" when they say R37,000
         return "", "the reply gives a number the notes do not say"
     seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
-    invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+", text) if n.casefold() not in seen]
-    if invented:  # a name the notes never say ("UX Research and Development")
+    invented = [m.start() for pattern in (_VC_NAME, _VC_ACRONYM) for m in pattern.finditer(text)
+                if m.group().casefold() not in seen and m.group() not in ("AM", "PM", "OK")]  # fmt: skip
+    if invented:  # a name the notes never say ("UX Research and Development"; "…, a small town in the UK")
+        # (in a clause after the answer, that clause goes: "The brother who sold you his car lives in Solihull.")
+        cut = max((m.start() for m in re.finditer(r"[,;]\s", text[: min(invented)])), default=0)
+        head = text[:cut].rstrip() + "." if cut else ""
+        if len(words(head)) >= 3:
+            return grounded_reply(head, notes, question, needed, stale)
         return "", "the reply names something the notes do not say"
     known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}
     if said & _KIN - known:  # "Alfie is Maisie's son." from "We have two kids, Maisie… and Alfie…"
@@ -259,6 +265,8 @@ def grounded_reply(
     return second_person(text), ""
 
 
+_VC_NAME = re.compile(r"(?<=[a-z,;:\"'] )[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")  # a name, not a sentence's first word
+_VC_ACRONYM = re.compile(r"(?<=[a-z,;:\"'] )[A-Z]{2,5}\b")  # "the UK", "the NHS"
 # A clause that says one person did what takes two ("he's seen each other every few weeks", the model's
 # turn of "…he's a ship engineer, we see each other every few weeks"): "each other" and "one another" need a
 # plural doer, so a lone he/she/it/I at the clause's start garbled who did it.

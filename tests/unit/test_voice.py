@@ -561,3 +561,14 @@ def test_a_newer_change_of_another_thing_does_not_lead_the_notes_said_back() -> 
                   datetime(2026, 11, 20), 0.7)]  # fmt: skip
     said = _voiced("which day is my physio now?", "I don't know.", notes)  # (the model's reply refused)
     assert said.startswith("After the operation you do physio on thursday now, not tuesday.") and "Earlier" not in said
+
+
+def test_a_clause_after_the_answer_that_names_what_no_note_says_is_cut() -> None:
+    """"The brother who sold you his car lives in Solihull, a small town in the UK.": the UK, said by no note, was no
+    name to the check (all capitals), and the appositive was the model's own."""
+    notes = [Note("m1", "my brother Olek sold me his old van, he lives in Tamworth now with his girlfriend")]
+    question = "which town does the brother who sold me his van live in?"
+    said = "The brother who sold you his van lives in Tamworth"
+    for tail in (", a market town in the UK.", ", near Lichfield."):
+        assert grounded_reply(said + tail, notes, question) == (f"{said}.", "")
+    assert grounded_reply("He lives in the UK, in Tamworth.", notes, question)[1]  # (nothing before it to keep)
