@@ -712,7 +712,8 @@ def _VC_about(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
     kind = ask.answer_type or "thing"
     named_kind = kind not in ("time", "number")
     given = set().union(*(candidates(n.text, kind, sit.text) for n in about)) - STOP if named_kind else set()
-    about += [n for n in notes if n not in about and given & {w.casefold() for w in words(n.text)}]
+    about += [n for n in notes if n not in about and any(re.search(rf"\b{re.escape(m)}\b", n.text.casefold())
+                                                         for m in given)]  # (said as "Greta's" too)
     return sorted(about, key=notes.index) or list(notes)
 
 
