@@ -473,11 +473,15 @@ async def _grounded(
     # Sons (not "what position do I play?": what "I play" is said of, below)
     if kind is None and (len(evidence.notes) > 1 or (asks_a_name(question) and not ask.verb)):
         kind = "thing"
-    stale = superseded(evidence.notes, kind, question)
-    new = set() if ask.earlier else _VO_changed_to(evidence.notes, kind, question, ask)
+    # (a change is read among the notes about what is asked: "the February trip's changed… Friday 26 February"
+    # makes no date of "When is mama's party?" stale)
+    about = _VC_about(evidence.notes, sit, ask)
+    told = set().union(*(candidates(n.text, kind, question) for n in about))  # (what only the others say, as before)
+    stale = superseded(about, kind, question) | (superseded(evidence.notes, kind, question) - told)
+    new = set() if ask.earlier else _VO_changed_to(about, kind, question, ask)
     # asked what is so now, what the change's own sentences say is the new value, not a stale one ("my English
     # class change, now is online, saturday morning. tuesday and thursday night I am too tired")
-    stale = (stale - new) if not _VO_now_elsewhere(evidence.notes, kind, question) else set()
+    stale = (stale - new) if not _VO_now_elsewhere(about, kind, question) else set()
     offered = set().union(*(candidates(n.text, kind, question) for n in evidence.notes))
     named = offered - stale
     # of several notes' names, those said beside what is asked: "Dr. Anita Raman" beside "surgeon",
@@ -518,7 +522,7 @@ async def _grounded(
     if unsaid:  # "is my sister married?": "No, your sister Ruth is not married." of a note about her baby
         log.info("yes/no answered from the notes, not the model (no note says %s)", ", ".join(unsaid))
         return Answer(content=_fit(f"I can't say for sure — what you told me: "
-                                   f"{extractive(evidence.notes, question, needed)}"),
+                                   f"{extractive(evidence.notes, question, needed, about)}"),
                       confidence="low", sources=_sources(evidence.notes),
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
@@ -534,7 +538,7 @@ async def _grounded(
     confidence = evidence.confidence
     if problem:  # the notes speak for themselves; the model's words were not usable
         log.info("grounded reply replaced by the notes (%s): %r", problem, raw[:200])
-        text = extractive(evidence.notes, question, needed)
+        text = extractive(evidence.notes, question, needed, about)
         confidence = "medium" if confidence == "high" else confidence
     if ask.answer_type == "time":  # "last weekend", said weeks ago: the days it meant
         text = f"{_fit(text)} {told_when(text, evidence.notes)}".strip()
@@ -690,6 +694,27 @@ def _VO_now_elsewhere(notes: Sequence[Note], kind: AnswerType | None, question: 
     if not corrects(text) or corrects(_VO_NOW.sub("", text)):
         return False
     return not any(candidates(p, kind, question) for p in sentences(text) if _VO_NOW.search(p))
+
+
+def _VC_about(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
+    """The notes that say a word the question asks of (a key term, or a word of a name it says), where alone
+    its change may be told: a newer note that tells a change of something else ("and the February trip's
+    changed… flying to Katowice now, Friday 26 February") leaves "When is mama's party?" as the party's
+    notes say it. All the notes when none does."""
+    # (a day, a month or a year the question says is when, not what: "the club I joined in September 2023" is not
+    # what "the Sicily trip moved to September 2027" is about)
+    when = {stem(w) for w in words(sit.text) if is_calendar(w) or w.isdigit()}
+    named = {stem(w) for name in sit.names for w in words(name)} - when
+    terms = [t for t in ask.terms if t not in when] or ask.terms
+    about = [n for n in notes if named & n.stems or any(covers(n.stems, t) for t in terms)]
+    # and a note that names what those give ("the GP's upped the Amlodipine to 10mg" beside "put me on
+    # Amlodipine for blood pressure"), a name being one thing where a day or a figure is not
+    kind = ask.answer_type or "thing"
+    named_kind = kind not in ("time", "number")
+    given = set().union(*(candidates(n.text, kind, sit.text) for n in about)) - STOP if named_kind else set()
+    about += [n for n in notes if n not in about and any(re.search(rf"\b{re.escape(m)}\b", n.text.casefold())
+                                                         for m in given)]  # (said as "Greta's" too)
+    return sorted(about, key=notes.index) or list(notes)
 
 
 def _VO_stems(text: str) -> frozenset[str]:

@@ -225,6 +225,9 @@ def grounded_reply(
     text, problem = clean(_ANSWER_PREFIX.sub("", raw.strip()), question)
     if problem:
         return "", problem
+    text = _VC_ungarbled(text)
+    if not text:
+        return "", "the reply says one did what takes two"
     said_words = said_tokens(text)
     if needed and not needed & said_words:
         return "", "the reply does not give what was asked"
@@ -245,8 +248,14 @@ def grounded_reply(
     if _numbers(text) - given:  # "March 24th" when the notes say 10 March; "$5,000.00" when they say R37,000
         return "", "the reply gives a number the notes do not say"
     seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
-    invented = [n for n in re.findall(r"(?<=[a-z,;:\"'] )[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+", text) if n.casefold() not in seen]
-    if invented:  # a name the notes never say ("UX Research and Development")
+    invented = [m.start() for pattern in (_VC_NAME, _VC_ACRONYM) for m in pattern.finditer(text)
+                if m.group().casefold() not in seen and m.group() not in ("AM", "PM", "OK")]  # fmt: skip
+    if invented:  # a name the notes never say ("UX Research and Development"; "…, a small town in the UK")
+        # (in a clause after the answer, that clause goes: "The brother who sold you his car lives in Solihull.")
+        cut = max((m.start() for m in re.finditer(r"[,;]\s", text[: min(invented)])), default=0)
+        head = text[:cut].rstrip() + "." if cut else ""
+        if len(words(head)) >= 3:
+            return grounded_reply(head, notes, question, needed, stale)
         return "", "the reply names something the notes do not say"
     known = {stem(w) for w in words(question)} | {stem(w) for n in notes for w in words(n.text)}
     if said & _KIN - known:  # "Alfie is Maisie's son." from "We have two kids, Maisie… and Alfie…"
@@ -254,6 +263,31 @@ def grounded_reply(
     if said and len(said - known) / len(said) > NOVELTY_MAX:
         return "", "the reply adds things the notes do not say"
     return second_person(text), ""
+
+
+_VC_NAME = re.compile(r"(?<=[a-z,;:\"'] )[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+")  # a name, not a sentence's first word
+_VC_ACRONYM = re.compile(r"(?<=[a-z,;:\"'] )[A-Z]{2,5}\b")  # "the UK", "the NHS"
+# A clause that says one person did what takes two ("he's seen each other every few weeks", the model's
+# turn of "…he's a ship engineer, we see each other every few weeks"): "each other" and "one another" need a
+# plural doer, so a lone he/she/it/I at the clause's start garbled who did it.
+_VC_LONE_RECIPROCAL = re.compile(
+    r"(?:^|[,;:.!?]\s*(?:(?:and|but|so|then)\s+)?)"
+    r"(?:he|she|it|i)(?:['’](?:s|d|ll|m|ve))?\s+"
+    r"(?:(?!(?:and|or|with|we|they|you|both|us|them)\b)[\w'’-]+\s+){0,4}?(?:each other|one another)\b",
+    re.IGNORECASE,
+)
+
+
+def _VC_ungarbled(text: str) -> str:
+    """The reply up to a clause that says one did what takes two (a whole clause before it kept: "Tomasz is a
+    ship engineer."), else as is; "" when that clause is all it says."""
+    garbled = _VC_LONE_RECIPROCAL.search(text)
+    if garbled is None:
+        return text
+    kept = text[: garbled.start()].rstrip(" ,;:")
+    if len(words(kept)) < 3:
+        return ""
+    return kept if kept.endswith((".", "!", "?")) else f"{kept}."
 
 
 _DENIES = re.compile(r"\b(?:not|never|no longer)\b|n[’']t\b", re.IGNORECASE)
@@ -300,13 +334,17 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] = ()) -> str:
+def extractive(
+    notes: Sequence[Note], question: str = "", needed: Iterable[str] = (), about: Sequence[Note] | None = None
+) -> str:
     """The notes themselves, addressed to the person, newest last (but a newest that corrects the others
     or tells of a new value, as the evidence policy's `tells_change` reads it, first, the rest after
     "Earlier:": "The dentist moved to thursday 4 december, same time. Earlier: your dentist appointment is
     on tuesday 2 december at 10am."; "The rent is going from $450 to $520. Earlier: …"): of each, the
     sentences that give what was asked (a `needed` word) or, failing that, say a word of the question; a
-    note that only brings context gives its first sentence. Repeats are said once."""
+    note that only brings context gives its first sentence. Repeats are said once. `about`: the notes about what
+    is asked (`app.grounded._VC_about`); a newest change not among them is no correction of the answer, and is
+    said in its turn ("Now she work only three days…" was said first for "which day is my physiotherapy now?")."""
     terms = key_terms(question)
     wanted = {w.casefold() for w in needed}
     picked: list[tuple[list[str], list[str], list[str]]] = []
@@ -325,6 +363,7 @@ def extractive(notes: Sequence[Note], question: str = "", needed: Iterable[str] 
     # (a change of something asked: not "Pickle is now 4, her birthday was last week" first for "when is Ola's
     # wedding?", joined as the turn after the wedding's)
     changed = len(notes) > 1 and tells_change(notes[-1].text) and bool(picked[-1][1])
+    changed = changed and (about is None or notes[-1] in about)
     newest = picked[-1][0] or picked[-1][1] if changed else []
     now = [_spoken(p) for p in dict.fromkeys(newest)]
     before = [p for p in said if p not in now]

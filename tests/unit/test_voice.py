@@ -513,3 +513,62 @@ def test_a_newer_change_of_something_not_asked_does_not_lead_the_reply() -> None
     assert extractive([appointment, dentist], "when is my dentist appointment?").startswith(
         "The dentist moved to thursday 4 december, same time. Earlier:"
     )
+
+
+# --- twenty-fourth session, voice ---
+
+
+def test_a_clause_that_says_one_did_what_takes_two_is_cut() -> None:
+    """"what does he do?" was answered "Tomasz is a ship engineer, and he's seen each other every few weeks": the
+    note's "we see each other" given to him alone, and every word of it in the notes, so no check refused it."""
+    notes = [Note("m1", "my brother Lukas lives in Porto, he's a bus mechanic, we phone each other every sunday")]
+    question = "what does Lukas do?"
+    text, problem = grounded_reply("Lukas is a bus mechanic, and he's phoned each other every sunday.", notes, question)
+    assert problem == "" and text == "Lukas is a bus mechanic."
+    assert grounded_reply("She phones each other every sunday.", notes, question)[1]  # nothing else said: refused
+    for said in ("Lukas and you phone each other every sunday.", "He says you phone each other every sunday."):
+        assert grounded_reply(said, notes, question) == (said, "")  # two doers: as said
+
+
+def test_a_newer_change_of_another_thing_leaves_the_answer_standing() -> None:
+    """held20 "When is mama's party?": a later "the February trip's changed… Friday 26 February", joined through
+    the brother both notes name, made the party's Saturday 16 January stale, so the right reply was refused."""
+    wedding = Note("m1", "my cousin Ana's wedding is on saturday 14 june in Galway, my brother Tom is driving us",
+                   datetime(2026, 11, 2), 0.9)
+    trip = Note("m2", "the Lisbon trip changed, Tom and I fly out friday 20 june now instead",
+                datetime(2026, 11, 20), 0.8)
+    said = "Ana's wedding is on Saturday 14 June."
+    assert _voiced("when is Ana's wedding?", said, [wedding, trip]) == said
+
+
+def test_a_date_the_question_says_does_not_make_a_change_of_another_thing_about_it() -> None:
+    """"In what year was the club I joined in September 2023 founded?" got "…founded in 2023.": "The Sicily trip moved
+    to September 2027" shares only the month with the question, yet made the founding year stale."""
+    notes = [Note("m1", "Cantabile was founded in 1987 by Hanne Vik, a retired organist from the cathedral.",
+                  datetime(2026, 11, 1), 0.9),
+             Note("m2", "I joined a choir called Cantabile in March 2024.", datetime(2026, 11, 1), 0.9),
+             Note("m3", "The Crete trip moved to March 2027, we couldn't get time off in June.",
+                  datetime(2026, 11, 20), 0.8)]  # fmt: skip
+    said = "The choir was founded in 1987."
+    assert _voiced("In what year was the choir I joined in March 2024 founded?", said, notes) == said
+
+
+def test_a_newer_change_of_another_thing_does_not_lead_the_notes_said_back() -> None:
+    """"which day is my physiotherapy now?" was answered "Now she work only three days in the week, monday, wednesday
+    and friday. Earlier: After the surgery you do physiotherapy now on wednesday…": a colleague's days, said first."""
+    notes = [Note("m1", "after the operation I do physio on thursday now, not tuesday", datetime(2026, 11, 1), 0.9),
+             Note("m2", "my neighbour Ruth works only three days now, monday, thursday and friday",
+                  datetime(2026, 11, 20), 0.7)]  # fmt: skip
+    said = _voiced("which day is my physio now?", "I don't know.", notes)  # (the model's reply refused)
+    assert said.startswith("After the operation you do physio on thursday now, not tuesday.") and "Earlier" not in said
+
+
+def test_a_clause_after_the_answer_that_names_what_no_note_says_is_cut() -> None:
+    """"The brother who sold you his car lives in Solihull, a small town in the UK.": the UK, said by no note, was no
+    name to the check (all capitals), and the appositive was the model's own."""
+    notes = [Note("m1", "my brother Olek sold me his old van, he lives in Tamworth now with his girlfriend")]
+    question = "which town does the brother who sold me his van live in?"
+    said = "The brother who sold you his van lives in Tamworth"
+    for tail in (", a market town in the UK.", ", near Lichfield."):
+        assert grounded_reply(said + tail, notes, question) == (f"{said}.", "")
+    assert grounded_reply("He lives in the UK, in Tamworth.", notes, question)[1]  # (nothing before it to keep)
