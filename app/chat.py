@@ -33,6 +33,7 @@ from capabilities.notices import told
 from capabilities.report import ExecutionReport, changed_limits_notice, context_lines, diff_limits
 from capabilities.request_policy import (
     MORE_MEMORIES,
+    _LC_more_memories,
     adjustments,
     asking,
     kind_of,
@@ -188,7 +189,9 @@ def _ended(o: LimitOverrideRow) -> str:
     return f"LIMIT_ENDED: override #{o.id} {why}"
 
 
-def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str) -> ContextRequest:
+def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str, more: int = 0) -> ContextRequest:
+    """The assembly's request: the granted values, the chat's budget, the thread's focus, and (`more`) the
+    memories past the granted count the policy lets the budget's room take (`_LC_more_memories`)."""
     domains = rt.store.focus.get(user_id, thread_id)  # set with /focus; None = everything
     docs = [int(d[4:]) for d in domains or [] if d.startswith("doc:")]
     return ContextRequest(
@@ -196,6 +199,7 @@ def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id:
         budget_tokens=rt.settings.context_budget_tokens,
         document_ids=docs if domains and "personal" not in domains else None,
         domains=domains,
+        more_memories=more,
     )
 
 
@@ -244,7 +248,10 @@ async def reply_to(
         finally:
             await embedding
     provision = clamp(request, limits)
-    asked = _context_request(rt, provision, user_id, thread_id)
+    # On the policy path, a question's kind may take memories past the granted count while the budget has room.
+    granted = int(provision.fields()["vector_limit"])
+    more = _LC_more_memories(situation.kind, granted, limits) if situation is not None else 0
+    asked = _context_request(rt, provision, user_id, thread_id, more)
     ctx = rt.store.assembler.assemble(user_id, thread_id, user_turn.content, asked, before_turn_id=user_turn_id)
     hits, looked = list(ctx.hits), None
     if situation is not None and reminder is None:

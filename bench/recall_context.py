@@ -27,7 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench.personal_memory import contains_answer, load_persona
-from capabilities.request_policy import plan_request
+from capabilities.request_policy import _LC_more_memories, kind_of, plan_request
 from capabilities.resources import Limits, clamp
 from memory.assembly import ContextRequest
 from memory.documents.ingest import Ingestor
@@ -36,6 +36,7 @@ from memory.recall.embedder import get_embedder
 from memory.store import MemoryStore, open_memory
 
 BUDGET = 1200  # app/settings.py: context_budget_tokens
+MORE = os.environ.get("RECALL_MORE", "1") != "0"  # 0: no memories past the granted count, as before the 24th session
 SEEN: Counter[str] = Counter()  # per persona: questions, context tokens, neighbouring lines, answers only in one
 
 
@@ -60,7 +61,10 @@ def asked(
         if not expect:
             continue
         question = str(q["question"])
-        request = ContextRequest(**clamp(plan_request(question, [], limits), limits).fields(), budget_tokens=BUDGET)
+        wanted = plan_request(question, [], limits)
+        fields = clamp(wanted, limits).fields()
+        more = _LC_more_memories(kind_of(wanted.reason), fields["vector_limit"], limits) if MORE else 0
+        request = ContextRequest(**fields, budget_tokens=BUDGET, more_memories=more)
         context = store.assembler.assemble(user_id, f"ask-{q['id']}", question, request, now=now)
         text = "\n".join(i.full if i.level == "full" else i.summary for i in context.loaded)
         found[(str(q["type"]), contains_answer(text, expect))] += 1

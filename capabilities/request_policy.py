@@ -223,6 +223,22 @@ def adjusted_grant(granted: Mapping[Dimension, Number], limits: Limits, value: f
 MORE_MEMORIES = 5
 """How many more memories the second look asks for when the limit left some out."""
 
+_LC_ROOM_KINDS: frozenset[Kind] = frozenset({"personal", "relational"})
+"""Kinds whose evidence can rank past the granted count: a question about the person's life, or about how
+things of it connect, often needs a second memory from another conversation (LoCoMo's multi-hop evidence
+the assembly missed ranked 11-21). Their context takes the next ranked memories, up to the active maximum,
+while the budget has room for their text (`ContextRequest.more_memories`; docs/benchmarks.md,
+"Twenty-fourth session … (issue 14, LoCoMo)")."""
+
+
+def _LC_more_memories(kind: Kind | None, granted: int, limits: Limits) -> int:
+    """How many memories past the `granted` count a message of `kind` may take while the budget has room:
+    up to the active VECTOR_SEARCH_LIMIT maximum for `_LC_ROOM_KINDS`, none for any other kind (a
+    greeting, a statement or a follow-up asks for few on purpose)."""
+    if kind not in _LC_ROOM_KINDS:
+        return 0
+    return max(0, int(limits[Dimension.VECTOR_LIMIT].max) - granted)
+
 
 @dataclass(frozen=True)
 class Step:
@@ -261,4 +277,5 @@ def second_look(
     if not taken:
         return None
     said = f"took the recommended step itself: {' and '.join(taken)}, once (the evidence was weak: {evidence.reason})"
-    return Step(replace(req, triple_depth=depth, vector_limit=memories), said)
+    room = max(0, req.vector_limit + req.more_memories - memories)  # never past what the budget could take before
+    return Step(replace(req, triple_depth=depth, vector_limit=memories, more_memories=room), said)

@@ -118,6 +118,10 @@ class ContextRequest:
     budget_tokens: int = 1200
     document_ids: Sequence[int] | None = None
     domains: Sequence[str] | None = None  # graph domains to keep ("personal", "doc:3"); None = all
+    more_memories: int = 0
+    """Memories past `vector_limit` the budget may still take: the next ranked, in order, while their texts
+    fit what the granted memories leave, before any neighbouring line (`_places`; only when the granted
+    count, not the budget, is the limit). 0: exactly `vector_limit`, as before the twenty-fourth session."""
 
 
 @dataclass
@@ -404,7 +408,7 @@ class ContextAssembler:
         ranking = self._memories.search(
             user_id,
             message,
-            reach * req.vector_limit + 1 if req.vector_limit else 0,
+            reach * (req.vector_limit + req.more_memories) + 1 if req.vector_limit else 0,
             req.similarity_threshold,
             document_ids=req.document_ids,
             today=now.date(),
@@ -420,7 +424,8 @@ class ContextAssembler:
         # memories' texts fit what the frame leaves at most.
         room = req.budget_tokens - max(FRAME_TOKENS, req.budget_tokens // FRAME_SHARE)
         fold = reach > 1 and sum(map(cost, ranking[: req.vector_limit])) <= room
-        fresh, beside, past, crowded = _places(ranking, near if fold else {}, req.vector_limit, room, cost)
+        more = req.more_memories if fold else 0
+        fresh, beside, past, crowded = _places(ranking, near if fold else {}, req.vector_limit, room, cost, more)
         hits = [h for h in fresh if _in_focus(h.memory.document_id, req.domains)]
         timings["vector"] = _ms(t0)
         t0 = time.perf_counter()
@@ -429,6 +434,10 @@ class ContextAssembler:
         t0 = time.perf_counter()
         asked = query_terms(message) if self.asked_summaries else []
         items = [_memory_item(h, now, asked) for h in hits] + graph_items(graph.facts, now, self.weights)
+        extra = {h.memory.id for h in fresh[req.vector_limit :]}  # taken past the granted count
+        for item in items[: len(hits)]:
+            if int(item.ref[1:]) in extra:
+                item.reason = f"past VECTOR_SEARCH_LIMIT {req.vector_limit}: the budget had room"
         items += [_filling(h, now, asked) for h in graph.fill]
         items += [_excerpt(h, found, now) for h, found in graph.excerpts]
         others = [i for i in items if i.skip is not None]
@@ -745,25 +754,35 @@ def _places(
     limit: int,
     room: int,
     cost: Callable[[MemoryHit], int],
+    more: int = 0,
 ) -> tuple[list[MemoryHit], list[tuple[int, MemoryRow]], list[MemoryHit], list[MemoryHit]]:
     """The granted memories from `ranking` (best first): a turn said just before or after one already
     chosen (`near`: each turn's previous and next) is kept as that one's neighbouring line instead of
     taking a place (`beside`: (chosen id, turn), best first, all the way down `ranking`), since
     `_surround` shows it there. With lines in play the budget goes in the ranking's order: a memory
     whose text no longer fits the `room` left by the better-ranked memories and lines is not given a
-    place (`crowded`), so a place freed by a line never takes the budget of a better-ranked turn. Also
-    the first ranked memory past the limit, if any (for the "past VECTOR_SEARCH_LIMIT" pointer)."""
+    place (`crowded`), so a place freed by a line never takes the budget of a better-ranked turn. Past the
+    limit, up to `more` further memories ranked in order take a place while their texts fit the room left
+    (`ContextRequest.more_memories`). Also the first ranked memory past those, if any (for the "past
+    VECTOR_SEARCH_LIMIT" pointer)."""
     chosen: list[MemoryHit] = []
     beside: list[tuple[int, MemoryRow]] = []
     past: list[MemoryHit] = []
     crowded: list[MemoryHit] = []
+    full = False  # a memory past the limit did not fit: none further takes a place
     for hit in ranking:
         anchor = next((c.memory.id for c in chosen if hit.memory.id in _ids(near.get(c.memory.id or 0))), None)
-        price = cost(hit) if near else 0  # no lines in play: `_fit` alone packs, as before
+        price = cost(hit) if near or more else 0  # no lines in play: `_fit` alone packs, as before
         if anchor is not None:
             beside.append((anchor, hit.memory))
             room -= estimate_tokens(_said(1, hit.memory)) + 1
         elif len(chosen) >= limit:
+            if not full and len(chosen) < limit + more:
+                if price <= room:  # the budget has room: one more
+                    chosen.append(hit)
+                    room -= price
+                    continue
+                full = True
             past = past or [hit]
         elif chosen and price > room:
             crowded.append(hit)

@@ -255,3 +255,53 @@ def test_assembly_entity_vectors_are_embedded_once_and_give_the_same_context(see
     storage.assembler.vectors = EntityVectors(storage.engine, other)
     storage.assembler.assemble(uid, "t", question, req, now=NOW)
     assert len(other.texts) == 3
+
+
+# --- twenty-fourth session, locomo ---
+
+
+def test_assembly_takes_memories_past_the_count_while_the_budget_has_room(storage: MemoryStore) -> None:
+    """Issue 14: the evidence a question misses sits in another conversation, ranked just past the granted
+    count, while the budget still has room. A request's `more_memories` lets the next ranked memories take
+    places, in ranking order, before any neighbouring line, and says why; 0 keeps the count exact."""
+    uid, ids = _exchange(storage)
+    kit = storage.memories.add(uid, "turn", "The shelter gave us a puppy starter kit.", thread_id="chat-2")
+    vet = storage.memories.add(uid, "turn", "The vet said our puppy from the shelter is healthy.", thread_id="chat-3")
+    question = "Which shelter did we adopt the puppy from?"
+    exact = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=600))
+    assert len([i for i in exact.loaded if i.ref.startswith("m")]) == 1
+    more = storage.assembler.assemble(
+        uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=600, more_memories=2)
+    )
+    memories = {i.ref: i for i in more.loaded if i.ref.startswith("m")}
+    assert set(memories) == {f"m{ids[1]}", f"m{kit.id}", f"m{vet.id}"}  # the granted one and two more
+    assert memories[f"m{ids[1]}"].reason == "" and ids[0] in memories[f"m{ids[1]}"].around  # its lines still shown
+    assert all(memories[f"m{m}"].reason.endswith("the budget had room") for m in (kit.id, vet.id))
+    assert {h.memory.id for h in more.hits} >= {ids[1], kit.id, vet.id}  # the policy path's notes hold them
+    # Never more than granted + more: one more only takes one.
+    one = storage.assembler.assemble(
+        uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=600, more_memories=1)
+    )
+    assert len([i for i in one.loaded if i.ref.startswith("m")]) == 2
+
+
+def test_assembly_a_memory_past_the_count_only_with_room_for_its_text(storage: MemoryStore) -> None:
+    """A memory past the granted count is taken only while its text fits what the better-ranked ones
+    leave (the block stays within its budget), and not at all when the budget, not the count, is the limit;
+    what is not taken stays named as past VECTOR_SEARCH_LIMIT."""
+    uid, ids = _exchange(storage)
+    kit = storage.memories.add(uid, "turn", "The shelter gave us a puppy starter kit.", thread_id="chat-2")
+    question = "Which shelter did we adopt the puppy from?"
+    taken = []
+    for budget in range(60, 400, 10):
+        ctx = storage.assembler.assemble(
+            uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=budget, more_memories=1)
+        )
+        refs = {i.ref for i in ctx.loaded}
+        block = TwoLevelContext.from_assembled(ctx).block()
+        assert ctx.tokens <= budget and f"- [m{ids[1]}] " in block
+        if f"m{kit.id}" in refs:
+            taken.append(budget)
+        else:
+            assert any(i.skip is not None and i.ref == f"m{kit.id}" for i in ctx.skipped)
+    assert taken and taken[0] > 60 and taken == list(range(taken[0], 400, 10))  # from some budget on, always

@@ -13,7 +13,7 @@ from bench.locomo_server import USER, Server, request
 from capabilities.answer import NeedsMoreInfo
 from capabilities.context import TwoLevelContext
 from capabilities.info import InfoStores, fulfil
-from capabilities.request_policy import plan_request
+from capabilities.request_policy import _LC_more_memories, kind_of, plan_request
 from capabilities.resources import Limits, clamp
 from memory.assembly import ContextRequest
 from memory.recall.embedder import Embedder
@@ -65,7 +65,10 @@ def test_one_recall_chat_and_benchmark_server_rank_alike(server: Server, questio
     answered = server.query(question, 1024, None)  # the benchmark's answer: what the chat would pack
     # The chat: its policy's request for the question on the same store, assembled as app/chat.py does.
     limits = Limits.from_values()
-    asked = ContextRequest(**clamp(plan_request(question, [], limits), limits).fields(), budget_tokens=1024)
+    wanted = plan_request(question, [], limits)
+    fields = clamp(wanted, limits).fields()
+    more = _LC_more_memories(kind_of(wanted.reason), fields["vector_limit"], limits)  # the room, as the chat asks
+    asked = ContextRequest(**fields, budget_tokens=1024, more_memories=more)
     assert asked == request(question, 1024)
     chat = server.store.assembler.assemble(USER, "a-thread", question, asked, now=server.now)
     by_id = {m: t["dia_id"] for m, t in server.turns.items()}

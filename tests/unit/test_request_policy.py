@@ -12,11 +12,13 @@ from capabilities.request_policy import (
     MORE_STEP,
     SHALLOWER_STEP,
     Adjustment,
+    _LC_more_memories,
     adjusted_grant,
     adjustments,
     kind_of,
     more_of,
     plan_request,
+    second_look,
     shallower_of,
 )
 from capabilities.resources import Dimension, Limits, clamp
@@ -105,3 +107,40 @@ def test_an_adjusted_grant_is_what_plan_request_asks_with_the_adjustment_in_forc
             adjusted = plan_request(message, history, LIMITS, {kind: step})
             expected = {d: getattr(adjusted, d.value.field) for d in DECIDES}
             assert adjusted_grant(granted, LIMITS, value) == expected, (message, value)
+
+
+# --- twenty-fourth session, locomo ---
+
+
+def test_questions_about_you_may_take_memories_past_the_count_up_to_the_maximum() -> None:
+    """Issue 14: a question about the person's life, or how its people and things connect, may take the
+    next ranked memories while the budget has room, up to the active VECTOR_SEARCH_LIMIT maximum; a kind
+    that asks for few memories on purpose takes none past its count. The granted count itself (what the
+    labelled situations judge) does not change."""
+    for message in ("Where did I go hiking last spring?", "How is Ana connected to Porto?"):
+        request = plan_request(message, [], LIMITS)
+        granted = int(clamp(request, LIMITS).fields()["vector_limit"])
+        top = int(LIMITS[Dimension.VECTOR_LIMIT].max)
+        assert granted < top and _LC_more_memories(kind_of(request.reason), granted, LIMITS) == top - granted
+    thread = ["step 1 failed", "try restarting", "still failing", "check the logs"]
+    for message, history in (("thanks!", []), ("I moved to Lisbon last week.", []), ("and step 3?", thread)):
+        request = plan_request(message, history, LIMITS)
+        granted = int(clamp(request, LIMITS).fields()["vector_limit"])
+        assert _LC_more_memories(kind_of(request.reason), granted, LIMITS) == 0
+    narrow = Limits.from_values({"MAX_VECTOR_SEARCH_LIMIT": 10})
+    assert _LC_more_memories("personal", 10, narrow) == 0  # never past the person's maximum
+    assert _LC_more_memories(None, 3, LIMITS) == 0
+
+
+def test_the_second_look_never_takes_more_than_the_maximum_with_the_room() -> None:
+    """The second look's larger count keeps the ceiling: granted + the budget's room stays at what it was."""
+    from capabilities.evidence import Evidence
+    from memory.assembly import AssembledContext, ContextItem, ContextRequest, Skip
+    from memory.graph.cypher import Subgraph
+
+    past = ContextItem("m9", "turn", "x", "x", 0.5).skipped(Skip.LIMIT, "past VECTOR_SEARCH_LIMIT 10")
+    ctx = AssembledContext([], [], [past], [], {}, Subgraph(), vector_limit=10)
+    req = ContextRequest(3, 10, 0.55, 1, more_memories=5)
+    weak = Evidence("unknown", (), "low", "nothing answers")
+    step = second_look(ctx, req, weak, max_depth=3, max_memories=15)
+    assert step is not None and step.request.vector_limit == 15 and step.request.more_memories == 0
