@@ -33,12 +33,12 @@ from capabilities.notices import told
 from capabilities.report import ExecutionReport, changed_limits_notice, context_lines, diff_limits
 from capabilities.request_policy import (
     MORE_MEMORIES,
-    _LC_more_memories,
     adjustments,
     asking,
     kind_of,
     more_of,
     plan_request,
+    room_for_more,
     second_look,
 )
 from capabilities.resources import Dimension, Limits, Provision, ResourceRequest, clamp
@@ -191,7 +191,7 @@ def _ended(o: LimitOverrideRow) -> str:
 
 def _context_request(rt: Runtime, provision: Provision, user_id: int, thread_id: str, more: int = 0) -> ContextRequest:
     """The assembly's request: the granted values, the chat's budget, the thread's focus, and (`more`) the
-    memories past the granted count the policy lets the budget's room take (`_LC_more_memories`)."""
+    memories past the granted count the policy lets the budget's room take (`room_for_more`)."""
     domains = rt.store.focus.get(user_id, thread_id)  # set with /focus; None = everything
     docs = [int(d[4:]) for d in domains or [] if d.startswith("doc:")]
     return ContextRequest(
@@ -250,7 +250,7 @@ async def reply_to(
     provision = clamp(request, limits)
     # On the policy path, a question's kind may take memories past the granted count while the budget has room.
     granted = int(provision.fields()["vector_limit"])
-    more = _LC_more_memories(situation.kind, granted, limits) if situation is not None else 0
+    more = room_for_more(situation.kind, granted, limits) if situation is not None else 0
     asked = _context_request(rt, provision, user_id, thread_id, more)
     ctx = rt.store.assembler.assemble(user_id, thread_id, user_turn.content, asked, before_turn_id=user_turn_id)
     hits, looked = list(ctx.hits), None

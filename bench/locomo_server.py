@@ -15,7 +15,7 @@ its last session); the memories it loaded, in the order it packed them, then the
 it showed beside them with the budget left (`LOCOMO_AROUND=0`: none; `after` or `before`: one side;
 `LOCOMO_RINGS=1`: one turn on each side; `LOCOMO_FOLD=0`: a ranked turn next to a chosen one takes a
 place of its own), are the answer. The request takes the memories past its granted count the policy lets
-the budget's room take (`_LC_more_memories`; `LOCOMO_MORE=N`: N instead, `0` none, as before the
+the budget's room take (`room_for_more`; `LOCOMO_MORE=N`: N instead, `0` none, as before the
 twenty-fourth session).
 `LOCOMO_REQUEST=default` asks for the seed's defaults instead (5 memories at 0.7), `fill` for as
 many memories as fit at threshold 0 (the chat's packer then orders them: relevance, recency and
@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import text
 
-from capabilities.request_policy import _LC_more_memories, kind_of, plan_request
+from capabilities.request_policy import kind_of, plan_request, room_for_more
 from capabilities.resources import Limits, ResourceRequest, clamp
 from memory.assembly import ContextRequest
 from memory.recall import conversation as conv
@@ -76,7 +76,7 @@ if AROUND:
     # turn next to a chosen one gives its place to the next.
     memory.assembly.RINGS = int(os.environ.get("LOCOMO_RINGS", memory.assembly.RINGS))
     memory.assembly.FOLD = int(os.environ.get("LOCOMO_FOLD", memory.assembly.FOLD))
-# Memories past the granted count while the budget has room: the policy's (`_LC_more_memories`) unless set
+# Memories past the granted count while the budget has room: the policy's (`room_for_more`) unless set
 # (`LOCOMO_MORE=0`: none, as before the twenty-fourth session).
 _MORE = os.environ.get("LOCOMO_MORE")
 _TOK = re.compile(r"\w+|[^\w\s]")  # the harness's token count, so packing matches its scoring
@@ -107,7 +107,7 @@ def request(question: str, budget: int) -> ContextRequest:
     else:
         wanted = plan_request(question, [], LIMITS)
     fields = clamp(wanted, LIMITS).fields()
-    more = _LC_more_memories(kind_of(wanted.reason), fields["vector_limit"], LIMITS) if _MORE is None else int(_MORE)
+    more = room_for_more(kind_of(wanted.reason), fields["vector_limit"], LIMITS) if _MORE is None else int(_MORE)
     return ContextRequest(**fields, budget_tokens=budget, more_memories=more)
 
 

@@ -27,7 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench.personal_memory import contains_answer, load_persona
-from capabilities.request_policy import _LC_more_memories, kind_of, plan_request
+from capabilities.request_policy import kind_of, plan_request, room_for_more
 from capabilities.resources import Limits, clamp
 from memory.assembly import ContextRequest
 from memory.documents.ingest import Ingestor
@@ -63,7 +63,7 @@ def asked(
         question = str(q["question"])
         wanted = plan_request(question, [], limits)
         fields = clamp(wanted, limits).fields()
-        more = _LC_more_memories(kind_of(wanted.reason), fields["vector_limit"], limits) if MORE else 0
+        more = room_for_more(kind_of(wanted.reason), fields["vector_limit"], limits) if MORE else 0
         request = ContextRequest(**fields, budget_tokens=BUDGET, more_memories=more)
         context = store.assembler.assemble(user_id, f"ask-{q['id']}", question, request, now=now)
         text = "\n".join(i.full if i.level == "full" else i.summary for i in context.loaded)

@@ -231,7 +231,7 @@ while the budget has room for their text (`ContextRequest.more_memories`; docs/b
 "Twenty-fourth session … (issue 14, LoCoMo)")."""
 
 
-def _LC_more_memories(kind: Kind | None, granted: int, limits: Limits) -> int:
+def room_for_more(kind: Kind | None, granted: int, limits: Limits) -> int:
     """How many memories past the `granted` count a message of `kind` may take while the budget has room:
     up to the active VECTOR_SEARCH_LIMIT maximum for `_LC_ROOM_KINDS`, none for any other kind (a
     greeting, a statement or a follow-up asks for few on purpose)."""

@@ -13,7 +13,7 @@ from bench.locomo_server import USER, Server, request
 from capabilities.answer import NeedsMoreInfo
 from capabilities.context import TwoLevelContext
 from capabilities.info import InfoStores, fulfil
-from capabilities.request_policy import _LC_more_memories, kind_of, plan_request
+from capabilities.request_policy import kind_of, plan_request, room_for_more
 from capabilities.resources import Limits, clamp
 from memory.assembly import ContextRequest
 from memory.recall.embedder import Embedder
@@ -67,7 +67,7 @@ def test_one_recall_chat_and_benchmark_server_rank_alike(server: Server, questio
     limits = Limits.from_values()
     wanted = plan_request(question, [], limits)
     fields = clamp(wanted, limits).fields()
-    more = _LC_more_memories(kind_of(wanted.reason), fields["vector_limit"], limits)  # the room, as the chat asks
+    more = room_for_more(kind_of(wanted.reason), fields["vector_limit"], limits)  # the room, as the chat asks
     asked = ContextRequest(**fields, budget_tokens=1024, more_memories=more)
     assert asked == request(question, 1024)
     chat = server.store.assembler.assemble(USER, "a-thread", question, asked, now=server.now)

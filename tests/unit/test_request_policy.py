@@ -12,12 +12,12 @@ from capabilities.request_policy import (
     MORE_STEP,
     SHALLOWER_STEP,
     Adjustment,
-    _LC_more_memories,
     adjusted_grant,
     adjustments,
     kind_of,
     more_of,
     plan_request,
+    room_for_more,
     second_look,
     shallower_of,
 )
@@ -121,15 +121,15 @@ def test_questions_about_you_may_take_memories_past_the_count_up_to_the_maximum(
         request = plan_request(message, [], LIMITS)
         granted = int(clamp(request, LIMITS).fields()["vector_limit"])
         top = int(LIMITS[Dimension.VECTOR_LIMIT].max)
-        assert granted < top and _LC_more_memories(kind_of(request.reason), granted, LIMITS) == top - granted
+        assert granted < top and room_for_more(kind_of(request.reason), granted, LIMITS) == top - granted
     thread = ["step 1 failed", "try restarting", "still failing", "check the logs"]
     for message, history in (("thanks!", []), ("I moved to Lisbon last week.", []), ("and step 3?", thread)):
         request = plan_request(message, history, LIMITS)
         granted = int(clamp(request, LIMITS).fields()["vector_limit"])
-        assert _LC_more_memories(kind_of(request.reason), granted, LIMITS) == 0
+        assert room_for_more(kind_of(request.reason), granted, LIMITS) == 0
     narrow = Limits.from_values({"MAX_VECTOR_SEARCH_LIMIT": 10})
-    assert _LC_more_memories("personal", 10, narrow) == 0  # never past the person's maximum
-    assert _LC_more_memories(None, 3, LIMITS) == 0
+    assert room_for_more("personal", 10, narrow) == 0  # never past the person's maximum
+    assert room_for_more(None, 3, LIMITS) == 0
 
 
 def test_the_second_look_never_takes_more_than_the_maximum_with_the_room() -> None:
