@@ -1361,8 +1361,13 @@ def _LD_of_the_one(news: _Scored, best: _Scored, ask: Ask) -> bool:
     Priya), and the last of a chain of kin ("my partner's sister": the sister), as far as the best says them."""
     whose = [o for o in ask.owners if o in best.hard]
     last = [ask.things[-1]] if len(ask.things) >= 2 and ask.things[-1] in best.hard else []
-    # (news that names no one else may be of them: "Swimming moved too, she went up a level…")
-    return all(t in news.hard for t in (*whose, *last)) or not news.about - best.about
+    if all(t in news.hard for t in (*whose, *last)):
+        return True
+    # news that names no one else may be of them: "Swimming moved too, she went up a level…", "ANDREI
+    # PASSED!!! first try, 22 April", "Handball has changed after the summer" (a word asked is no one)
+    theirs = {n.casefold() for n in people_in(best.note.text)}
+    return not [n for n in people_in(news.note.text) if n.casefold() not in theirs
+                and not is_calendar(n.casefold()) and stem(n.casefold()) not in ask.terms]
 
 
 def _answer_names(chosen: Sequence[_Scored], ask: Ask) -> frozenset[str]:

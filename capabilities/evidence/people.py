@@ -309,6 +309,9 @@ def _MJ_named(text: str, before: str) -> str:
         return text
     start, end = said.span("pronoun") if "pronoun" in said.groupdict() else said.span()
     opened = "opener" in said.groupdict() and said["opener"]
+    if lead and opened and re.search(rf"\b{re.escape(pronoun.strip())}\b", before, re.IGNORECASE):
+        return text  # the turn before already says "her" of someone: "Trisha watches her in the day" then
+        # "and her birthday is this friday" is the one watched, not Trisha
     head = text[:start] if opened or said is kin else ""
     if lead:
         return f"{head}{first[0]}'s {text[end:].lstrip()}"

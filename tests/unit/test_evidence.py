@@ -3590,3 +3590,20 @@ def test_my_daughter_in_law_is_not_my_daughter() -> None:
     ]  # fmt: skip
     refs = _answer_refs("What city do Ruby and Finlay live in?", notes)
     assert "m1" in refs and "m3" not in refs
+
+
+def test_a_pronoun_after_an_opener_is_not_read_as_one_the_turn_before_already_says_it_of() -> None:
+    from capabilities.evidence.people import _MJ_named
+
+    # "and her birthday…" after "Aoife sits with her in the mornings": the one sat with, not Aoife
+    text = "and her birthday is this sunday, the 9th"
+    assert _MJ_named(text, "Aoife sits with her in the mornings then I go in after work.") == text
+    assert _MJ_named("For her birthday I booked dinner.", "Claire's parents live in Annecy.").startswith("For Claire")
+
+
+def test_news_naming_no_one_else_may_be_of_the_one_asked() -> None:
+    notes = [
+        _note("m1", "Oona plays camogie with Na Fianna. Training is Monday and Wednesday at 6.", 0, 0.9),
+        _note("m2", "Camogie has changed for the winter: now it is Tuesday and Friday, 5 to 6:30.", 3, 0.8),
+    ]
+    assert _answer_refs("What days is Oona's camogie training now?", notes) == ["m1", "m2"]
