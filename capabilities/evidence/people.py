@@ -411,18 +411,17 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
         said.setdefault(n.ref, []).append(n.text)
         leans.setdefault(n.ref, n.after)
 
-    def leaned_on(ref: str, depth: int = 4, pronoun: str = "") -> str:
+    def leaned_on(ref: str, depth: int = 4) -> str:
         # what a message's first sentence leans on: the message before it, and the one before that
         # while none names anyone ("She's deputy head at…" after "She's 74…" after "my mum is Peggy…"),
         # whatever order the notes were recalled in; each as read in its turn ("It was she who chose the
         # name" after "For her birthday…" after "Claire's parents…": Claire, not the restaurant named between)
+        # (a turn that opens on the same pronoun as the one before it, "A word about Zaatar." then "He came
+        # from the SPA de Lyon…" then "He currently eats…", needs no rule of its own: the turn before is
+        # read as meant, "Zaatar came from…", so it names Zaatar, not Lyon)
         before = " ".join(as_read(leans.get(ref, ""), depth - 1))
-        # (or while it opens on the same pronoun, which goes on about the one before it: "A word about
-        # Zaatar." then "He came from the SPA de Lyon…" then "He currently eats…": Zaatar, not Lyon)
-        opens = _UD_GOES_ON.match(before)
-        same = bool(pronoun) and opens is not None and opens[1].casefold() == pronoun
-        if before and (not _mh_people(before) or same) and depth > 1:
-            before = f"{leaned_on(leans[ref], depth - 1, pronoun)} {before}".strip()
+        if before and not _mh_people(before) and depth > 1:
+            before = f"{leaned_on(leans[ref], depth - 1)} {before}".strip()
         return before
 
     read: dict[str, list[str]] = {}
@@ -439,13 +438,8 @@ def _readings(notes: Sequence[Note], known: Mapping[str, str], pick: int | None 
     out = []
     for n in notes:
         earlier = as_read(n.ref, 4)[: said[n.ref].index(n.text)]
-        opens = _UD_GOES_ON.match(n.text)
-        out.append(reading(n, " ".join(earlier) or leaned_on(n.ref, pronoun=opens[1].casefold() if opens else ""),
-                           called, pick))  # fmt: skip
+        out.append(reading(n, " ".join(earlier) or leaned_on(n.ref), called, pick))
     return out
-
-
-_UD_GOES_ON = re.compile(r"^\W*(he|she)\b", re.IGNORECASE)  # a turn that opens on who the one before meant
 
 
 # A person called by their initial: "K's birthday is 3rd nov", "K and I", "K wants me to try bouldering"
