@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 
 from capabilities.ages import age_worked_out
 from capabilities.evidence import Note, choose, covers, day_months
@@ -104,6 +105,10 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
         if right.endswith(("'s", "’s")):  # "than kenny's": kenny's quote
             head = [w for w in words(left) if len(w) > 2][-1:]
             right = f"{right} {' '.join(head)}"
+        thing = _MV_THING.match(left)
+        if thing and not {t for t in key_terms(right) if t not in _PLAIN and t not in _MV_NOW_WORDS}:
+            # "how much more rent per month will we pay in the new flat than we pay now?": the rent now
+            right = f"{thing['thing']} {right}"
         tail = _TAIL.search(left)  # "than my first target" for Alzheimer Scotland, as the left says
         if tail and not _TAIL.search(right):
             right = f"{right} {tail.group()}"
@@ -120,6 +125,8 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
     past = _PAST_GOAL.search(question)
     if past:
         thing = " ".join(w for w in words(past["goal"]) if w not in _GOAL_WORDS)
+        if thing and re.search(r"\btimes?\b", question, re.IGNORECASE):  # "…target was my actual time": a race's
+            return _MV_past_time_goal(past["goal"], thing, notes)
         if thing:  # "how far over budget" alone names nothing whose amount the goal is measured against
             return _past_goal(past["goal"], thing, notes)
     apart = _DAYS_APART.search(question)
@@ -130,6 +137,8 @@ def worked_out(question: str, notes: Sequence[Note]) -> Worked | None:
         return Worked(*aged)
     if _MY_HALF.search(question):
         return _half(question, notes)
+    if _MV_DAILY.search(question):  # "what is dad's total daily dose of apixaban?" with "5 mg twice a day"
+        return _MV_daily(question, notes)
     if _BOTH.search(question):
         one = _amount(re.sub(r"\b(?:both|together|in total|altogether|combined)\b", "", question), notes)
         if one and _EACH.search(one[2].text[one[3] :][:40]):
@@ -163,6 +172,45 @@ def _days_apart(first: str, second: str, notes: Sequence[Note]) -> Worked | None
 
 
 _A_YEAR_FROM = date(2001, 1, 1)  # (a common year: a day said without its year is counted within one)
+
+
+# "what is my father's total daily dose of apixaban?", "how much metformin does mum take a day?"
+_MV_DAILY = re.compile(
+    r"\b(?:total\s+)?daily\s+(?:dose|dosage|amount|intake)\b|^\W*how (?:much|many (?:mg|milligrams))\b.*"
+    r"\b(?:take|takes|taking|have|has|get|gets|on)\b.*\b(?:a|per|each) day\b",
+    re.IGNORECASE,
+)
+# a dose said with how often: "apixaban 5 mg twice a day", "2.5mg of bisoprolol three times daily"
+_MV_DOSE = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<unit>mg|mcg|µg|g|ml|units|iu)\b"
+_MV_TIMES = (
+    r"\s+(?P<times>twice|three times|four times|[2-6] times|two times)\s+(?:a|per|each) day\b|"
+    r"\s+(?P<times2>twice|three times|four times|[2-6] times|two times)\s+daily\b"
+)
+_MV_HOW_OFTEN = {"twice": 2, "two times": 2, "three times": 3, "four times": 4}
+
+
+def _MV_daily(question: str, notes: Sequence[Note]) -> Worked | None:
+    """The dose a day of the one medicine asked, when the notes say it once with how many times a day
+    ("apixaban 5 mg twice a day": 10 mg a day); a dose said once a day is the answer as said, and two
+    doses said for the medicine are no certain one."""
+    asked = [w for w in words(question) if len(w) > 3]
+    found: dict[tuple[str, str], tuple[Note, re.Match[str]]] = {}
+    for note in notes:  # (of every note: "total" and "daily dose" are words a note of the pills need not say)
+        for name in asked:
+            for pattern in (rf"\b{re.escape(name)}\W{{1,3}}(?:[a-z]+\W+)?{_MV_DOSE}(?:{_MV_TIMES})",
+                            rf"{_MV_DOSE}\s+of\s+{re.escape(name)}(?:{_MV_TIMES})"):
+                for m in re.finditer(pattern, note.text, re.IGNORECASE):
+                    found[(note.text, m.group())] = (note, m)
+    if len(found) != 1:
+        return None
+    ((note, m),) = found.values()
+    often = (m["times"] or m["times2"]).casefold()
+    times = _MV_HOW_OFTEN.get(often) or int(often.split()[0])
+    one = float(m["n"])
+    total = one * times
+    unit = m["unit"]
+    text = f"{total:g} {unit}"
+    return Worked(f"That's {text} a day: {one:g} {unit} {often} a day.", (note,))
 
 
 def _half(question: str, notes: Sequence[Note]) -> Worked | None:
@@ -209,6 +257,44 @@ def _past_goal(goal: str, thing: str, notes: Sequence[Note]) -> Worked | None:
     if not now or not cur or (now[2].text == note.text and now[3] == m.end()):
         return None
     return Worked(_against(cur, now[0], _value(m)), tuple(dict.fromkeys((note, now[2]))))
+
+
+# a time a race took, as runners write it: "2:14:37", "sub 2:10", "58:40" (not "at 6:30pm")
+_MV_DURATION = re.compile(r"(?<![\d:.])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![\d:]|\s?[ap]\.?m\b)", re.IGNORECASE)
+
+
+def _MV_past_time_goal(goal: str, thing: str, notes: Sequence[Note]) -> Worked | None:
+    """How far a time was off its target ("how far off my original half marathon target was my actual
+    time?"): the target is the time said right after the goal word ("target is sub 2:10"; the first said for
+    "original", else the newest), the time the one that a note of the thing says elsewhere ("edinburgh half
+    on sunday, 2:14:37"), when it says one. A time of two parts is read as the one of hours or of minutes
+    nearer the other ("2:10" against "2:14:37": two hours ten)."""
+    word = [w for w in words(goal) if w in _GOAL_WORDS][-1]
+    beside = re.compile(rf"\b{word}s?\b(?:\s+(?:is|was|of|at|now|set|to))*\s+(?:(?:sub|under|below|around|about)\s+)?$",
+                        re.IGNORECASE)
+    targets = sorted(((n.created_at.timestamp() if n.created_at else 0.0, m.group(), n) for n in notes
+                      for m in _MV_DURATION.finditer(n.text)
+                      if beside.search(n.text[max(0, m.start() - 30) : m.start()])), key=lambda t: t[0])  # fmt: skip
+    thing_words = {stem(w) for w in words(thing)}
+    done = {m.group(): n for n in notes if thing_words & {stem(w) for w in words(n.text)}
+            for m in _MV_DURATION.finditer(n.text) if m.group().count(":") == 2
+            and not beside.search(n.text[max(0, m.start() - 30) : m.start()])
+            and not re.search(rf"\b{word}", n.text[m.end() : m.end() + 8], re.IGNORECASE)}  # fmt: skip
+    if not targets or len(done) != 1:
+        return None
+    _, target, aim_note = targets[0] if re.search(r"\b(?:original|first)\b", goal, re.IGNORECASE) else targets[-1]
+    ((actual, took_note),) = done.items()
+    parts = [int(p) for p in actual.split(":")]
+    took = parts[0] * 3600 + parts[1] * 60 + parts[2]
+    aimed = [int(p) for p in target.split(":")]
+    aim = (min((aimed[0] * 3600 + aimed[1] * 60, aimed[0] * 60 + aimed[1]), key=lambda a: abs(a - took))
+           if len(aimed) == 2 else aimed[0] * 3600 + aimed[1] * 60 + aimed[2])  # fmt: skip
+    off = abs(took - aim)
+    if off == 0 or off >= 3600:
+        return None
+    way = "over" if took > aim else "under"
+    return Worked(f"{off // 60}:{off % 60:02d} {way} the target ({off // 60} minutes {off % 60} seconds): "
+                  f"{actual} against {target}.", tuple(dict.fromkeys((took_note, aim_note))))
 
 
 def _against(cur: str, first: float, second: float) -> str:
@@ -265,6 +351,9 @@ def _amount(question: str, notes: Sequence[Note]) -> tuple[float, str, Note, int
             best.append((distance, value, _cur(m), note, m.end()))
     if not best:
         return None
+    if _MV_NOW.search(question):  # "than we pay now": the amount said as the present one ("we currently pay 1,080 €")
+        present = [b for b in best if _MV_PRESENT.search(b[3].text[max(0, b[4] - 60) : b[4]])]
+        best = present if len({b[1] for b in present}) == 1 else best
     best.sort(key=lambda b: b[0])
     if len(best) > 1 and best[0][0] == best[1][0] and best[0][1] != best[1][1]:
         return None  # two amounts as near: not certain which
@@ -284,6 +373,19 @@ def _corrected(value: float, notes: Sequence[Note]) -> float:
 
 
 _PLAIN = frozenset(stem(w) for w in ("much", "how", "cost", "pay", "paid", "was", "is"))
+# the thing compared, said before its verb: "(how much more) rent per month will we pay…"
+_MV_THING = re.compile(
+    r"^\s*(?P<thing>(?:(?!\b(?:is|was|are|were|did|does|do|will|would|have|has|had|can|could)\b)[\w'’ ])+?)\s+"
+    r"(?:is|was|are|were|did|does|do|will|would|have|has|had|can|could)\b",
+    re.IGNORECASE,
+)
+_MV_NOW = re.compile(r"\b(?:now|currently|at the moment|at present|these days)\b", re.IGNORECASE)
+_MV_NOW_WORDS = frozenset(stem(w) for w in ("now", "currently", "moment", "present", "days", "these"))
+# an amount said as the present one: "we currently pay 1,080 €", "at the moment it's £950"
+_MV_PRESENT = re.compile(
+    r"\b(?:currently|at the moment|at present|right now|these days)\b(?:\W+\w+){0,3}\W+[^\s]*\d[\d,.]*[k€]?\s*€?$",
+    re.IGNORECASE,
+)
 
 
 def _money(cur: str, value: float) -> str:
@@ -311,6 +413,32 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _SPAN = frozenset(stem(w) for w in ("how", "long", "many", "years", "year", "ago", "since"))
 
 
+# "since I took the farm over", "since we moved here": who did what, asked (the verb's stem, group 2)
+_MV_SINCE_DID = re.compile(r"\bsince\s+(?P<who>i|we|he|she|they)\s+(?P<verb>[\w'’]+)", re.IGNORECASE)
+_MV_CLAUSE = re.compile(r"[,;.!?()—–]|\b(?:and|but|then|while|before|after)\b", re.IGNORECASE)
+
+
+def _MV_verb_year(question: str, notes: Sequence[Note]) -> tuple[int, int, int] | None:
+    """For "since I took the farm over", the one year of the one clause that says who did it and the verb,
+    in a note that says several years ("my father started on this farm in 1958, I took it over from him
+    in 1991": 1991, not the father's 1958)."""
+    did = _MV_SINCE_DID.search(question)
+    if not did:
+        return None
+    who, verb = did["who"].casefold(), stem(did["verb"])
+    said = {
+        start
+        for n in notes
+        if len(set(_YEAR.findall(n.text))) > 1
+        for clause in _MV_CLAUSE.split(n.text)
+        if len(_YEAR.findall(clause)) == 1
+        and (w := words(clause))
+        and any(a == who and stem(b) == verb for a, b in pairwise(w))
+        and (start := dated_start(clause))
+    }
+    return next(iter(said)) if len(said) == 1 else None
+
+
 def _length_now(text: str) -> bool:
     """Whether a text says a length of time that is not one it is going to be."""
     return any(not _TO_BE.search(text[max(0, m.start() - 30) : m.start()]) for m in _LENGTH_SAID.finditer(text))
@@ -328,6 +456,8 @@ def time_since(question: str, notes: Sequence[Note], today: date) -> str:
     start = next((s for n in notes if any(covers(n.stems, t) for t in asked) and (s := dated_start(n.text))
                   and (len(set(_YEAR.findall(n.text))) == 1 or re.search(r"\bsince\b", n.text, re.I))),
                  None)  # fmt: skip
+    if start is None:
+        start = _MV_verb_year(question, notes)
     if start is None:
         return ""
     year, month, day = start

@@ -693,7 +693,38 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         first = _mh_second_hop(sit, ask, ranked, first) or first
     evidence = _with_change(first, ranked, ask)
     evidence = _updated(_corrected(evidence, ranked, ask, sit), ranked, ask, sit, notes)
-    return _moved_from(evidence, ranked, ask, sit)
+    return _MV_side_said(_moved_from(evidence, ranked, ask, sit), ranked, sit)
+
+
+# "which knee did the surgeon operate on?", "which eye is being done?": a side, which people say once ("pain
+# in my right knee") and after that leave unsaid ("the knee is worse, surgery is 15 January")
+_MV_WHICH_SIDE = re.compile(
+    r"\bwhich\s+(?P<part>knee|eye|ear|hand|arm|leg|foot|hip|shoulder|wrist|ankle|elbow|lung|kidney|breast|heel|"
+    r"thumb|hamstring|calf|achilles)s?\b",
+    re.IGNORECASE,
+)
+# whose the part asked is, when not the person's own: "which knee did Marta hurt", "which eye is his bad one"
+_MV_OTHERS = re.compile(r"\b(?:his|her|their|[A-Z][a-z]+['’]s)\s+(?:\w+\s+)?(?:knee|eye|ear|hand|arm|leg|foot|hip|"
+                        r"shoulder|wrist|ankle|elbow|lung|kidney|breast|heel|thumb|hamstring|calf|achilles)")
+
+
+def _MV_side_said(evidence: Evidence, ranked: Sequence[_Scored], sit: Situation) -> Evidence:
+    """Asked which of the person's knees (eyes, hands…), when the notes chosen say only "the knee": the
+    person's newest note that says "my right knee" (or "my left knee"), when no note says the other side."""
+    which = _MV_WHICH_SIDE.search(sit.text)
+    if which is None or evidence.verdict != "answer" or _MV_OTHERS.search(sit.text) or re.search(
+            r"\b(?:he|she|they)\b", sit.text, re.IGNORECASE):
+        return evidence
+    part = re.escape(which["part"])
+    side = re.compile(rf"\b(?P<side>left|right)\s+{part}s?\b|\b{part}s?\W{{1,3}}(?P<after>left|right)\b", re.IGNORECASE)
+    if any(side.search(n.text) for n in evidence.notes):
+        return evidence
+    mine = re.compile(rf"\bmy\s+(?:left|right)\s+{part}s?\b", re.IGNORECASE)
+    said = [s.note for s in ranked if s.note.source != "chunk" and mine.search(s.note.text)]
+    sides = {(m["side"] or m["after"]).casefold() for s in ranked for m in side.finditer(s.note.text)}
+    if not said or len(sides) != 1:
+        return evidence
+    return replace(evidence, notes=(*evidence.notes, max(said, key=_when)))
 
 
 def _moved_from(evidence: Evidence, ranked: Sequence[_Scored], ask: Ask, sit: Situation) -> Evidence:

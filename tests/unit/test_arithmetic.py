@@ -160,7 +160,11 @@ def test_a_length_the_notes_say_it_is_going_to_be_does_not_stop_the_count() -> N
     assert time_since("how long have me and Anneke been married", said, date(2026, 11, 28)) == ""
     farm = [Note("m1", "my father started on this farm in 1958, I took it over in 1991"),
             Note("m2", "My wife is Anneke. We are married since 12 June 1987, next summer it is 40.")]  # fmt: skip
-    assert time_since("How many years is it since I took the farm over?", farm, date(2026, 11, 28)) == ""
+    # (not the wedding's year; and of the farm's two years, the one of the clause that says "I took": twenty-fifth
+    # session — the father's 1958 is said of "my father started")
+    assert time_since("How many years is it since I took the farm over?", farm, date(2026, 11, 28)) == (
+        "That is about 35 years (since 1991).")
+    assert time_since("How many years is it since the farm was started?", farm, date(2026, 11, 28)) == ""
 
 
 # --- twenty-third session, temporal ---

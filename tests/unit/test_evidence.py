@@ -3607,3 +3607,66 @@ def test_news_naming_no_one_else_may_be_of_the_one_asked() -> None:
         _note("m2", "Camogie has changed for the winter: now it is Tuesday and Friday, 5 to 6:30.", 3, 0.8),
     ]
     assert _answer_refs("What days is Oona's camogie training now?", notes) == ["m1", "m2"]
+
+
+# --- twenty-fifth session, mh-value ---
+
+
+def test_the_years_since_the_clause_that_says_who_did_it() -> None:
+    """"Since I took it over" counts from the year of the clause that says "I took", not from the year the
+    same note gives an earlier owner's start."""
+    from datetime import date
+
+    from capabilities.arithmetic import time_since
+
+    notes = [_note("m1", "My aunt opened the bakery in 1979, and I took it over from her in 2004. Still love it.")]
+    said = time_since("How many years is it since I took over the bakery from my aunt?", notes, date(2026, 5, 1))
+    assert "22 years" in said and "2004" in said
+    assert time_since("How long is it since my aunt opened the bakery?", notes, date(2026, 5, 1)) == ""
+
+
+def test_a_dose_taken_twice_a_day_is_doubled_for_the_daily_dose() -> None:
+    from capabilities.arithmetic import worked_out
+
+    notes = [
+        _note("m1", "Mum's pills now: losartan 50 mg in the morning, gabapentin 300 mg three times a day.", 0, 0.9),
+        _note("m2", "Mum got her new glasses from the optician on Friday.", 1, 0.5),
+    ]
+    worked = worked_out("What is mum's total daily dose of gabapentin?", notes)
+    assert worked is not None and "900 mg" in worked.sentence
+    assert worked_out("What is mum's total daily dose of losartan?", notes) is None  # (once a day: as said)
+
+
+def test_which_knee_is_the_side_said_once_before_the_knee_was_only_the_knee() -> None:
+    notes = [
+        _note("m1", "Been limping all week, there's a sharp pain in my left knee when I take the stairs.", 0, 0.6),
+        _note("m2", "The knee is no better. Mr Okoro says keyhole surgery, booked for 9 March.", 5, 0.95),
+        _note("m3", "After the surgery the knee is stiff but I can walk to the shop.", 20, 0.8),
+    ]
+    assert "m1" in _answer_refs("which knee did Mr Okoro operate on?", notes)
+    both = [*notes, _note("m4", "And now my right knee aches too, from favouring the other.", 8, 0.5)]
+    assert "m1" not in _answer_refs("which knee did Mr Okoro operate on?", both)  # (two sides said: not certain)
+
+
+def test_how_much_more_than_we_pay_now_is_the_amount_said_as_the_present_one() -> None:
+    from capabilities.arithmetic import worked_out
+
+    notes = [
+        _note("m1", "Found a house on Elm Row: two bedrooms and a yard for the dog.", 0, 0.9),
+        _note("m2", "The rent on Elm Row is $1,450 a month (at the moment we pay $1,300 for this place).", 0, 0.9),
+    ]
+    worked = worked_out("How much more rent per month will we pay on Elm Row than we pay now?", notes)
+    assert worked is not None and "$150" in worked.sentence
+
+
+def test_how_far_off_a_race_target_is_the_time_run_against_the_time_aimed_at() -> None:
+    from capabilities.arithmetic import worked_out
+
+    notes = [
+        _note("m1", "signed up for the york marathon in october, eek", 0, 0.9),
+        _note("m2", "my target is sub 3:45. long runs on sundays from now on", 1, 0.8),
+        _note("m3", "york marathon done!! 3:52:10, legs in bits", 90, 0.9),
+    ]
+    worked = worked_out("how far off my marathon target was my actual time?", notes)
+    assert worked is not None and worked.sentence.startswith("7:10 over")
+    assert worked_out("how far off my marathon target was my actual time?", notes[:2]) is None  # (no time run)
