@@ -3651,3 +3651,14 @@ def test_a_birthday_asked_when_needs_a_day_said_with_the_birthday() -> None:
     told = _thread("Aoife's been off school since Tuesday with a cold.", "Her birthday is on the 9th, she's excited.")
     assert "m1" in _answer_refs("when is Aoife's birthday?", told)
 
+
+
+def test_my_next_thing_asks_the_thing() -> None:
+    """"when's my next HbA1c test due?" asks a test: "next" is said before what is asked, like "last", and
+    is no thing a note must say ("Next week Tuesday we fly…" is no answer; the question still asks the next)."""
+    notes = [
+        _note("m0", "Next week Tuesday we fly to Lisbon, finally."),
+        _note("m1", "Saw Dr. Osei with the new results. My HbA1c is down to 6.1, she said repeat the test in six "
+              "months, on 14 October.", 1),
+    ]  # fmt: skip
+    assert _answer_refs("when's my next HbA1c test due?", notes) == ["m1"]
