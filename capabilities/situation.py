@@ -62,6 +62,9 @@ DESCRIBERS = word_set(
     "favourite favorite best new old little older younger big elder first last current late eldest oldest youngest "
     "middle right left latest newest recent only"  # "my right knee", "my latest HbA1c"
 )
+# said before what is asked, and no describer a note must say: "my next HbA1c test" is a test (the question
+# still asks the next one)
+_TP_BEFORE_HEAD = word_set("next previous upcoming actual")
 _HOW_OFTEN = word_set("daily weekly fortnightly monthly yearly annual nightly usual regular normal")  # "my weekly rent"
 _ACK = re.compile(
     r"^(?:thanks?(?: you)?|thank u|thx|ty|cheers|ok(?:ay)?|k|cool|nice|great|awesome|perfect|got it|sure|yes|yeah|"
@@ -378,7 +381,7 @@ def _heads(raw: Sequence[str]) -> tuple[tuple[str, ...], int]:
         chain, compound, j = 0, [], i + 1
         while j < len(tokens):
             word = tokens[j]
-            if word in DESCRIBERS or word in _HOW_OFTEN:  # "my weekly rent" is the rent
+            if word in DESCRIBERS or word in _HOW_OFTEN or word in _TP_BEFORE_HEAD:  # "my weekly rent" is the rent
                 j += 1
                 continue
             naming = word == "name" and not compound and chain == 0  # "what's my name?" asks for the name

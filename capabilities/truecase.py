@@ -35,6 +35,9 @@ _NOT_NAMES = word_set(
     # what follows a role as one thing ("my dentist appointment", "the vet bill"), not a name
     "appointment appointments appt visit bill bills fees meeting session sessions class lesson lessons course "
     "check checkup check-up training practice trip stuff thing things "
+    # a meal or a medicine of someone's ("mum's lunch club", "my father's medications and appointments")
+    "breakfast lunch lunchtime dinner supper brunch meds medication medications medicine medicines tablets pills "
+    "prescription prescriptions "
     "new old big little best first last own whole other one two three four five six seven eight nine ten "
     # how someone is ("the vet was happy", "mum's tired"): said after is/was where a name also goes
     "happy sad tired fine good great ok okay sick ill busy away off out up down over late early right wrong sure "
@@ -85,10 +88,14 @@ def uncased(text: str) -> bool:
 def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
     """The names (lower-cased, one or more words) said capitalised in `cased` texts or in a name's
     slot in `lower` ones."""
+    cased, lower = list(cased), list(lower)
     names = {n.casefold() for text in cased for n in names_in(text)}
+    slotted: set[str] = set()
     for text in lower:
         for slot in _SLOTS:
-            names.update(w for m in slot.finditer(text) for w in m.groups() if w and plausible_name(w))
+            slotted.update(w for m in slot.finditer(text) for w in m.groups() if w and plausible_name(w))
+    names |= slotted - _TP_common_nouns(slotted, [*cased, *lower])
+    for text in lower:
         names.update(m.group(1) for m in _PLACE.finditer(text) if plausible_name(m.group(1))
                      and m.group(1) not in _COMMON_PLACES)  # fmt: skip
         names.update(m.group(1) for m in _QUOTED_NAME.finditer(text)
@@ -101,6 +108,23 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
                 kept.append(w)
             names.update([" ".join(kept)] if kept else [])
     return {n for n in names if n and n not in STOP and n not in DESCRIBERS}  # ("30-04-2025: New car delivered")
+
+
+# A word said after an article or a possessive is a common noun, not a name: "mum's lunch club" is no
+# one called Lunch when "her lunch club" is said too, nor "my father's medications" when "the other
+# medications" is.
+_TP_DETERMINED = re.compile(
+    r"\b(?i:a|an|the|her|his|their|your|its|this|that|these|those|some|any|every|each)\s+(?:other\s+|same\s+)?"
+    r"([a-z][\w-]*)"
+)
+
+
+def _TP_common_nouns(words: set[str], texts: Iterable[str]) -> set[str]:
+    """Of the words a name's slot found, those some text says in lower case after an article or a
+    possessive ("her lunch club", "the other medications")."""
+    if not words:
+        return set()
+    return {w for text in texts for w in _TP_DETERMINED.findall(text) if w in words}
 
 
 def plausible_name(word: str) -> bool:

@@ -1063,10 +1063,19 @@ _AB_DAY_SAID = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)|\d{1,2}[./-]\d{1,2})\b")
 
 
 def _ab_no_day_said(question: str, notes: Sequence[Note]) -> bool:
-    """Whether a day of the year is asked ("When's my birthday?") and no note says a day or a month ("I was
-    born the year after" says a year only)."""
+    """Whether a day of the year is asked ("When's my birthday?") and no note that says the day's word
+    says a day or a month ("I was born the year after" says a year only; "we've been tidying since
+    Tuesday", joined beside "Aoife's birthday party was great", is no day of the birthday)."""
     return _AB_YEARLY_ASKED.search(question) is not None and not any(
-        _AB_DAY_SAID.search(n.text) or set(_plain(n.text)) & (_MONTHS | _WEEKDAYS) for n in notes)
+        (_AB_DAY_SAID.search(n.text) or set(_plain(n.text)) & (_MONTHS | _WEEKDAYS))
+        and (_TP_YEARLY_SAID.search(n.text) or _AGE_ON_A_DAY.search(n.text)) for n in notes)
+
+
+# What says a day of the year: a birthday, a birth or an age turned, an anniversary or what it is of, a name day
+_TP_YEARLY_SAID = re.compile(
+    r"\b(?:birthdays?|b['’]?days?|born|birth|turn(?:s|ed|ing)?|anniversar(?:y|ies)|married|wedding|name ?days?)\b",
+    re.IGNORECASE,
+)
 
 
 _AB_CALLED_ASKED = re.compile(rf"^\W*(?i:what)\s+(?:is|was|['’]s)\s+({NAME_WORD})\s+(?:called|named|known as)\b")

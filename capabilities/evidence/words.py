@@ -451,10 +451,16 @@ _NUMBER_OF = re.compile(
 )  # the thing numbered: "room number", "the number of the parking bay"
 
 
+# Words said between an owner and the thing owned that are no thing themselves: "Ursu's next rabies
+# booster" is a booster of Ursu's, "Gogo's actual birthday" a birthday.
+_TP_BEFORE_THING = (r"(?:favourite|favorite|new|old|best|next|last|first|latest|upcoming|current|previous|actual"
+                    r"|real|own|usual|regular)")
+
+
 def _name_chains(text: str) -> list[str]:
     """'Priya's birthday' → priya, birthday; "Jonas's workshop" → jonas, workshop."""
     out: list[str] = []
-    for m in re.finditer(r"\b(" + NAME_WORD + r")['’]s\s+(?:(?:favourite|favorite|new|old|best)\s+)?([a-zà-ÿ]+)", text):
+    for m in re.finditer(r"\b(" + NAME_WORD + r")['’]s\s+(?:" + _TP_BEFORE_THING + r"\s+)?([a-zà-ÿ]+)", text):
         if m.group(1).casefold() not in STOP | _WH and m.group(2) not in STOP:
             out += [stem(m.group(1)), stem(m.group(2))]
     return out
@@ -1004,9 +1010,11 @@ class _Scored:
 
 
 # A birthday said as the age to come on a day: "I shall be 71 myself on the 3rd of February", "He is 74
-# now and will be 75 on the 19th" (not "be 10 minutes on the bus", "be back on the 3rd")
+# now and will be 75 on the 19th", "Tom turns 40 on the 2nd", "she turned 9 on 3 May" (not "be 10 minutes on
+# the bus", "be back on the 3rd")
 _AGE_ON_A_DAY = re.compile(
-    r"\bbe\s+" + _AGE_NUMBER + r"(?:-[a-z]+)?\b(?!\s*(?:kg|km|cm|%|hours?|minutes?|mins?|days?|weeks?|months?|times?"
+    r"\b(?:be|turns?|turning|turned)\s+" + _AGE_NUMBER
+    + r"(?:-[a-z]+)?\b(?!\s*(?:kg|km|cm|%|hours?|minutes?|mins?|days?|weeks?|months?|times?"
     r"|am|pm|o'clock)\b|[.:]\d)\s+(?:[a-z]+\s+)?on\s+(?:the\s+)?(?:\d|" + _DAY_MONTH + r")",
     re.IGNORECASE,
 )

@@ -3670,3 +3670,56 @@ def test_how_far_off_a_race_target_is_the_time_run_against_the_time_aimed_at() -
     worked = worked_out("how far off my marathon target was my actual time?", notes)
     assert worked is not None and worked.sentence.startswith("7:10 over")
     assert worked_out("how far off my marathon target was my actual time?", notes[:2]) is None  # (no time run)
+# --- twenty-fifth session, temporal ---
+
+
+def test_next_or_actual_between_an_owner_and_the_thing_is_no_thing_owned() -> None:
+    """"Biko's next worming tablet" asks a worming tablet of Biko's: "next" is not a thing a note must say of
+    him (it was read as one: "the notes say next of someone else")."""
+    title = "Riverside Vets Lisburn - Veterinary Clinic"
+    notes = [
+        Note("m1", "Treatment for Biko (dog, 6 years): annual check-up, worming tablet, flea drops", T0, 0.8, "chunk",
+             title=title),
+        Note("m1", "Next due: - Worming tablet: 3 June 2026 - Flea drops: 20 May 2026", T0, 0.8, "chunk", title=title),
+        _note("m2", "Biko had his yearly jabs at Riverside Vets, the vet says he is fat.", 1, 0.7),
+    ]  # fmt: skip
+    assert any("3 June 2026" in t for t in _answers("When is Biko's next worming tablet due?", notes))
+
+
+def test_an_age_turned_on_a_day_says_the_birthday() -> None:
+    """"Tomas turns 30 on the 14th" says his birthday as "will be 30 on the 14th" does: it answers "when's
+    Tomas's birthday?" before a note that says the birthday and no day of it."""
+    notes = _thread("For Tomas's birthday we booked the Thai place.", "On a happier note, Tomas turns 30 on the 14th!")
+    assert _answer_refs("When's Tomas's birthday?", notes) == ["m1"]
+
+
+def test_a_word_said_after_an_article_is_no_name_in_a_kin_words_slot() -> None:
+    """"mum's choir" does not make "choir" a name when "her choir" is said too, nor "mum's lunch club" "lunch"
+    (a meal): mum stays Margaret (one name), so "she was diagnosed…" after "my mum is margaret" is mum's."""
+    told = ("ok mum stuff. my mum is margaret, she's 74", "she was diagnosed with dementia on the 26th of november",
+            "mum update: carers start monday the 3rd")  # fmt: skip
+    choir = _thread(*told, "mum's choir has moved from tuesdays to thursdays", "she loves her choir at the church")
+    assert "m1" in _answer_refs("when was mum diagnosed", choir)
+    lunch = _thread(*told, "mum's lunch club has moved from tuesdays to thursdays")
+    assert "m1" in _answer_refs("when was mum diagnosed", lunch)
+
+
+def test_a_birthday_asked_when_needs_a_day_said_with_the_birthday() -> None:
+    """"when is Aoife's birthday?" is not answered by "off school since Tuesday" beside "excited about her
+    birthday": the day must be said in a note that says the birthday (or a birth, an age turned)."""
+    notes = _thread("Aoife's been off school since Tuesday with a cold.", "She's so excited about her birthday though.")
+    assert _answer_refs("when is Aoife's birthday?", notes) == []
+    told = _thread("Aoife's been off school since Tuesday with a cold.", "Her birthday is on the 9th, she's excited.")
+    assert "m1" in _answer_refs("when is Aoife's birthday?", told)
+
+
+
+def test_my_next_thing_asks_the_thing() -> None:
+    """"when's my next HbA1c test due?" asks a test: "next" is said before what is asked, like "last", and
+    is no thing a note must say ("Next week Tuesday we fly…" is no answer; the question still asks the next)."""
+    notes = [
+        _note("m0", "Next week Tuesday we fly to Lisbon, finally."),
+        _note("m1", "Saw Dr. Osei with the new results. My HbA1c is down to 6.1, she said repeat the test in six "
+              "months, on 14 October.", 1),
+    ]  # fmt: skip
+    assert _answer_refs("when's my next HbA1c test due?", notes) == ["m1"]
