@@ -51,6 +51,7 @@ from capabilities.evidence.people import (
     _readings,
     aliases,
     by_age,
+    child_by_pronoun,
     entities,
     in_one_step,
     kin_named,
@@ -602,8 +603,29 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
 
 
+# "my future daughter-in-law" is my son's fiancée (or girlfriend), "my future son-in-law" my daughter's fiancé:
+# generic English, asked through the kin when the notes say the engagement (see `_through_kin`)
+_KN_FUTURE = re.compile(r"\b(my|our)\s+(?:future|soon-to-be|soon\s+to\s+be)\s+(daughter|son)-in-law\b", re.IGNORECASE)
+_KN_FUTURE_SAID = {"daughter": ("son's fiancée", "son's girlfriend"),
+                   "son": ("daughter's fiancé", "daughter's boyfriend")}
+
+
+def _KN_future_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
+    """A question about one's future daughter- or son-in-law, asked of one's child's fiancé(e)."""
+    future = _KN_FUTURE.search(sit.text)
+    if future is None:
+        return None
+    for said in _KN_FUTURE_SAID[future[2].casefold()]:
+        asked = read_message(f"{sit.text[: future.start()]}{future[1]} {said}{sit.text[future.end():]}")
+        if (evidence := _through_kin(asked, candidates)) is not None:
+            return evidence
+    return None
+
+
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    if (future := _KN_future_kin(sit, candidates)) is not None:
+        return future
     who = WHO_IS_NAMED.match(sit.text)
     described = [n for n in candidates if who and _describes(who[1].strip(), n.text)]
     if described and (evidence := _chosen(sit, described)).verdict == "answer":
@@ -1034,9 +1056,10 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     if name.split()[0].casefold() in ("my", "our"):
         known = aliases(cased(glossed(told), sit.text))
         mine = known.get(name.split()[-1].casefold())
-        if mine is None:
+        child = child_by_pronoun(name.split()[-1].casefold(), told) if mine is None else None
+        if mine is None and child is None:
             return None
-        name = mine.title()
+        name = mine.title() if mine is not None else child[1]  # type: ignore[index]
     called = aliases(told)
     readings = _readings(told, called)
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]
