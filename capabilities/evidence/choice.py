@@ -615,10 +615,10 @@ def _KN_future_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | Non
     future = _KN_FUTURE.search(sit.text)
     if future is None:
         return None
-    for said in _KN_FUTURE_SAID[future[2].casefold()]:
+    for i, said in enumerate(_KN_FUTURE_SAID[future[2].casefold()]):
         asked = read_message(f"{sit.text[: future.start()]}{future[1]} {said}{sit.text[future.end():]}")
         if (evidence := _through_kin(asked, candidates)) is not None:
-            return evidence
+            return replace(evidence, confidence="low") if i else evidence  # (a girlfriend: not yet said to be)
     return None
 
 
@@ -634,6 +634,7 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     wed = _WHO_WED.match(sit.text)
     if wed:  # "who is Inês married to?" is her husband or her wife, found as kin ("dating": a partner)
         kins = ("husband", "wife") if wed[2] else ("boyfriend", "girlfriend", "partner")
+        kins = ("fiancé", "fiancée", *kins) if wed[2] and wed[2].casefold().startswith("engaged") else kins
         asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in kins)
         return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
@@ -1056,10 +1057,12 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     if name.split()[0].casefold() in ("my", "our"):
         known = aliases(cased(glossed(told), sit.text))
         mine = known.get(name.split()[-1].casefold())
-        child = child_by_pronoun(name.split()[-1].casefold(), told) if mine is None else None
-        if mine is None and child is None:
-            return None
-        name = mine.title() if mine is not None else child[1]  # type: ignore[index]
+        if mine is None:  # ("my daughter": the one she/he of the kids the notes list, see `child_by_pronoun`)
+            child = child_by_pronoun(name.split()[-1].casefold(), told, known)
+            if child is None:
+                return None
+            mine = child[1]
+        name = mine.title()
     called = aliases(told)
     readings = _readings(told, called)
     said = [(n, w) for n, r in zip(told, readings, strict=True) for t in (n.text, r) for w in kin_named(name, kin, t)]

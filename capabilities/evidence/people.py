@@ -632,6 +632,8 @@ def kin_named(name: str, kin: str, text: str) -> list[str]:
     if kin in _SPOUSE_WORDS:
         forms.append(rf"\b{n}\b[^.!?]{{0,60}}?\b(?i:married|engaged)[!.]*\s+to\s+(?:[a-z]+\s+){{0,4}}?"
                      rf"(?:called\s+|named\s+)?({NAME_WORD})")
+    if kin in _SPOUSE_WORDS - _KN_FIANCE:  # "Ana and Rui got married in June" (not "are getting married")
+        forms += _KN_couple_forms(n, r"(?:\s+(?i:have|had|been|are|were|just|finally|got|recently))+\s+(?i:married)\b")
     # "Her younger sister Usha is in Chennai, with her husband Sridhar": the one said last before "her"
     forms.append(rf"\b{n}\b((?:(?![.!?]).){{0,80}}?)\b(?i:her|his|their)\s+(?i:{_DESCRIBER})?{k},?\s+{_TITLE}({NAME_WORD})")
     found = [m.groups()[-1] for form in forms for m in re.finditer(form, text)
@@ -647,9 +649,16 @@ _KN_PROPOSED = r"(?:(?i:finally|just|has|had|has\s+just|had\s+just)\s+)?(?i:prop
 _KN_ENGAGED = r"(?:['’]s|\s+(?i:is|got|just\s+got|has\s+got|has\s+just\s+got))\s+(?i:engaged)\b[^.!?]{0,40}[.!?]+\s+"
 
 
+def _KN_couple_forms(n: str, wed: str) -> list[str]:
+    """ "Ana and Rui <wed>", "Rui & Ana <wed>": the other one of the couple `n` is in, as the last group."""
+    return [rf"\b{n}\s+(?:and|&)\s+({NAME_WORD}){wed}", rf"\b({NAME_WORD})\s+(?:and|&)\s+{n}{wed}"]
+
+
 def _KN_fiance_forms(n: str) -> list[str]:
     """The forms that say whom `n` (escaped) is engaged to, each with the fiancé(e) as its last group."""
     return [
+        *_KN_couple_forms(n, r"(?:\s+(?i:have|are|were|just|finally|got|officially|recently))*\s+"
+                             r"(?i:engaged|getting\s+married)\b"),  # "Tessa and Josh just got engaged"
         rf"\b({NAME_WORD})\s+{_KN_PROPOSED}\s+(?i:to)\s+{n}\b",
         rf"\b{n}\s+{_KN_PROPOSED}\s+(?i:to)\s+({NAME_WORD})",
         rf"\b{n}\b((?:(?![.!?]).){{0,80}}?)\b(?i:he|she)\s+{_KN_PROPOSED}\s+(?i:to)\s+({NAME_WORD})",
@@ -675,12 +684,15 @@ def _KN_mine(before: str) -> bool:
 _KN_CHILD_SAID = re.compile(
     rf"^\W*({NAME_WORD})(?:['’]s|\s+(?i:is|was|has|have|turned|turns)|,)\s+(?P<said>[^.!?]*)"
 )
+_KN_CHILD = frozenset(stem(w) for w in word_set("daughter son kid child boy girl oldest eldest youngest middle"))
 _KN_AGE_OR_RANK = re.compile(r"\b(?:\d{1,2}|oldest|eldest|youngest|middle)\b", re.IGNORECASE)
 
 
-def child_by_pronoun(kin: str, told: Sequence[Note]) -> tuple[Note, str] | None:
+def child_by_pronoun(kin: str, told: Sequence[Note], known: Mapping[str, str]) -> tuple[Note, str] | None:
     """The person's only daughter (or son) when the notes list the children and name each with an age and a
-    she or a he (see `_KN_CHILD_SAID`); None when none or more than one is so said."""
+    she or a he (see `_KN_CHILD_SAID`); None when none or more than one is so said. One the person calls by
+    another word (`known`: "my wife Rose") is no child."""
+    others = {who for word, who in known.items() if " " not in word and "'" not in word and stem(word) not in _KN_CHILD}
     wanted = {"daughter": "she", "son": "he"}.get(kin)
     if wanted is None:
         return None
@@ -690,12 +702,12 @@ def child_by_pronoun(kin: str, told: Sequence[Note]) -> tuple[Note, str] | None:
     found: dict[str, tuple[Note, str]] = {}
     for said in messages.values():
         parts = [(n, p) for n in said for p in sentences(n.text)]
-        at = next((i for i, (_, p) in enumerate(parts) if _KN_KIDS.search(p)), None)
-        if at is None or not _KN_mine(parts[at][1][: _KN_KIDS.search(parts[at][1]).start()]):  # type: ignore[union-attr]
+        kids = next(((i, m) for i, (_, p) in enumerate(parts) if (m := _KN_KIDS.search(p))), None)
+        if kids is None or not _KN_mine(parts[kids[0]][1][: kids[1].start()]):
             continue  # ("my brother Piet has two kids. Anna is 5, she…": his)
-        for note, part in parts[at + 1 :]:
+        for note, part in parts[kids[0] + 1 :]:
             m = _KN_CHILD_SAID.match(part)
-            if not m or m[1].casefold() in STOP or is_calendar(m[1]) or not _KN_AGE_OR_RANK.search(m["said"]):
+            if not m or m[1].casefold() in STOP | others or is_calendar(m[1]) or not _KN_AGE_OR_RANK.search(m["said"]):
                 continue
             pronoun = re.search(r"\b(he|she)\b", m["said"], re.IGNORECASE)
             if pronoun and not people_in(m["said"][: pronoun.start()]) and pronoun[1].casefold() == wanted:

@@ -3655,3 +3655,19 @@ def test_a_future_daughter_in_law_is_the_sons_fiancee() -> None:
         _note("m3", "Eleni's sister Maria is a nurse.", 3, 0.4),
     ]  # fmt: skip
     assert "m3" in _answer_refs("what's the name of my future daughter-in-law's sister?", named)
+
+
+def test_a_couple_said_together_married_or_engaged() -> None:
+    """"Nadia and Karim got married…" makes Karim Nadia's husband; "Lotte and Bram just got engaged" Bram her
+    fiancé, and "who is Lotte engaged to?" is answered by the note that says it."""
+    notes = [
+        _note("m1", "My cousin Nadia and Karim got married in Tunis last spring.", 0, 0.5),
+        _note("m2", "Karim teaches maths at a lycée near the port.", 3, 0.4),
+        _note("m3", "My friend Lotte and Bram just got engaged, the wedding is next May.", 4, 0.5),
+        _note("m4", "Bram is a carpenter in Ghent, he builds boats.", 5, 0.4),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("What does Nadia's husband do?", notes)
+    assert "m4" in _answer_refs("What does Lotte's fiancé do?", notes)
+    assert _answer_refs("Who is Lotte engaged to?", notes) == ["m3"]
+    # "are getting married" is no husband yet
+    assert "m4" not in _answer_refs("What does Lotte's husband do?", notes)
