@@ -51,6 +51,7 @@ from capabilities.evidence.people import (
     _readings,
     aliases,
     by_age,
+    child_by_pronoun,
     entities,
     in_one_step,
     kin_named,
@@ -602,8 +603,29 @@ def rank(sit: Situation, notes: Sequence[Note]) -> list[Note]:
     return [s.note for s in sorted(scored, key=_Scored.key, reverse=True)]
 
 
+# "my future daughter-in-law" is my son's fiancée (or girlfriend), "my future son-in-law" my daughter's fiancé:
+# generic English, asked through the kin when the notes say the engagement (see `_through_kin`)
+_KN_FUTURE = re.compile(r"\b(my|our)\s+(?:future|soon-to-be|soon\s+to\s+be)\s+(daughter|son)-in-law\b", re.IGNORECASE)
+_KN_FUTURE_SAID = {"daughter": ("son's fiancée", "son's girlfriend"),
+                   "son": ("daughter's fiancé", "daughter's boyfriend")}
+
+
+def _KN_future_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
+    """A question about one's future daughter- or son-in-law, asked of one's child's fiancé(e)."""
+    future = _KN_FUTURE.search(sit.text)
+    if future is None:
+        return None
+    for i, said in enumerate(_KN_FUTURE_SAID[future[2].casefold()]):
+        asked = read_message(f"{sit.text[: future.start()]}{future[1]} {said}{sit.text[future.end():]}")
+        if (evidence := _through_kin(asked, candidates)) is not None:
+            return replace(evidence, confidence="low") if i else evidence  # (a girlfriend: not yet said to be)
+    return None
+
+
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    if (future := _KN_future_kin(sit, candidates)) is not None:
+        return future
     who = WHO_IS_NAMED.match(sit.text)
     described = [n for n in candidates if who and _describes(who[1].strip(), n.text)]
     if described and (evidence := _chosen(sit, described)).verdict == "answer":
@@ -612,6 +634,7 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     wed = _WHO_WED.match(sit.text)
     if wed:  # "who is Inês married to?" is her husband or her wife, found as kin ("dating": a partner)
         kins = ("husband", "wife") if wed[2] else ("boyfriend", "girlfriend", "partner")
+        kins = ("fiancé", "fiancée", *kins) if wed[2] and wed[2].casefold().startswith("engaged") else kins
         asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in kins)
         return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
@@ -1065,8 +1088,11 @@ def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
     if name.split()[0].casefold() in ("my", "our"):
         known = aliases(cased(glossed(told), sit.text))
         mine = known.get(name.split()[-1].casefold())
-        if mine is None:
-            return None
+        if mine is None:  # ("my daughter": the one she/he of the kids the notes list, see `child_by_pronoun`)
+            child = child_by_pronoun(name.split()[-1].casefold(), told, known)
+            if child is None:
+                return None
+            mine = child[1]
         name = mine.title()
     called = aliases(told)
     readings = _readings(told, called)

@@ -601,8 +601,8 @@ _DESCRIBED = re.compile(
 
 # "Ørjan's mum", "my boss's wife": someone named as another's kin, found in two steps (`_through_kin`)
 _KIN_ASKED = re.compile(
-    rf"\b({NAME_WORD}|(?i:my|our)\s+(?:{_DESCRIBER})?[a-z-]+)(?:['’]s|(?<=s)['’])\s+(?:{_DESCRIBER})?([a-z-]+)\b"
-)
+    rf"\b({NAME_WORD}|(?i:my|our)\s+(?:{_DESCRIBER})?[a-z-]+)(?:['’]s|(?<=s)['’])\s+(?:{_DESCRIBER})?([a-zß-ÿ-]+)\b"
+)  # ("fiancé")
 _TITLE = r"(?:(?i:dr|mr|mrs|ms|prof|sr|sra|dra)\.?\s+|(?i:tia|tio|tía|tío|aunt|auntie|uncle)\s+)?"
 _PARENT_WORDS = word_set("mum mom mother dad father parent")
 _SPOUSE_WORDS = word_set("wife husband partner spouse fiance fiancee fiancé fiancée")
@@ -621,14 +621,92 @@ def kin_named(name: str, kin: str, text: str) -> list[str]:
     if kin in _PARENT_WORDS:
         forms.append(rf"\b{n},?\s+(?i:is\s+|was\s+)?(?i:the\s+|a\s+)?(?i:son|daughter|child|kid|boy|girl)\s+of\s+"
                      rf"{_TITLE}({NAME_WORD})")
+    if kin in _KN_FIANCE:
+        forms += _KN_fiance_forms(n)
     if kin in _SPOUSE_WORDS:
         forms.append(rf"\b{n}\b[^.!?]{{0,60}}?\b(?i:married|engaged)[!.]*\s+to\s+(?:[a-z]+\s+){{0,4}}?"
                      rf"(?:called\s+|named\s+)?({NAME_WORD})")
+    if kin in _SPOUSE_WORDS - _KN_FIANCE:  # "Ana and Rui got married in June" (not "are getting married")
+        forms += _KN_couple_forms(n, r"(?:\s+(?i:have|had|been|are|were|just|finally|got|recently))+\s+(?i:married)\b")
     # "Her younger sister Usha is in Chennai, with her husband Sridhar": the one said last before "her"
     forms.append(rf"\b{n}\b((?:(?![.!?]).){{0,80}}?)\b(?i:her|his|their)\s+(?i:{_DESCRIBER})?{k},?\s+{_TITLE}({NAME_WORD})")
     found = [m.groups()[-1] for form in forms for m in re.finditer(form, text)
              if len(m.groups()) == 1 or not people_in(m[1])]
     return [f for f in found if f.casefold() != name.casefold() and f.casefold() not in STOP and not is_calendar(f)]
+
+
+# A fiancé or fiancée said by the proposal or the engagement (generic English): "Josh proposed to Tessa", "Tessa
+# proposed to Josh", "Tessa … — she proposed to Josh", "Tessa's engaged! Josh proposed…", "Manolis is engaged!! her
+# name is Sofia" ("engaged to" is a spouse's form, in `kin_named`)
+_KN_FIANCE = word_set("fiance fiancee fiancé fiancée")
+_KN_PROPOSED = r"(?:(?i:finally|just|has|had|has\s+just|had\s+just)\s+)?(?i:proposed)"
+_KN_ENGAGED = r"(?:['’]s|\s+(?i:is|got|just\s+got|has\s+got|has\s+just\s+got))\s+(?i:engaged)\b[^.!?]{0,40}[.!?]+\s+"
+
+
+def _KN_couple_forms(n: str, wed: str) -> list[str]:
+    """ "Ana and Rui <wed>", "Rui & Ana <wed>": the other one of the couple `n` is in, as the last group."""
+    return [rf"\b{n}\s+(?:and|&)\s+({NAME_WORD}){wed}", rf"\b({NAME_WORD})\s+(?:and|&)\s+{n}{wed}"]
+
+
+def _KN_fiance_forms(n: str) -> list[str]:
+    """The forms that say whom `n` (escaped) is engaged to, each with the fiancé(e) as its last group."""
+    return [
+        *_KN_couple_forms(n, r"(?:\s+(?i:have|are|were|just|finally|got|officially|recently))*\s+"
+                             r"(?i:engaged|getting\s+married)\b"),  # "Tessa and Josh just got engaged"
+        rf"\b({NAME_WORD})\s+{_KN_PROPOSED}\s+(?i:to)\s+{n}\b",
+        rf"\b{n}\s+{_KN_PROPOSED}\s+(?i:to)\s+({NAME_WORD})",
+        rf"\b{n}\b((?:(?![.!?]).){{0,80}}?)\b(?i:he|she)\s+{_KN_PROPOSED}\s+(?i:to)\s+({NAME_WORD})",
+        rf"\b{n}{_KN_ENGAGED}({NAME_WORD})\s+{_KN_PROPOSED}\b",
+        rf"\b{n}{_KN_ENGAGED}(?i:his|her|their)\s+(?i:name)\s+(?i:is|was)\s+({NAME_WORD})",
+    ]
+
+
+# the person's children said together, then each by name with an age and a she or a he ("Two kids. Tessa's 25 and a
+# vet nurse, she…"; "the children. Wietske is our oldest, 36, she…"): the only one so said a she is the daughter
+_KN_KIDS = re.compile(r"\b(?:kids|children)\b", re.IGNORECASE)
+_KN_OURS = re.compile(r"\b(?:(?:my|our)|(?:we|i)\s+(?:have|had|got|['’]ve\s+got))\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+_KN_THEIRS = re.compile(r"\b(?:he|she|they|his|her|their|they['’]ve)\b|['’]s\b", re.IGNORECASE)
+
+
+def _KN_mine(before: str) -> bool:
+    """Whether the words before "kids" say the kids are the person's: "our two", "we have three", or a few words
+    that name no one else ("Two", "Let me tell you about the"; not "My brother Piet has two", "their")."""
+    if _KN_OURS.search(before):
+        return True
+    said = before.split()
+    return len(said) <= 8 and not _KN_THEIRS.search(before) and not any(w[:1].isupper() for w in said[1:])
+_KN_CHILD_SAID = re.compile(
+    rf"^\W*({NAME_WORD})(?:['’]s|\s+(?i:is|was|has|have|turned|turns)|,)\s+(?P<said>[^.!?]*)"
+)
+_KN_CHILD = frozenset(stem(w) for w in word_set("daughter son kid child boy girl oldest eldest youngest middle"))
+_KN_AGE_OR_RANK = re.compile(r"\b(?:\d{1,2}|oldest|eldest|youngest|middle)\b", re.IGNORECASE)
+
+
+def child_by_pronoun(kin: str, told: Sequence[Note], known: Mapping[str, str]) -> tuple[Note, str] | None:
+    """The person's only daughter (or son) when the notes list the children and name each with an age and a
+    she or a he (see `_KN_CHILD_SAID`); None when none or more than one is so said. One the person calls by
+    another word (`known`: "my wife Rose") is no child."""
+    others = {who for word, who in known.items() if " " not in word and "'" not in word and stem(word) not in _KN_CHILD}
+    wanted = {"daughter": "she", "son": "he"}.get(kin)
+    if wanted is None:
+        return None
+    messages: dict[str, list[Note]] = {}
+    for n in sorted(told, key=_said_order):
+        messages.setdefault(n.ref, []).append(n)
+    found: dict[str, tuple[Note, str]] = {}
+    for said in messages.values():
+        parts = [(n, p) for n in said for p in sentences(n.text)]
+        kids = next(((i, m) for i, (_, p) in enumerate(parts) if (m := _KN_KIDS.search(p))), None)
+        if kids is None or not _KN_mine(parts[kids[0]][1][: kids[1].start()]):
+            continue  # ("my brother Piet has two kids. Anna is 5, she…": his)
+        for note, part in parts[kids[0] + 1 :]:
+            m = _KN_CHILD_SAID.match(part)
+            if not m or m[1].casefold() in STOP | others or is_calendar(m[1]) or not _KN_AGE_OR_RANK.search(m["said"]):
+                continue
+            pronoun = re.search(r"\b(he|she)\b", m["said"], re.IGNORECASE)
+            if pronoun and not people_in(m["said"][: pronoun.start()]) and pronoun[1].casefold() == wanted:
+                found.setdefault(m[1].casefold(), (note, m[1]))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _mh_kin_asked(text: str) -> Iterator[re.Match[str]]:

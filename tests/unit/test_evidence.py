@@ -3723,3 +3723,65 @@ def test_my_next_thing_asks_the_thing() -> None:
               "months, on 14 October.", 1),
     ]  # fmt: skip
     assert _answer_refs("when's my next HbA1c test due?", notes) == ["m1"]
+# --- twenty-fifth session, mh-kin ---
+def test_a_daughter_named_among_the_kids_by_her_she_and_her_fiance_by_the_proposal() -> None:
+    """"Three kids…" then "Marta's 27 …, she…" makes Marta the person's daughter; "Marta's engaged! Ravi
+    proposed…" makes Ravi her fiancé, and the note after it says what he does."""
+    notes = [
+        _note("m1", "Three kids, all flown the nest. Marta's 27 and teaches piano in Leeds, she's mad about "
+                    "cats. Ollie's 23, he's a plumber in York.", 0, 0.4),
+        _note("m2", "Huge news - Marta's engaged! Ravi proposed at the lake last weekend.", 3, 0.3),
+        Note("m3", "He's a paramedic in Leeds, lovely fella.", T0 + timedelta(days=3, seconds=1), 0.3, after="m2"),
+        _note("m4", "My wife Gemma teaches at the village school.", 4, 0.6),
+    ]  # fmt: skip
+    assert "m3" in _answer_refs("What does my daughter's fiancé do?", notes)
+    # someone else's kids are not the person's own: "My brother has two kids. Anna is 5, she…"
+    theirs = [
+        _note("m1", "My brother Piet has two kids. Anna is 5 and she loves horses.", 0, 0.5),
+        _note("m2", "Anna's engaged! Ravi proposed at the lake.", 3, 0.3),
+        Note("m3", "He's a paramedic in Leeds.", T0 + timedelta(days=3, seconds=1), 0.3, after="m2"),
+    ]  # fmt: skip
+    assert _answer_refs("What does my daughter's fiancé do?", theirs) == []
+
+
+def test_the_oldest_child_said_a_she_is_the_daughter_whose_wife_is_asked() -> None:
+    notes = [
+        _note("m1", "About the children. Sanne is our oldest, 34, she runs the bakery now.", 0, 0.5),
+        _note("m2", "Sanne and her wife Ilse live above the shop.", 2, 0.6),
+        _note("m3", "Ilse is a dentist in Utrecht.", 3, 0.4),
+        _note("m4", "My wife Rietje keeps the books.", 4, 0.6),
+    ]  # fmt: skip
+    assert "m3" in _answer_refs("What does my daughter's wife do?", notes)
+
+
+def test_a_future_daughter_in_law_is_the_sons_fiancee() -> None:
+    """"my future daughter-in-law" is the one the son proposed to or got engaged to, however the notes say it."""
+    proposed = [
+        _note("m1", "Our son Tomas is 30 and lives in Graz.", 0, 0.5),
+        _note("m2", "Tomas rang with news — he proposed to Lena at the weekend and she said yes!", 2, 0.5),
+        _note("m3", "Lena works as a pharmacist at the hospital in Graz.", 3, 0.4),
+        _note("m4", "My sister Vera is a teacher.", 4, 0.6),
+    ]  # fmt: skip
+    assert "m3" in _answer_refs("What does my future daughter-in-law do for work?", proposed)
+    named = [
+        _note("m1", "my son Nikos is 28, he is a cook on a cruise ship.", 0, 0.5),
+        _note("m2", "BIG news. Nikos is engaged!! her name is Eleni, she is from Patras.", 2, 0.5),
+        _note("m3", "Eleni's sister Maria is a nurse.", 3, 0.4),
+    ]  # fmt: skip
+    assert "m3" in _answer_refs("what's the name of my future daughter-in-law's sister?", named)
+
+
+def test_a_couple_said_together_married_or_engaged() -> None:
+    """"Nadia and Karim got married…" makes Karim Nadia's husband; "Lotte and Bram just got engaged" Bram her
+    fiancé, and "who is Lotte engaged to?" is answered by the note that says it."""
+    notes = [
+        _note("m1", "My cousin Nadia and Karim got married in Tunis last spring.", 0, 0.5),
+        _note("m2", "Karim teaches maths at a lycée near the port.", 3, 0.4),
+        _note("m3", "My friend Lotte and Bram just got engaged, the wedding is next May.", 4, 0.5),
+        _note("m4", "Bram is a carpenter in Ghent, he builds boats.", 5, 0.4),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("What does Nadia's husband do?", notes)
+    assert "m4" in _answer_refs("What does Lotte's fiancé do?", notes)
+    assert _answer_refs("Who is Lotte engaged to?", notes) == ["m3"]
+    # "are getting married" is no husband yet
+    assert "m4" not in _answer_refs("What does Lotte's husband do?", notes)
