@@ -112,10 +112,12 @@ def learned_names(cased: Iterable[str], lower: Iterable[str]) -> set[str]:
 
 # A word said after an article or a possessive is a common noun, not a name: "mum's lunch club" is no
 # one called Lunch when "her lunch club" is said too, nor "my father's medications" when "the other
-# medications" is.
+# medications" is. Not after "its" or "that"/"this", which chat types for "it's" and as a conjunction
+# ("its marcus's 32nd bday today!!", "told her that marcus…"), nor a word owning something ("X's"): that
+# is a name's place.
 _TP_DETERMINED = re.compile(
-    r"\b(?i:a|an|the|her|his|their|your|its|this|that|these|those|some|any|every|each)\s+(?:other\s+|same\s+)?"
-    r"([a-z][\w-]*)"
+    r"\b(?i:a|an|the|her|his|their|your|these|those|some|any|every|each)\s+(?:other\s+|same\s+)?"
+    r"([a-z][\w-]*)(?![\w'’-])"
 )
 
 
