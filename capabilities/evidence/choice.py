@@ -418,8 +418,12 @@ _TL_MOVE = frozenset(stem(w) for w in ("move", "moved", "moving"))
 
 
 def _tl_thing_moved(m: re.Match[str]) -> bool:
-    """ "we've moved it to Monday afternoons": a thing moved to another day, not the person moving home."""
-    return stem(m[1].casefold()) in _TL_MOVE and (m[2] or "").casefold() in ("it", "them", "that", "this")
+    """ "we've moved it to Monday afternoons", "so we moved the rorbu to July": a thing moved to another day,
+    not the person moving home (an object said after the verb: "we moved house", "moved in" still move)."""
+    return stem(m[1].casefold()) in _TL_MOVE and (m[2] or "").casefold() in _SU_MOVED_A_THING
+
+
+_SU_MOVED_A_THING = word_set("it them that this the our my his her their")
 
 
 # a document's "you" is the person: "You are to resume duty on Monday, 4 January 2027"

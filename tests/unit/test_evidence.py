@@ -3665,3 +3665,13 @@ def test_su_a_day_moved_is_the_day_asked() -> None:
         _note("m2", "Lina's test got postponed to 17 June because the examiner is ill.", 4, 0.8),
     ]  # fmt: skip
     assert _answer_refs("What date was Lina's piano exam?", notes)[-1:] == ["m2"]
+
+
+def test_su_a_thing_moved_is_no_move_of_home() -> None:
+    """"so we moved the cabin booking to August" moves a booking, not the home: "which part of Aarhus do we
+    live in?" is "We live in a terraced house in Risskov", though the booking note is newer."""
+    notes = [
+        _note("m1", "We live in a terraced house in Risskov, bought it in 2020.", 0, 0.8),
+        _note("m2", "Jens got his leave changed, so we moved the cabin booking to August in Skagen.", 6, 0.85),
+    ]  # fmt: skip
+    assert _answer_refs("which part of Aarhus do we live in", notes)[:1] == ["m1"]
