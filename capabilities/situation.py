@@ -179,6 +179,7 @@ _SYNONYMS_TEXT = (
     "book novel read reading",
     "operation op surgery procedure",
     "appointment appointments appt session sessions",
+    "test tests exam exams",  # "his driving test": "Andrei's exam got postponed to 22 April"
     "end ends ending ended expire expires expiry finish finishes terminate terminates terminating termination",
     "child kid",
     "son boy lad",  # "their boy Sander"

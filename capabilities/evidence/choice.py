@@ -57,7 +57,9 @@ from capabilities.evidence.people import (
     kin_named,
 )
 from capabilities.evidence.refusals import (
+    _mh_works_at,
     _verdict,
+    said_as_object,
 )
 from capabilities.evidence.words import (
     _AGE_ON_A_DAY,
@@ -81,6 +83,7 @@ from capabilities.evidence.words import (
     _TYPE_NOUNS,
     _UNITS,
     _WITH_ME,
+    _WORK,
     _WORKS_OUT,
     NAMING_STEMS,
     ROLE_STEMS,
@@ -212,6 +215,7 @@ def _score(
     stems |= {stem("birthday")} if _AGE_ON_A_DAY.search(read or note.text) else frozenset()
     stems |= _acronyms_spelled(sit.text, read or note.text) | _mh_acronym_of_asked(sit.text, read or note.text)
     stems |= _UP_ROLE_STEMS if _UP_APPOINTED.search(read or note.text) else frozenset()
+    stems |= _SU_kind_as_object(ask, sit, note.text, stems)
     return _Scored(
         note,
         frozenset(t for t in ask.hard if covers(stems, t) and not _only_my_kin(read or note.text, t, sit)),
@@ -239,6 +243,25 @@ def _score(
         # "what's my job?": "I teach chemistry at…", not the newer "My husband Tom is a paramedic"
         or (not ask.hard and _MY_JOB_ASKED.search(sit.text) is not None and _my_role(note.text)),
     )
+
+
+def _SU_kind_as_object(ask: Ask, sit: Situation, text: str, stems: frozenset[str]) -> frozenset[str]:
+    """The kind a "which <kind>" question asks, and the work, when a note names it as the object of the
+    question's own verb though it says no word of the kind: "which school do I teach at?" is "I teach
+    chemistry at Gartcraig Academy", "which hospital do I work at?" is "…45, nurse. senior staff nurse at
+    Mabini Medical Center" (the kind is seldom said beside its name; the verdict takes these as naming it)."""
+    kind = ask.category
+    if not kind or kind not in ask.hard or covers(stems, kind):
+        return frozenset()
+    if _mh_works_at(sit.text, text):
+        return frozenset({kind}) | _WORK
+    # (of a question that ends on its verb's preposition: not "which caterer did we use for Gogo's party?",
+    # whose last word is no verb)
+    return frozenset({kind}) if _SU_ENDS_ON_PREP.search(sit.text) and said_as_object(sit.text, text) else frozenset()
+
+
+_SU_ENDS_ON_PREP = re.compile(r"\b(?:at|in|for|to|from|with|on)(?:\s+(?:again|now|these days|at the moment))?\W*$",
+                              re.IGNORECASE)
 
 
 _ST_NO_JOB = word_set("girl boy baby man woman lady guy kid child twin twins person")  # "it's a girl!"
@@ -376,6 +399,8 @@ def _does(text: str, verb: str, who: str = "") -> bool:
     # is a retired nurse, she worked at Bara" she is the mom)
     themselves = bool(who) and re.search(rf"\b{re.escape(who)}\b(?!['’]s)", text, re.IGNORECASE) is not None
     doer = r"i|we" if not who else rf"{re.escape(who)}|he|she|they" if themselves else re.escape(who)
+    if not who and wanted & _SU_LIVE and _SU_FOUND_HOME.search(text):
+        return True  # "we found a place!! A 3-bed townhouse in…": where we live now
     for m in re.finditer(rf"\b(?:{doer})(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
         # "I live", "we just moved"
         if {stem(w.casefold()) for w in m.groups() if w} & wanted and not _tl_thing_moved(m):
@@ -383,12 +408,23 @@ def _does(text: str, verb: str, who: str = "") -> bool:
     return False
 
 
+_SU_LIVE = frozenset({stem("live")})
+# a home found, bought or rented: "we found a place", "Marco and I finally found a flat", "we've bought a house"
+_SU_FOUND_HOME = re.compile(
+    r"\b(?:i|we)(?:['’]ve)?\s+(?:just\s+|finally\s+|have\s+)?(?:found|bought|rented|got)\s+(?:a|an|our|the)\s+"
+    r"(?:new\s+)?(?:[\w-]+\s+)?(?:place|flat|house|home|apartment|townhouse)\b",
+    re.IGNORECASE,
+)
 _TL_MOVE = frozenset(stem(w) for w in ("move", "moved", "moving"))
 
 
 def _tl_thing_moved(m: re.Match[str]) -> bool:
-    """ "we've moved it to Monday afternoons": a thing moved to another day, not the person moving home."""
-    return stem(m[1].casefold()) in _TL_MOVE and (m[2] or "").casefold() in ("it", "them", "that", "this")
+    """ "we've moved it to Monday afternoons", "so we moved the rorbu to July": a thing moved to another day,
+    not the person moving home (an object said after the verb: "we moved house", "moved in" still move)."""
+    return stem(m[1].casefold()) in _TL_MOVE and (m[2] or "").casefold() in _SU_MOVED_A_THING
+
+
+_SU_MOVED_A_THING = word_set("it them that this the our my his her their")
 
 
 # a document's "you" is the person: "You are to resume duty on Monday, 4 January 2027"
@@ -476,7 +512,25 @@ def _scored(sit: Situation, ask: Ask, notes: Sequence[Note], known: Mapping[str,
     idf = _idf(ask, notes)
     scored = [_score(n, ask, sit, idf, r, known) for n, r in zip(notes, _readings(notes, known), strict=True)]
     scored = _MJ_short_names(_DOC_about(scored, ask))
-    return _was_before(scored, ask) if ask.earlier else scored
+    return _was_before(_SU_before_that(scored), ask) if ask.earlier else scored
+
+
+# a turn that opens on what came before the one it leans on: "Before that I was five years at a fish plant"
+_SU_BEFORE_THAT = re.compile(r"^\W*(?:and\s+|so\s+)?(?:before|prior to|until)\s+(?:that|this|then)\b", re.IGNORECASE)
+
+
+def _SU_before_that(scored: list[_Scored]) -> list[_Scored]:
+    """Asked what came before, a turn that opens "Before that…" is about what the turn it leans on is about:
+    "I work as an inspector at the Directorate", then "Before that I was five years at a fish plant in
+    Myre" (which says no directorate) for "where did I work before the directorate?"."""
+    by_ref = {s.note.ref: s for s in scored if s.note.source != "chunk"}
+    out = []
+    for s in scored:
+        leaned = by_ref.get(s.note.after) if s.note.after and s.note.after != s.note.ref else None
+        if leaned is not None and _SU_BEFORE_THAT.match(s.note.text):
+            s = replace(s, hard=s.hard | leaned.hard, terms=s.terms | leaned.terms, does=s.does or leaned.does)
+        out.append(s)
+    return out
 
 
 def _MJ_short_names(scored: list[_Scored]) -> list[_Scored]:
@@ -821,8 +875,12 @@ def _updated(
             if note not in evidence.notes and s.note.source != "chunk" and (s.mine or not best.mine)
             and _later(s.note, best.note) and (head is not None or tells_change(s.note.text))
             and ((s.typed > 0 and best.attributes <= s.attributes and best.hard <= s.hard
-                  and _same_thing(s, best, idf, names)
-                  and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
+                  and ((_same_thing(s, best, idf, names)
+                        and (asked_now or bool(_no_longer(s.note.text) & best.note.said)))
+                       # (a day asked, news that moves the day of all the chosen note must say: "Andrei's exam
+                       # got postponed to 22 April" after "Andrei's driving exam is 14 April")
+                       or (ask.answer_type == "time" and bool(best.hard) and _SU_RESCHEDULED.search(s.note.text)
+                           is not None)))
                  # (or it puts a new number beside the one the chosen note gave: "planned for 80 but… 120 came")
                  # (not of a sort asked: "what kind of kibble…?" is no amount)
                  or (s.typed > 0 and best.attributes <= s.attributes and _UP_value_again(s.note, best.note, sit.text)
@@ -840,6 +898,13 @@ def _updated(
     return replace(evidence, notes=(*sorted(evidence.notes, key=_said_order), *told))
 
 
+# a day moved, which no longer is the one said before: "the exam got postponed to 22 April", "the op is
+# rescheduled for the 4th", "moved to Friday" (a time asked: the moved one is the answer, asked "now" or not)
+_SU_RESCHEDULED = re.compile(
+    r"\b(?:postponed|rescheduled|pushed back|put back|brought forward|moved|changed|shifted|delayed)\s+"
+    r"(?:again\s+)?(?:to|till|until|for)\b",
+    re.IGNORECASE,
+)
 # a sort asked, not an amount: "what kind of kibble…", "which brand of…", "what colour…"
 _UD_SORT_ASKED = re.compile(r"\b(?:what|which)\s+(?:kind|sort|type|brand|make|model|colou?r|breed|flavou?r)s?\b",
                             re.IGNORECASE)

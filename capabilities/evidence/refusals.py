@@ -495,7 +495,8 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     others = [t for t in ask.terms if t != ask.verb]
     said_all = len(others) >= 2 and any(all(t in c.terms for t in others) for c in chosen)  # "took first prize"
     told_as = _SAID_AS.get(ask.verb or "", frozenset())  # "what did I pay for the Navara?": "bought it for…"
-    if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) or c.note.stems & told_as for c in chosen):
+    if ask.verb and not said_all and not any(covers(c.note.stems, ask.verb) or c.note.stems & told_as
+                                             or _mh_works_at(sit.text, c.note.text) for c in chosen):  # "nurse at X"
         return Evidence.unknown(f"no note says the person did {ask.verb}")
     # "what did I get Benja for his birthday?" asks for a present ("get" is too light a verb to require
     # elsewhere): not "Benja turned 17 on 3 october"
@@ -661,13 +662,15 @@ def _changed_later(chosen: Sequence[_Scored]) -> bool:
 # "which hospital does she work at?", "at which firm does Sipho work?": a workplace asked by its kind
 _MH_WORKPLACE_ASKED = re.compile(
     r"^\W*(?:(?:at|in|for)\s+)?(?:which|what)\s+([a-z]+)\s+(?:do|does|did|is|was)\s+.+?\bwork(?:s|ed|ing)?"
-    r"(?:\s+(?:at|in|for))?(?:\s+now)?\W*$",
+    r"(?:\s+(?:at|in|for))?(?:\s+(?:now|again|these days))?\W*$",
     re.IGNORECASE,
 )
 # A job said with where it is done: "she's a pharmacist at the RVI", "a nurse at Mater Dei", "works for Arup"
 # (not "in": "a carpenter in Plagwitz" says the town, not the workplace)
 _MH_JOB_AT = re.compile(
-    r"\b(?:(?i:an?|the)\s+(?:\w+\s+){0,2}?(?i:" + _JOB_WORD + r")|(?i:works?|worked|working))\s+(?i:at|for)\s+"
+    r"(?:\b(?i:an?|the)\s+|(?:^|[.;:!]\s+))(?:\w+\s+){0,2}?(?i:" + _JOB_WORD + r")\s+(?i:at|for)\s+"
+    r"(?:(?i:the)\s+)?([A-ZÀ-ÞĀ-Ž][\w'’-]*)"  # (a job said bare to start a sentence: "…, 45. staff nurse at St Luke's")
+    r"|\b(?i:works?|worked|working)\s+(?i:at|for)\s+"
     r"(?:(?i:the)\s+)?([A-ZÀ-ÞĀ-Ž][\w'’-]*)"
 )
 
@@ -680,8 +683,8 @@ def _mh_works_at(question: str, text: str) -> bool:
     if not asked or asked[1].casefold() not in _NAMED_NOUNS:
         return False
     named = {w.casefold() for w in words(question)}
-    return any(m[1].casefold().removesuffix("'s") not in named and not is_calendar(m[1])
-               for m in _MH_JOB_AT.finditer(text))
+    return any(w.casefold().removesuffix("'s") not in named and not is_calendar(w)
+               for w in (m[1] or m[2] for m in _MH_JOB_AT.finditer(text)))
 
 
 def said_as_object(question: str, text: str) -> bool:
@@ -693,7 +696,7 @@ def said_as_object(question: str, text: str) -> bool:
     asked = _KIND_ASKED.match(question.strip().rstrip("?!. "))
     if not asked:
         return False
-    rest = asked[1]
+    rest = re.sub(r"\s+again$", "", asked[1], flags=re.IGNORECASE)  # "which school do I teach at again?"
     while (tail := _WHEN_TAIL.search(rest)) and tail.start() > 0:  # "… in February", "… these days"
         rest = rest[: tail.start()]
     rest = _FOR_TAIL.sub(r"\1", rest)  # "which airport are we flying from for the Lisbon trip?"

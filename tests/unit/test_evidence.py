@@ -3785,3 +3785,69 @@ def test_a_couple_said_together_married_or_engaged() -> None:
     assert _answer_refs("Who is Lotte engaged to?", notes) == ["m3"]
     # "are getting married" is no husband yet
     assert "m4" not in _answer_refs("What does Lotte's husband do?", notes)
+# --- twenty-fifth session, single-update ---
+
+
+def test_su_which_kind_said_as_the_object_of_the_verb_asked() -> None:
+    """"which college do I lecture at?" is "I lecture history at Bramwell College…", though the note says
+    no college word before the name and other notes say "college" of the kids."""
+    notes = [
+        _note("m1", "a bit about me: I lecture history at Bramwell Institute, been there nine years.", 0, 0.6),
+        _note("m2", "the twins start at the college nursery on monday, finally.", 5, 0.8),
+        _note("m3", "college parking is a nightmare this term, had to park on Elm Road.", 6, 0.8),
+    ]  # fmt: skip
+    assert "m1" in _answer_refs("which college do i lecture at again", notes)
+
+
+def test_su_a_bare_job_at_a_workplace_says_where_i_work() -> None:
+    """"so me: 52, physio. senior physiotherapist at St Brigid's…" names the hospital asked by "which
+    hospital do I work at?", though it says neither "work" nor "hospital"."""
+    notes = [
+        _note("m1", "so me: 52, physio. senior physiotherapist at St Brigid's, orthopaedic ward.", 0, 0.5),
+        _note("m2", "my brother says the hospital in his town is closing, sad news.", 4, 0.8),
+    ]  # fmt: skip
+    assert "m1" in _answer_refs("which hospital do i work at again?", notes)
+
+
+def test_su_a_home_found_is_where_we_live() -> None:
+    """"We found a place!! A 2-bed flat in Kelvinside" is where we live now, not the newer "my mum is moving
+    to a care home in Bearsden"; asked "am I living" as well as "do we live"."""
+    notes = [
+        _note("m1", "I live in a share flat in Partick with two students.", 0, 0.7),
+        _note("m2", "We found a place!! A 2-bed flat in Kelvinside, keys on the 3rd.", 5, 0.8),
+        _note("m3", "My mum is moving to a care home in Bearsden next month.", 9, 0.9),
+    ]  # fmt: skip
+    assert "m2" in _answer_refs("Which area do we live in these days?", notes)
+    assert "m2" in _answer_refs("Which area am I living in these days?", notes)
+
+
+def test_su_before_that_is_before_what_the_turn_it_leans_on_says() -> None:
+    """"Before that I was six years at a bakery in Tarbes" leans on "I work as a clerk at the Prefecture":
+    it is where I worked before the prefecture, though it does not say prefecture."""
+    notes = [
+        _note("m1", "About me: I work as a clerk at the Prefecture in Pau, since 2019.", 0, 0.9),
+        Note("m2", "Before that I was six years at a bakery in Tarbes, up at 4 every day.", T0 + timedelta(seconds=5),
+             0.8, after="m1"),
+        _note("m3", "My colleague Anaïs is new at the prefecture, she was at the post office before.", 3, 0.8),
+    ]  # fmt: skip
+    assert _answer_refs("Where did I work before the prefecture?", notes) == ["m2"]
+
+
+def test_su_a_day_moved_is_the_day_asked() -> None:
+    """"When was Lina's piano exam?" is the day it was put back to, though the question asks no "now" and
+    the later note says "test", not "exam"."""
+    notes = [
+        _note("m1", "Lina's piano exam is 3 June at 10:00, she is nervous.", 0, 0.9),
+        _note("m2", "Lina's test got postponed to 17 June because the examiner is ill.", 4, 0.8),
+    ]  # fmt: skip
+    assert _answer_refs("What date was Lina's piano exam?", notes)[-1:] == ["m2"]
+
+
+def test_su_a_thing_moved_is_no_move_of_home() -> None:
+    """"so we moved the cabin booking to August" moves a booking, not the home: "which part of Aarhus do we
+    live in?" is "We live in a terraced house in Risskov", though the booking note is newer."""
+    notes = [
+        _note("m1", "We live in a terraced house in Risskov, bought it in 2020.", 0, 0.8),
+        _note("m2", "Jens got his leave changed, so we moved the cabin booking to August in Skagen.", 6, 0.85),
+    ]  # fmt: skip
+    assert _answer_refs("which part of Aarhus do we live in", notes)[:1] == ["m1"]
