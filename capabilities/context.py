@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from memory.assembly import RELATED_HEAD, RELATED_SHOWN, AssembledContext, Skip, escape_delimiters, unloaded_line
+from memory.assembly import (
+    RELATED_HEAD,
+    RELATED_MEMORIES,
+    RELATED_SHOWN,
+    AssembledContext,
+    Skip,
+    escape_delimiters,
+    unloaded_line,
+)
 from memory.attention import shown_summary
 from memory.graph.entities import EntityStore
 from memory.graph.names import name_key
@@ -277,7 +285,8 @@ class TwoLevelContext:
             lines.append("Other findings:")
             lines += [f"- {n}" for n in self.notes]
         if related := [r for r in self.related if not self._in_context(r)]:
-            lines.append(RELATED_HEAD + "; ".join(related))
+            head = RELATED_HEAD if any(self._ref(r).startswith("e") for r in related) else RELATED_MEMORIES
+            lines.append(head + "; ".join(related))
         lines += [f"Recommendation: {r}" for r in self.recommendations]
         if not lines:
             return "<recalled_context>\n(nothing recalled)\n</recalled_context>"
@@ -285,8 +294,12 @@ class TwoLevelContext:
 
     def _in_context(self, line: str) -> bool:
         """Whether an unloaded item has since been loaded by an info request."""
-        ref = line.rsplit(" [", 1)[-1].split("]", 1)[0] if " [" in line else ""
-        return ref in self.refs
+        return self._ref(line) in self.refs
+
+    @staticmethod
+    def _ref(line: str) -> str:
+        """The ref an unloaded item's line names (`unloaded_line`: "Lucy [e12] (token budget)" -> "e12")."""
+        return line.rsplit(" [", 1)[-1].split("]", 1)[0] if " [" in line else ""
 
     def _label(self, entity_id: int) -> str:
         """One of several same-named entities, with what tells it apart: "[e2] Ana (Person) also called sister"."""

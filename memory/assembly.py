@@ -88,9 +88,14 @@ a place, as before the seventeenth session)."""
 RELATED_SHOWN = 8
 """Unloaded items named on the block's "Related but not loaded" pointer line."""
 RELATED_HEAD = "Related but not loaded (EXPAND_ENTITY can load an entity): "
+RELATED_MEMORIES = "Related but not loaded: "
+"""The pointer line's head when it names no entity (only memories: EXPAND_ENTITY has nothing to load)."""
 FRAME_TOKENS = 40
 """The rendered block's delimiters and section headers (capabilities/context.py: about 30 tokens
-with every section; the rest is the line ends): counted in the budget, with the pointer line."""
+with every section; the rest is the line ends): counted in the budget, with the pointer line. A block
+of memories only (no entity, so no ambiguity section either) counts its own two delimiters and one
+header instead (`frame_base`: 13 tokens; twenty-fifth session)."""
+BLOCK_OPEN, BLOCK_CLOSE, MEMORIES_HEAD = "<recalled_context>\n", "\n</recalled_context>", "Memories:"
 EXCERPTS = 10
 """Graph mode reads this many document chunks past the granted memories for sentences holding the
 question's words beside a name it does not say (issue 14: the names no core entity holds)."""
@@ -218,22 +223,51 @@ def recommend(skipped: Sequence[ContextItem], depth: int, vector_limit: int) -> 
     return out[:2]
 
 
-def frame_tokens(skipped: Sequence[ContextItem], depth: int, vector_limit: int, shown: int = RELATED_SHOWN) -> int:
-    """What the rendered block spends beyond its items: the delimiters and section headers, the
-    pointer line naming the best `shown` unloaded items, and the recommendations (none without it)."""
-    return frame_costs(skipped, depth, vector_limit, shown)[-1]
+def frame_tokens(
+    skipped: Sequence[ContextItem],
+    depth: int,
+    vector_limit: int,
+    shown: int = RELATED_SHOWN,
+    loaded: Sequence[ContextItem] | None = None,
+) -> int:
+    """What the rendered block spends beyond its items: the delimiters and section headers (of the
+    sections `loaded` fills, `frame_base`), the pointer line naming the best `shown` unloaded items,
+    and the recommendations (none without it)."""
+    return frame_costs(skipped, depth, vector_limit, shown, loaded)[-1]
 
 
-def frame_costs(skipped: Sequence[ContextItem], depth: int, vector_limit: int, most: int = RELATED_SHOWN) -> list[int]:
+def frame_base(loaded: Sequence[ContextItem] | None = None) -> int:
+    """The block's delimiters and section headers: a block of memories only counts its own
+    (~13 tokens, where FRAME_TOKENS kept ~27 more for sections it did not have); any other item,
+    or none known (`loaded` None), keeps FRAME_TOKENS (the entity sections, and an ambiguity
+    section only entities bring)."""
+    if loaded is None or any(not i.ref.startswith("m") for i in loaded):
+        return FRAME_TOKENS
+    return estimate_tokens(BLOCK_OPEN + (MEMORIES_HEAD + "\n" if loaded else "") + BLOCK_CLOSE)
+
+
+def related_head(named: Sequence[ContextItem]) -> str:
+    """The pointer line's head: EXPAND_ENTITY is offered only when the line names an entity."""
+    return RELATED_HEAD if any(i.kind == "entity" for i in named) else RELATED_MEMORIES
+
+
+def frame_costs(
+    skipped: Sequence[ContextItem],
+    depth: int,
+    vector_limit: int,
+    most: int = RELATED_SHOWN,
+    loaded: Sequence[ContextItem] | None = None,
+) -> list[int]:
     """`frame_tokens` naming 0, 1, … `most` unloaded items, the skipped items read and the
     recommendations made once for all of them (a depth-3 request on a large graph skips thousands)."""
+    base = frame_base(loaded)
     named = list(islice((i for i in skipped if i.skip is not Skip.SUPERSEDED), most))
     if not named:
-        return [FRAME_TOKENS] * (most + 1)
+        return [base] * (most + 1)
     advice = sum(estimate_tokens(f"Recommendation: {r}") + 1 for r in recommend(skipped, depth, vector_limit))
     lines = [unloaded_line(i) for i in named]
-    pointers = [estimate_tokens(RELATED_HEAD + "; ".join(lines[:n])) + 1 for n in range(1, most + 1)]
-    return [FRAME_TOKENS, *(FRAME_TOKENS + p + advice for p in pointers)]
+    pointers = [estimate_tokens(related_head(named[:n]) + "; ".join(lines[:n])) + 1 for n in range(1, most + 1)]
+    return [base, *(base + p + advice for p in pointers)]
 
 
 def _skip_entry(item: ContextItem) -> dict[str, Any]:
@@ -292,11 +326,11 @@ def _fit(
     the frame fits (a longer frame leaves more out, rarely a longer line: three rounds). The frame
     takes at most 1/FRAME_SHARE of the budget (evidence first): fewer pointers when it would take
     more. Returns what loaded, what did not, and how many pointers the block names."""
-    reserve, loaded, skipped, shown = FRAME_TOKENS, [], list(others), RELATED_SHOWN
+    reserve, loaded, skipped, shown = frame_base(items), [], list(others), RELATED_SHOWN
     for _ in range(3):
         loaded, left_out = pack([copy(i) for i in items], req.budget_tokens - reserve)
         skipped = sorted(left_out + others, key=lambda i: -i.score)
-        frames = frame_costs(skipped, req.triple_depth, req.vector_limit)
+        frames = frame_costs(skipped, req.triple_depth, req.vector_limit, loaded=items)
         shown = max((n for n, t in enumerate(frames) if t <= req.budget_tokens // FRAME_SHARE), default=0)
         need = frames[shown]
         if need <= reserve:
@@ -307,7 +341,7 @@ def _fit(
 
 def _left(loaded: list[ContextItem], skipped: list[ContextItem], req: ContextRequest, shown: int) -> int:
     """The budget's tokens left after what `_fit` packed and the block's frame naming `shown` pointers."""
-    frame = frame_tokens(skipped, req.triple_depth, req.vector_limit, shown)
+    frame = frame_tokens(skipped, req.triple_depth, req.vector_limit, shown, loaded)
     return req.budget_tokens - frame - sum(i.cost(i.level or "full") for i in loaded)
 
 
@@ -809,8 +843,9 @@ def _memory_item(hit: MemoryHit, now: datetime, asked: Sequence[str] = ()) -> Co
     them (one more Dracula question with every name: docs/benchmarks.md, "Fifteenth session")."""
     row = hit.memory
     date = f"{row.created_at:%Y-%m-%d}" if row.created_at else "undated"
-    full = f"({date}, {row.kind}) {row.content}"
-    summary = f"({date}, {row.kind}) {row.content[:120]}" + ("…" if len(row.content) > 120 else "")
+    stamp = f"({date})" if row.kind == "turn" else f"({date}, {row.kind})"
+    full = f"{stamp} {row.content}"
+    summary = f"{stamp} {row.content[:120]}" + ("…" if len(row.content) > 120 else "")
     said = asked_sentences(row.content, asked) if row.kind == "chunk" and asked else []
     if said and len(" ".join(said)) < len(row.content):
         summary = f"({date}, {row.kind}, excerpt) " + " ".join(said)

@@ -12,6 +12,7 @@ from memory.assembly import AssembledContext, ContextRequest, pack
 from memory.graph.entity_vectors import EntityVectors
 from memory.recall.embedder import Embedder, get_embedder
 from memory.store import MemoryStore
+from memory.tokens import estimate_tokens
 
 pytestmark = pytest.mark.both_backends  # each test on SQLite and on PostgreSQL (tests/conftest.py)
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -189,7 +190,7 @@ def test_assembly_neighbour_lines_only_with_budget_left(storage: MemoryStore) ->
     two = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 2, 0.0, 0, budget_tokens=400))
     shown = [m for i in two.loaded for m in i.around]
     assert {int(i.ref[1:]) for i in two.loaded}.isdisjoint(shown) and len(shown) == len(set(shown))
-    tight = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=60))
+    tight = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=40))
     assert len(tight.loaded) == 1 and tight.loaded[0].around == () and "\n" not in tight.loaded[0].full
 
 
@@ -305,3 +306,47 @@ def test_assembly_a_memory_past_the_count_only_with_room_for_its_text(storage: M
         else:
             assert any(i.skip is not None and i.ref == f"m{kit.id}" for i in ctx.skipped)
     assert taken and taken[0] > 60 and taken == list(range(taken[0], 400, 10))  # from some budget on, always
+
+
+# --- twenty-fifth session, locomo ---
+
+
+def test_assembly_a_block_of_memories_spends_its_frame_on_what_it_renders(storage: MemoryStore) -> None:
+    """Twenty-fifth session: a block that holds memories only (no entity, so no entity section and no
+    ambiguity section) reserves what its own delimiters and header cost (~13 tokens), not the 40 kept for
+    every section: the budget it no longer holds back shows the exchange's lines. From the smallest budget
+    that shows every line on, the block fills its budget but for a rounding, and never passes it."""
+    uid, ids = _exchange(storage)
+    question = "Which shelter did we adopt the puppy from?"
+    whole = None
+    for budget in range(40, 200, 2):
+        ctx = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=budget))
+        block = TwoLevelContext.from_assembled(ctx).block()
+        assert estimate_tokens(block) <= budget
+        if whole is None and [i.ref for i in ctx.loaded] == [f"m{ids[1]}"] and len(ctx.loaded[0].around) == 3:
+            whole = budget
+            assert budget - estimate_tokens(block) <= 8, block  # the frame the budget kept is the block's own
+    assert whole is not None
+
+
+def test_assembly_a_turn_says_its_date_and_other_kinds_say_what_they_are(storage: MemoryStore) -> None:
+    """Twenty-fifth session: a turn (the person's own words, most of what is recalled) is shown with
+    its date alone; a memory of another kind still says its kind (a distilled fact, a document's
+    chunk), which the agent weighs differently. The pointer line offers EXPAND_ENTITY only when it
+    names an entity (a memory past the count is not one)."""
+    uid = storage.accounts.create("cy", "correct-horse").id
+    assert uid is not None
+    said = storage.memories.add(uid, "turn", "Our canoe trip on the lake got rained out.", thread_id="c1")
+    fact = storage.memories.add(uid, "fact", "The user owns a red canoe.")
+    for i in range(3):
+        storage.memories.add(uid, "turn", f"The canoe needs new paddles, note {i}.", thread_id=f"c{i + 2}")
+    question = "What happened on the canoe trip?"
+    ctx = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 5, 0.0, 0, budget_tokens=400))
+    texts = {i.ref: i.full for i in ctx.loaded}
+    assert said.created_at and fact.created_at
+    assert texts[f"m{said.id}"] == f"({said.created_at:%Y-%m-%d}) {said.content}"
+    assert texts[f"m{fact.id}"] == f"({fact.created_at:%Y-%m-%d}, fact) {fact.content}"
+    one = storage.assembler.assemble(uid, "x", question, ContextRequest(0, 1, 0.0, 0, budget_tokens=1024))
+    block = TwoLevelContext.from_assembled(one).block()
+    assert "Related but not loaded: " in block and "past VECTOR_SEARCH_LIMIT 1" in block
+    assert "EXPAND_ENTITY" not in block
