@@ -137,6 +137,16 @@ _SAID_EARLIER = re.compile(
 )  # "a retired nurse", "head of a school, retiring in july": the job before
 
 
+# one newly taken on, said with where they have been till now: "Found Shane's replacement. Mitch, qualified
+# joiner, he's been at Hunter Homes for six years. Starts 1 September" (Hunter Homes is where he worked before)
+_RC_NEW_FROM = re.compile(
+    r"^(?=.*\b(?i:replacement|new hire|hired|taken on|starts|starting|joins|joining)\b)"
+    r".*\b(?i:he|she|they)(?:['’]s|\s+(?i:has|have))\s+been\s+(?i:at|with)\s+[A-ZÀ-ÞĀ-Ž]"
+    r".*?\b(?i:for)\s+(?:\w+\s+)?(?i:years?|months?)\b",
+    re.DOTALL,
+)
+
+
 def denied(text: str) -> set[str]:
     """The words a text says are not so, lower-cased: "didn't go the Hilux in the end", "not Pickles",
     "so scrap Baguio"."""
@@ -230,7 +240,7 @@ def _score(
         read or note.text,
         entities(read or note.text, known),
         bool(_I_ASKED.search(sit.text)),
-        ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
+        ask.earlier and bool(_SAID_EARLIER.search(note.text) or _RC_NEW_FROM.search(note.text)) and _about(stems, ask),
         ask.now,
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
         does=(bool(ask.verb) and (_does(note.text, ask.verb) or _tl_you_do(note, ask.verb)))
@@ -963,7 +973,7 @@ def by_what_they_did(question: str) -> tuple[int, int, str] | None:
     hilux?"). After "does/did" the question's own verb closes the clause ("where does the uncle who
     started me off with bees live?"); after "is/was" a last "-ing" word does ("… studying?")."""
     m = _DESCRIBED.search(question)
-    if not m or m["head"].casefold() not in _SOMEONE:
+    if not m or (m["head"].casefold() not in _SOMEONE and m["rel"].casefold() != "who"):  # ("the joiner who…")
         return None
     spans = list(re.finditer(r"\S+", m["clause"]))  # (where each word ends: spaces may be doubled)
     clause = [w[0] for w in spans]
@@ -1000,8 +1010,12 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
     start, end, clause = found
     first = choose(read_message(clause), candidates)
     terms = read_ask(read_message(clause)).terms
+    said = _DESCRIBED.search(sit.text) if not both else None
+    trade = said["head"] if said and said["head"].casefold() not in _SOMEONE else ""
+    if trade:  # "the joiner who…": the note that names them says so
+        terms = (*terms, stem(trade))
     lead = next((n for n in first.notes if all(covers(n.stems, t) for t in terms)), None)
-    doer = _RC_doer(clause, first) if lead is None and first.verdict == "answer" else None
+    doer = _RC_doer(clause, first) if lead is None and first.verdict == "answer" and not trade else None
     if doer is not None:
         lead, _ = doer
     if first.verdict != "answer" or lead is None:
@@ -1009,6 +1023,8 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
     asked = {n.casefold() for n in names_in(sit.text)}
     named = [n for n in dict.fromkeys(names_in(lead.text))
              if n.casefold() not in asked and n.casefold() not in clause.casefold() and not is_calendar(n)]  # fmt: skip
+    # (nor a name that ends on one the clause says: "Found Shane's replacement" read as "Found Shane")
+    named = [n for n in named if n.split()[-1].casefold() not in words(clause)]
     seen = {n: _said_as_someone(lead.text, n) for n in named}
     people = sorted((n for n in named if seen[n] is not False),
                     key=lambda n: (seen[n] is None, _words_apart(lead.text, n, terms)))  # fmt: skip
@@ -1141,10 +1157,10 @@ def _mh_through_sibling(
 def _said_as_someone(text: str, name: str) -> bool | None:
     """Whether a note says `name` as a person ("my friend Patty": True), as a thing ("the Stramash",
     "my leopard gecko Noodle" is a pet, so a person here; "Marek's old Ford Focus": False), or neither."""
-    said = words(text)
     first = words(name)[0]
     verdict: bool | None = None
-    for i in (i for i, w in enumerate(said) if w == first):
+    # (read within its sentence: "Found Shane's replacement. Mitch Ropata, …" says no thing of Shane's called Mitch)
+    for said, i in ((part, i) for part in map(words, sentences(text)) for i, w in enumerate(part) if w == first):
         before = said[max(0, i - 3) : i]
         if set(before) & WHO:
             return True

@@ -3669,3 +3669,18 @@ def test_who_did_a_deed_and_then_something_of_theirs_is_asked_of_that_one() -> N
     evidence = choose(read("Who fixed the boiler after the storm, and where is his firm based?"), notes)
     assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:2] == ["m2", "m3"]
     assert evidence.reason.startswith("Ravi fixed the boiler")
+
+
+def test_the_one_named_by_a_trade_who_did_a_deed_is_named_where_the_trade_is_said() -> None:
+    """"the plasterer who replaced Gus": the note that says the clause and the trade names him ("Found Gus's
+    replacement. Ollie Kerr, qualified plasterer, he's been at Bayside Builds for four years. Starts Monday"),
+    and where he has been till he is taken on is where he worked before; a name in the sentence before is not
+    read as a thing of Gus's."""
+    notes = [
+        _note("m1", "Found Gus's replacement. Ollie Kerr, qualified plasterer, he's been at Bayside Builds in "
+                    "Napier for four years. Starts Monday", 2, 0.9),
+        _note("m2", "Gus is off to Brisbane at the end of the month, gutted to lose him", 0, 0.8),
+    ]  # fmt: skip
+    evidence = choose(read("Where did the plasterer who replaced Gus work before?"), notes)
+    assert evidence.verdict == "answer" and evidence.notes[0].ref == "m1"
+    assert evidence.reason.startswith("Ollie Kerr replaced Gus")
