@@ -74,6 +74,7 @@ from capabilities.evidence.words import (
     _MY_ROLE_VERB,
     _OWN_BUSINESS,
     _PEOPLE,
+    _RC_ROLE_APPOSED,
     _RELATIONS,
     _ROLE_BARE,
     _ROLE_IN_BRACKETS,
@@ -138,6 +139,16 @@ _SAID_EARLIER = re.compile(
     r"|retiring)\b",
     re.IGNORECASE,
 )  # "a retired nurse", "head of a school, retiring in july": the job before
+
+
+# one newly taken on, said with where they have been till now: "Found Shane's replacement. Mitch, qualified
+# joiner, he's been at Hunter Homes for six years. Starts 1 September" (Hunter Homes is where he worked before)
+_RC_NEW_FROM = re.compile(
+    r"^(?=.*\b(?i:replacement|new hire|hired|taken on|starts|starting|joins|joining)\b)"
+    r".*\b(?i:he|she|they)(?:['’]s|\s+(?i:has|have))\s+been\s+(?i:at|with)\s+[A-ZÀ-ÞĀ-Ž]"
+    r".*?\b(?i:for)\s+(?:\w+\s+)?(?i:years?|months?)\b",
+    re.DOTALL,
+)
 
 
 def denied(text: str) -> set[str]:
@@ -234,7 +245,7 @@ def _score(
         read or note.text,
         entities(read or note.text, known),
         bool(_I_ASKED.search(sit.text)),
-        ask.earlier and bool(_SAID_EARLIER.search(note.text)) and _about(stems, ask),
+        ask.earlier and bool(_SAID_EARLIER.search(note.text) or _RC_NEW_FROM.search(note.text)) and _about(stems, ask),
         ask.now,
         chained=sit.chain >= 2 and _chained(read or note.text, sit.heads),
         does=(bool(ask.verb) and (_does(note.text, ask.verb) or _tl_you_do(note, ask.verb)))
@@ -274,7 +285,8 @@ def _ST_role_said_of(text: str, attribute: str, ask: Ask) -> bool:
     named = [t for t in ask.hard if t not in ask.things]
     if attribute not in ROLE_STEMS or not named:
         return True
-    ends = [m.end() for r in (_ROLE_BARE, _ROLE_VERB, _ROLE_IN_BRACKETS, _OWN_BUSINESS) for m in r.finditer(text)]
+    ends = [m.end() for r in (_ROLE_BARE, _ROLE_VERB, _ROLE_IN_BRACKETS, _OWN_BUSINESS, _RC_ROLE_APPOSED)
+            for m in r.finditer(text)]
     ends += [m.end() for m in _ROLE_SHAPE.finditer(text) if m[1].casefold() not in _ST_NO_JOB]
     ends += [m.end() for m in re.finditer(r"[\w'’-]+", text) if covers(_said(m[0]), attribute)]
     # (only where they are named before it: "Ma Dikeledi is a retired nurse… The kids call her Gogo" is Gogo's)
@@ -1080,7 +1092,7 @@ def by_what_they_did(question: str) -> tuple[int, int, str] | None:
     hilux?"). After "does/did" the question's own verb closes the clause ("where does the uncle who
     started me off with bees live?"); after "is/was" a last "-ing" word does ("… studying?")."""
     m = _DESCRIBED.search(question)
-    if not m or m["head"].casefold() not in _SOMEONE:
+    if not m or (m["head"].casefold() not in _SOMEONE and m["rel"].casefold() != "who"):  # ("the joiner who…")
         return None
     spans = list(re.finditer(r"\S+", m["clause"]))  # (where each word ends: spaces may be doubled)
     clause = [w[0] for w in spans]
@@ -1109,20 +1121,33 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
     then the question is asked of that name ("what is Giorgos studying?"). None when the question names
     no one that way, when no note says the whole clause, or when the name leads to no answer."""
     found = by_what_they_did(sit.text)
+    both = _RC_WHO_AND.match(sit.text) if found is None else None
+    if both:  # "Who made the cake for the party, and what's the name of her bakery?": asked of who made it
+        found = (0, both.end("clause"), f"{both['clause']}?")
     if found is None or _ONLY_THE_NAME.fullmatch(sit.text[: found[0]]):
         return None  # ("what's the name of the vet who saw Ursu?": the one named is the answer)
     start, end, clause = found
     first = choose(read_message(clause), candidates)
     terms = read_ask(read_message(clause)).terms
+    said = _DESCRIBED.search(sit.text) if not both else None
+    trade = said["head"] if said and said["head"].casefold() not in _SOMEONE else ""
+    if trade:  # "the joiner who…": the note that names them says so
+        terms = (*terms, stem(trade))
     lead = next((n for n in first.notes if all(covers(n.stems, t) for t in terms)), None)
+    doer = _RC_doer(clause, first) if lead is None and first.verdict == "answer" and not trade else None
+    if doer is not None:
+        lead, _ = doer
     if first.verdict != "answer" or lead is None:
         return None
     asked = {n.casefold() for n in names_in(sit.text)}
     named = [n for n in dict.fromkeys(names_in(lead.text))
              if n.casefold() not in asked and n.casefold() not in clause.casefold() and not is_calendar(n)]  # fmt: skip
+    # (nor a name that ends on one the clause says: "Found Shane's replacement" read as "Found Shane")
+    named = [n for n in named if n.split()[-1].casefold() not in words(clause)]
     seen = {n: _said_as_someone(lead.text, n) for n in named}
     people = sorted((n for n in named if seen[n] is not False),
                     key=lambda n: (seen[n] is None, _words_apart(lead.text, n, terms)))  # fmt: skip
+    people = [doer[1]] if doer is not None else people
     # what is asked of them is first sought beyond the notes that say the clause ("i keep 14 hives at dad's
     # place in Jucu… started with 3 hives my uncle Nelu gave me" tells no place of Nelu's)
     others = [n for n in candidates if not all(covers(n.stems, t) for t in terms)]
@@ -1132,8 +1157,50 @@ def _through_whom(sit: Situation, candidates: Sequence[Note]) -> Evidence | None
         then = then if then.verdict == "answer" else choose(asked_of, candidates)
         if then.verdict == "answer":
             notes = tuple(dict.fromkeys((lead, *then.notes)))[: MAX_NOTES + 1]
-            return replace(then, notes=notes, reason=f"{name} {clause.removeprefix('who ').rstrip('?')}; {then.reason}")
+            did = _RC_WHO_FIRST.sub("", clause).rstrip("?")
+            return replace(then, notes=notes, reason=f"{name} {did}; {then.reason}")
     return None
+
+
+_RC_WHO_FIRST = re.compile(r"^(?i:who)\s+")
+# a question about who did something, then about them by a pronoun: "Who fixed the boiler, and where is he
+# based?" (not "Who fixed the boiler, and when?": nothing is asked of them)
+_RC_WHO_AND = re.compile(
+    r"^\W*(?P<clause>(?i:who)\s+[^,?]+?),?\s+(?i:and)\s+(?=(?i:what|where|which|how|when|who)\b[^?]*\b(?i:he|she|they"
+    r"|his|her|their|him|them)\b)"
+)
+
+
+def _RC_doer(clause: str, first: Evidence) -> tuple[Note, str] | None:
+    """When no note says the whole clause, the note that names who did its deed, as the deed's subject:
+    "who stayed with my dad after his eye op?" is Daniela in "Daniela stayed with him 3 nights after",
+    which goes on from "dad's op went fine" (the clause's own answer, whose notes together say what it
+    names). Not one named elsewhere in the note ("bought the Navara! … Manolis says…"), nor one the deed
+    was done to ("i sold it to Giorgos")."""
+    said = words(clause)
+    ask = read_ask(read_message(clause))
+    minded = re.match(rf"\W*who\s+{_RC_MINDING}\s+(?:after\s+)?({NAME_WORD})\b", clause, re.IGNORECASE)
+    if minded:  # "who dog-sat Biscuit…?": "Biscuit stayed with my best friend Patty" (whom one was left with)
+        left_with = re.compile(rf"\b{re.escape(minded[1])}\s+(?:\w+\s+)?(?:stayed|stays|was staying|is staying"
+                               rf"|went|goes|is going)\s+(?:with|to)\s+(?:[a-z'’]+\s+){{0,4}}({NAME_WORD})\b")
+        return next(((n, m[1]) for n in first.notes for m in [left_with.search(n.text)] if m), None)
+    if len(said) < 2 or stem(said[1]) not in (*ask.terms, *ask.hard) or stem(said[1]) in _RC_LIGHT:
+        return None
+    deed = stem(said[1])
+    if not all(any(covers(n.stems, t) for n in first.notes) for t in ask.hard):
+        return None
+    for note in first.notes:
+        for m in re.finditer(rf"\b({NAME_WORD})\s+(?:(?:is|was|has|had|will|also|just|already|\w+ly)\s+){{0,2}}"
+                             rf"([a-z][\w'’-]*)", note.text):
+            if (covers(frozenset({stem(m[2])}), deed) and not is_calendar(m[1]) and m[1].casefold() not in STOP
+                    and m[1] in names_in(note.text)):
+                return note, m[1]
+    return None
+
+
+# minding a pet, a child or a house while its people are away
+_RC_MINDING = r"(?:(?:dog|pet|cat|baby|house)-?(?:sat|sit|sits|sitting)|minded|minds|mind|looked|looks|look|watched)"
+_RC_LIGHT = frozenset(stem(w) for w in ("is", "was", "are", "were", "has", "had", "got", "get", "gets", "did", "does"))
 
 
 def _through_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | None:
@@ -1212,10 +1279,10 @@ def _mh_through_sibling(
 def _said_as_someone(text: str, name: str) -> bool | None:
     """Whether a note says `name` as a person ("my friend Patty": True), as a thing ("the Stramash",
     "my leopard gecko Noodle" is a pet, so a person here; "Marek's old Ford Focus": False), or neither."""
-    said = words(text)
     first = words(name)[0]
     verdict: bool | None = None
-    for i in (i for i, w in enumerate(said) if w == first):
+    # (read within its sentence: "Found Shane's replacement. Mitch Ropata, …" says no thing of Shane's called Mitch)
+    for said, i in ((part, i) for part in map(words, sentences(text)) for i, w in enumerate(part) if w == first):
         before = said[max(0, i - 3) : i]
         if set(before) & WHO:
             return True
@@ -1238,7 +1305,7 @@ def _asked_of(question: str, start: int, end: int, name: str) -> str:
     pronoun that stands for them."""
     if question[:start].strip():
         return question[:start] + name + question[end:]
-    rest = question[end:].lstrip(" ,—–-")
+    rest = re.sub(r"^and\s+", "", question[end:].lstrip(" ,—–-"), flags=re.IGNORECASE)
     rest = re.sub(r"\b(?:his|her|their)\b", lambda _: f"{name}'s", rest, count=1, flags=re.IGNORECASE)
     return re.sub(r"\b(?:he|she|they)\b", lambda _: name, rest, count=1, flags=re.IGNORECASE)
 

@@ -37,6 +37,7 @@ from capabilities.evidence.words import (
     _NUMBER_WORDS,
     _OWN_BUSINESS,
     _PEOPLE_STEMS,
+    _RC_ROLE_APPOSED,
     _RELATIONS,
     _ROLE_BARE,
     _ROLE_IN_BRACKETS,
@@ -1003,7 +1004,8 @@ def _ab_address_unsaid(question: str, notes: Sequence[Note]) -> bool:
         _AB_STREET.search(n.text) for n in notes)
 
 
-_AB_ROLES = (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _NAMED_ROLE, _OWN_BUSINESS, _ROLE_IN_BRACKETS, _WORKS_AS, _AT_WORK)
+_AB_ROLES = (_ROLE_SHAPE, _ROLE_VERB, _ROLE_BARE, _NAMED_ROLE, _OWN_BUSINESS, _ROLE_IN_BRACKETS, _WORKS_AS, _AT_WORK,
+             _RC_ROLE_APPOSED)
 
 
 def _ab_job_unsaid(sit: Situation, chosen: Sequence[_Scored]) -> bool:

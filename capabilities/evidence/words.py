@@ -179,13 +179,23 @@ _NAMED_ROLE = re.compile(
     r"\b[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+\s+(?i:is|was)\s+(?i:now\s+)?(?i:an?\s+)((?i:\w+\s+)?(?i:" + _JOB_WORD + r"))\b"
 )
 # A job said as what someone does: "He fishes lobster out of Lunenburg", "she teaches maths".
+# (also after "who": "married to Cristi who does tiling and bathrooms", a trade said as the work one does, with
+# no article: not "who does the cooking", "does most of it", "does nothing")
 _ROLE_VERB = re.compile(
-    r"\b(?:he|she|they|i|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:now\s+|still\s+|also\s+)?"
+    r"\b(?:he|she|they|i|who|[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:now\s+|still\s+|also\s+)?"
     r"((?:teach|fish|farm|nurse|lecture|tutor|coach|preach|practis|practic)(?:es|s)?\s+\w+"
+    r"|(?:does|do)\s+(?!(?:no|some|any|every)thing\b)\w{3,}ing\b"
     r"|(?:drives?|runs?|owns?|manages?)\s+(?:a|an|the|his|her|their)\s+(?:\w+\s+)?\w+"
     # "drives trams", "fixes bikes"
     r"|(?:drive|fix|repair|build|design|sell|deliver|install)(?:es|s)\s+(?!it\b|them\b|me\b|us\b)\w+s\b"
     r"|works?\s+(?:at|for|in)\s+(?:the\s+)?\w+)",
+)
+# A job said beside a name, with no verb: "my sister is Daniela, 2 yrs younger, nurse at the county hospital",
+# "Marco, an electrician in Leeds" (a doer's word and where it is done; not kin: "Dana, sister in Leeds")
+_RC_ROLE_APPOSED = re.compile(
+    r"\b[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+,\s+(?:[\w ]{1,24},\s+)?(?:an?\s+)?"
+    r"(?!(?i:\w*(?:sister|brother|mother|father|daughter|partner|lover)s?\b))((?i:" + _JOB_WORD
+    + r"))\s+(?i:at|in|for|with|on)\s+(?i:the\s+|a\s+)?\w"
 )
 # The person's own job said as what they do: "I teach chemistry at Lakeside High", "I now teach at…" (not
 # "I drive a blue Škoda", "I run a half marathon": the person's own driving and running are not a job).
@@ -307,7 +317,7 @@ class Note:
         said |= {MEDICINE} if _DRUG.search(self.text) else frozenset()
         at_work = (_WORKS_AS.search(self.text) or _ROLE_VERB.search(self.text) or _MY_ROLE_VERB.search(self.text)
                    or _OWN_BUSINESS.search(self.text) or _AT_WORK.search(self.text)
-                   or _NAMED_ROLE.search(self.text) or _mh_started_at(self.text))
+                   or _NAMED_ROLE.search(self.text) or _mh_started_at(self.text) or _RC_ROLE_APPOSED.search(self.text))
         return said | _WORK if at_work else said
 
 
@@ -785,7 +795,8 @@ def _attribute_met(note: Note, attribute: str, ask: Ask) -> bool:
     if attribute in ROLE_STEMS:
         shapes = [m for m in _ROLE_SHAPE.finditer(note.text) if not _mh_comparative(m[1])]
         return bool(shapes) or any(r.search(note.text)
-                                   for r in (_ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS, _ST_ROLE_THE))
+                                   for r in (_ROLE_VERB, _ROLE_BARE, _MY_ROLE_VERB, _OWN_BUSINESS, _ST_ROLE_THE,
+                                             _RC_ROLE_APPOSED))
     # an age: a number that is no date's ("Lili's wedding is 6 September" says no age), nor a measure
     # ("laughed at me for 10 minutes"; "years" may say one: "11 years old")
     plain = words(note.text.casefold())

@@ -3851,3 +3851,78 @@ def test_su_a_thing_moved_is_no_move_of_home() -> None:
         _note("m2", "Jens got his leave changed, so we moved the cabin booking to August in Skagen.", 6, 0.85),
     ]  # fmt: skip
     assert _answer_refs("which part of Aarhus do we live in", notes)[:1] == ["m1"]
+# --- twenty-fifth session, mh-clause ---
+def test_a_job_said_beside_a_name_or_as_what_one_does_is_their_job() -> None:
+    """"my cousin is Marisol, 3 yrs older, pharmacist at the town clinic" says her job with no verb, and "Teo
+    who does plastering and roofing" says his as the work he does; "who does the cooking" and "Dana, sister
+    in Leeds" say none."""
+    notes = [
+        _note("m1", "my cousin is Marisol, 3 yrs older, pharmacist at the town clinic. engaged to Teo who does "
+                    "plastering and roofing, good lad but always late"),
+        _note("m2", "Marisol and Teo came for lunch on Sunday, the kids loved it", 2),
+    ]  # fmt: skip
+    assert _answer_refs("What does Marisol do?", notes) == ["m1"]
+    assert _answer_refs("What does Teo do for work?", notes) == ["m1"]
+    cooking = [_note("m1", "my brother Abel who does the cooking at home now, he loves it"),
+               _note("m2", "my aunt is Dana, 58, sister in Leeds of my mum", 1)]  # fmt: skip
+    assert _answer_refs("What does Abel do for a living?", cooking) == []
+    assert _answer_refs("What does Dana do for work?", cooking) == []
+
+
+def test_someone_described_by_a_deed_no_one_note_says_whole_is_the_one_who_did_it() -> None:
+    """"the person who stayed with mum after her hip surgery": no note says all of it, but the clause's own
+    answer does ("mum's hip surgery went well", then "Rosa stayed with her for a week after"), and Rosa is
+    who did the deed; her job is then asked by name. One named beside the deed but not doing it is not
+    taken ("fixed it myself on Sunday, Pete just watched")."""
+    notes = _thread(
+        "mum's hip surgery went well on the 3rd, she's already walking with a frame",
+        "Rosa stayed with her for a week after",
+    )
+    notes.append(_note("m7", "my aunt is Rosa, 61, florist at the covered market. her husband Ben drives buses", 3))
+    evidence = choose(read("What's the job of the person who stayed with mum after her hip surgery?"), notes)
+    assert evidence.verdict == "answer" and {"m1", "m7"} <= {n.ref for n in evidence.notes}
+    assert evidence.reason.startswith("Rosa stayed")
+    gate = _thread("the storm knocked the garden gate off its hinges", "fixed it myself on Sunday, Pete just watched")
+    gate.append(_note("m7", "Pete is 34 and works at the garden centre", 3))
+    evidence = choose(read("How old is the guy who fixed my garden gate after the storm?"), gate)
+    assert not evidence.reason.startswith("Pete")
+
+
+def test_who_minded_a_pet_is_the_one_it_stayed_with() -> None:
+    """"the neighbour who pet-sat Mango while we were in Crete": the pet minded is said as staying with them
+    ("Mango stayed with our neighbour Tomasz"), whose age is then asked by name."""
+    notes = [
+        _note("m1", "we flew to Crete on Friday and Mango stayed with our lovely neighbour Tomasz, he spoils her"),
+        _note("m2", "Tomasz is 71 and still cycles to the allotment every day", 3),
+        _note("m3", "Mango is a ginger cat, 6 years old, very fussy", 1),
+    ]
+    evidence = choose(read("The neighbour who pet-sat Mango while we were in Crete, how old is he?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:2] == ["m1", "m2"]
+
+
+def test_who_did_a_deed_and_then_something_of_theirs_is_asked_of_that_one() -> None:
+    """"Who fixed the boiler after the storm, and where is his firm based?" asks the second thing of the first
+    one's answer: Ravi, who "is fixing the boiler" (a note that names who did the deed, as its subject)."""
+    notes = [
+        _note("m1", "the storm knocked out the power and the boiler, freezing all week", 0, 0.7),
+        _note("m2", "Ravi is fixing the boiler on Monday, what a legend", 1, 0.7),
+        _note("m3", "Ravi runs a small heating firm based in Leyton, been at it 20 years", 2, 0.6),
+    ]
+    evidence = choose(read("Who fixed the boiler after the storm, and where is his firm based?"), notes)
+    assert evidence.verdict == "answer" and [n.ref for n in evidence.notes][:2] == ["m2", "m3"]
+    assert evidence.reason.startswith("Ravi fixed the boiler")
+
+
+def test_the_one_named_by_a_trade_who_did_a_deed_is_named_where_the_trade_is_said() -> None:
+    """"the plasterer who replaced Gus": the note that says the clause and the trade names him ("Found Gus's
+    replacement. Ollie Kerr, qualified plasterer, he's been at Bayside Builds for four years. Starts Monday"),
+    and where he has been till he is taken on is where he worked before; a name in the sentence before is not
+    read as a thing of Gus's."""
+    notes = [
+        _note("m1", "Found Gus's replacement. Ollie Kerr, qualified plasterer, he's been at Bayside Builds in "
+                    "Napier for four years. Starts Monday", 2, 0.9),
+        _note("m2", "Gus is off to Brisbane at the end of the month, gutted to lose him", 0, 0.8),
+    ]  # fmt: skip
+    evidence = choose(read("Where did the plasterer who replaced Gus work before?"), notes)
+    assert evidence.verdict == "answer" and evidence.notes[0].ref == "m1"
+    assert evidence.reason.startswith("Ollie Kerr replaced Gus")
