@@ -1514,7 +1514,7 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
              # (and of whoever the answer is of: not news of the partner for "where does my partner's sister
              # live?", nor for "where does Priya's fiancé work?")
              or (_LD_of_the_one(s, chosen[0], ask)
-                 and any(covers(s.note.said, t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
+                 and any(covers(_moving_said(s.note), t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)
                  # and of the thing asked, not only of the one named ("the new adviser is Sir Tolentino"
                  # for "who's Migo's ninang?")
@@ -1540,6 +1540,27 @@ def _MJ_names_whom(s: _Scored, c: _Scored, chosen: Sequence[_Scored]) -> bool:
     meant = {e for e in c.about if e not in said and e in s.note.text.casefold()
              and re.search(rf"\b{re.escape(e)}\b", c.read, re.IGNORECASE)}  # fmt: skip
     return bool(meant) and any(e in {n.casefold() for n in names_in(s.note.text)} for e in meant)
+
+
+def _moving_said(note: Note) -> frozenset[str]:
+    """A note's words, without its moving when only a thing moved: "the flights moved, we now fly on the
+    20th" is no news of where the person lives, "we moved to York" is."""
+    if _THING_MOVED.search(note.text) and not _PERSON_MOVED.search(note.text):
+        return note.said - _TL_MOVE
+    return note.said
+
+
+# "the flights moved", "our appointment has been moved", "rehearsals got moved"; and the person moving:
+# "we moved", "I'm moving", "Ana moved to Porto" (a name: a capital not opening the text)
+_THING_MOVED = re.compile(
+    r"\b(?:the|our|my|his|her|their|its)\s+(?:[\w-]+\s+){0,2}?(?:(?:has|have|had|was|were|got|been|is|are)\s+)*"
+    r"(?:moved|moving)\b",
+    re.IGNORECASE,
+)
+_PERSON_MOVED = re.compile(
+    r"\b(?:(?i:i|we|he|she|they)(?:['’](?:ve|m|re|s|d))?|(?<!^)[A-Z][a-z]+)\s+(?:(?i:just|finally|have|has|are|is|am|were)\s+)*"
+    r"(?i:moved|moving|move)\b(?!\s+(?i:it|them|the|our|my|his|her|their)\b)"
+)
 
 
 _LD_AGAINST = re.compile(r"\d(?:\s*[a-z€$£%]+)?[,;]?\s+not\s+[€$£]?\d")  # "380 not 420", "£45, not £40"
