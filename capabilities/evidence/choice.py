@@ -1514,7 +1514,8 @@ def _gain(s: _Scored, chosen: Sequence[_Scored], ask: Ask) -> tuple[int, int, in
              # (and of whoever the answer is of: not news of the partner for "where does my partner's sister
              # live?", nor for "where does Priya's fiancé work?")
              or (_LD_of_the_one(s, chosen[0], ask)
-                 and any(covers(_moving_said(s.note), t) for t in (s.terms | s.hard) - {ask.verb})  # (not "bought" alone)
+                 # (not "bought" alone)
+                 and any(covers(_moving_said(s.note), t) for t in (s.terms | s.hard) - {ask.verb})
                  and (not ask.verb or covers(s.note.stems, ask.verb) or ask.answer_type is not None)
                  # and of the thing asked, not only of the one named ("the new adviser is Sir Tolentino"
                  # for "who's Migo's ninang?")

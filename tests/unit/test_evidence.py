@@ -3932,7 +3932,7 @@ def test_the_one_named_by_a_trade_who_did_a_deed_is_named_where_the_trade_is_sai
 def test_a_thing_that_moved_is_no_news_of_where_the_person_lives() -> None:
     # (read on a stranger's reply: "the flights moved" headed "since when have I lived in Leeds?")
     notes = [_note("m1", "I grew up in Cork and moved to Bristol in 2011", 0, 0.86),
-             _note("m2", "change of plan, the ferry moved, we now sail to Roscoff on the 3rd of May", 9, 0.44)]  # fmt: skip
+             _note("m2", "change of plan, the ferry moved, we now sail to Roscoff on the 3rd", 9, 0.44)]  # fmt: skip
     assert _answer_refs("since when have I lived in Bristol?", notes) == ["m1"]
     # the person moving still is
     moved = [*notes[:1], _note("m3", "big news, we moved to Bath now, the new flat is lovely", 9, 0.44)]
