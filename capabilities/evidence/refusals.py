@@ -399,6 +399,12 @@ _GIFT_ASKED = re.compile(
     rf"\b(?i:what did) (?P<giver>(?i:i|we)|{NAME_WORD}) (?i:get|give|buy)\s+"
     rf"(?P<to>(?!for\b)\w+(?:\s+\w+)?)\s+(?i:for)\b"
 )
+# …and what someone was given for an occasion: "what did Kofi get for his birthday?" is answered by a note
+# of a present given or got, not by one that only names him ("Kofi has a chess match on the 14th")
+_GOT_FOR = re.compile(
+    rf"\b(?i:what did)\s+(?P<to>(?i:i|we)|{NAME_WORD})\s+(?i:get|receive)\s+(?i:for|on)\s+"
+    r"(?i:his|her|their|my|our)\s+\w+"
+)
 _ME = word_set("i we i've we've i'd we'd me us my our")
 
 
@@ -426,7 +432,7 @@ def _gave(text: str, giver: str, to: str) -> bool:
                 return True
     return False
 _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bought", "buy", "present", "gift",
-                                      "getting", "giving", "ordered", "made"))  # fmt: skip
+                                      "getting", "giving", "ordered", "made", "received"))  # fmt: skip
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
 _BUYING = frozenset(stem(w) for w in ("buy", "bought", "buying", "purchase", "purchased", "booked"))  # (not "sold")
 _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
@@ -504,6 +510,9 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     gift = _GIFT_ASKED.search(sit.text)
     if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
         return Evidence.unknown(f"no note says what {gift['giver']} gave")
+    got = _GOT_FOR.search(sit.text)
+    if got and not any(c.note.stems & _GIVING for c in chosen):
+        return Evidence.unknown(f"no note says what {got['to']} got")
     if ask.earlier and not any(c.earlier for c in chosen) and not (ask.answer_type and _changed_later(chosen)):
         return Evidence.unknown("no note says what came before")
     if ask.answer_type and not any(c.typed for c in chosen):

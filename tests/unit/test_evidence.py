@@ -3937,3 +3937,12 @@ def test_a_thing_that_moved_is_no_news_of_where_the_person_lives() -> None:
     # the person moving still is
     moved = [*notes[:1], _note("m3", "big news, we moved to Bath now, the new flat is lovely", 9, 0.44)]
     assert "m3" in _answer_refs("where do I live?", moved)
+
+
+def test_what_someone_got_for_an_occasion_needs_a_note_of_a_present() -> None:
+    # (read on a stranger's reply: a never-told present was "answered" with a note that only named him)
+    notes = [_note("m1", "Kofi has a chess match in Derby on Saturday 14 March, his coach thinks he can win", 0, 0.67),
+             _note("m2", "Kofi is 15 and mad about chess", 1, 0.6)]  # fmt: skip
+    assert _answer_refs("what did Kofi get for his birthday?", notes) == []
+    given = [*notes, _note("m3", "for his birthday we got Kofi a new chess clock, he loves it", 2, 0.7)]
+    assert "m3" in _answer_refs("what did Kofi get for his birthday?", given)
