@@ -247,6 +247,8 @@ def grounded_reply(
     given = {d for t in (question, *(n.text for n in notes)) for d in _numbers(t)}
     if _numbers(text) - given:  # "March 24th" when the notes say 10 March; "$5,000.00" when they say R37,000
         return "", "the reply gives a number the notes do not say"
+    if _VC_misbound(text, notes):  # "Your wife Aisling is 9, and Clara is 6." of "Clara who's 9 and Nell who's 6"
+        return "", "the reply gives a number to one the notes give it to another"
     seen = {w.casefold() for w in words(question)} | {w.casefold() for n in notes for w in words(n.text)}
     invented = [m.start() for pattern in (_VC_NAME, _VC_ACRONYM) for m in pattern.finditer(text)
                 if m.group().casefold() not in seen and m.group() not in ("AM", "PM", "OK")]  # fmt: skip
@@ -288,6 +290,23 @@ def _VC_ungarbled(text: str) -> str:
     if len(words(kept)) < 3:
         return ""
     return kept if kept.endswith((".", "!", "?")) else f"{kept}."
+
+
+# A number said of a name right before it: "Clara who's 9", "Nell is 6", "Tessa's 25", "Gran, 88", "Kofi turned 40"
+_VC_BOUND = re.compile(
+    r"\b([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)(?:,|['’]s|\s+(?:who|that)['’]s|\s+(?:who|that)\s+is|\s+(?:is|was|turned|turns|turning))\s+"
+    r"(?:now\s+|only\s+|just\s+)?(\d{1,3})\b(?![:.,]?\d)"
+)
+
+
+def _VC_misbound(text: str, notes: Sequence[Note]) -> bool:
+    """Whether the reply says a number of one name that the notes say only of another ("Aisling is 9" where
+    the notes say "Clara who's 9"): each word of it is the notes', so no other check sees the swap."""
+    told: dict[str, set[str]] = {}
+    for n in notes:
+        for name, number in _VC_BOUND.findall(n.text):
+            told.setdefault(number, set()).add(name.casefold())
+    return any(number in told and name.casefold() not in told[number] for name, number in _VC_BOUND.findall(text))
 
 
 _DENIES = re.compile(r"\b(?:not|never|no longer)\b|n[’']t\b", re.IGNORECASE)

@@ -572,3 +572,16 @@ def test_a_clause_after_the_answer_that_names_what_no_note_says_is_cut() -> None
     for tail in (", a market town in the UK.", ", near Lichfield."):
         assert grounded_reply(said + tail, notes, question) == (f"{said}.", "")
     assert grounded_reply("He lives in the UK, in Tamworth.", notes, question)[1]  # (nothing before it to keep)
+
+
+# --- twenty-fifth session, lead ---
+
+
+def test_a_number_said_of_another_name_than_the_notes_say_it_of_is_refused() -> None:
+    """"how old is Nell?" was answered "Your wife Aisling is 9, and Clara is 6." from "…Aisling is a nurse…, and we
+    have two girls, Clara who's 9 and Nell who's 6": every word the notes', so no check saw the ages swapped."""
+    notes = [Note("m1", "my husband Kwame drives a bus, and we have two boys, Kofi who's 11 and Yaw who's 7")]
+    question = "how old is Yaw?"
+    assert grounded_reply("Your husband Kwame is 11, and Kofi is 7.", notes, question)[1]
+    for said in ("Kofi is 11 and Yaw is 7.", "Yaw who's 7 and Kofi who's 11."):
+        assert grounded_reply(said, notes, question) == (said, "")  # each of its own: as said
