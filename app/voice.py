@@ -163,7 +163,10 @@ def clean(raw: str, message: str) -> tuple[str, str]:
 
 
 _DANGLING = re.compile(
-    r"[,;:]?\s+(?:so|and|but|or|because|with|as|to|the|a|an|of|for|in|at|on|from|which|that|who|my|your|their|his|her)$",
+    r"[,;:]?\s+(?:so|and|but|or|because|with|as|to|the|a|an|of|for|in|at|on|from|which|that|who|my|your|their|his|her)$"
+    # …or a clause begun and left at its doer: "…at the Mercy hospital, and she's", "…a travel clinic, so it"
+    r"|[,;:]?\s+(?:so|and|but|or|because|which|that|who|where|when)\s+(?:he|she|it|they|we|you|i)(?:['’](?:s|re|ll|d|ve|m))?"
+    r"(?:\s+(?:is|was|are|were|has|have|had|will|would|can|could))?$",
     re.IGNORECASE,
 )
 _SWAPS = (

@@ -585,3 +585,13 @@ def test_a_number_said_of_another_name_than_the_notes_say_it_of_is_refused() -> 
     assert grounded_reply("Your husband Kwame is 11, and Kofi is 7.", notes, question)[1]
     for said in ("Kofi is 11 and Yaw is 7.", "Yaw who's 7 and Kofi who's 11."):
         assert grounded_reply(said, notes, question) == (said, "")  # each of its own: as said
+
+
+def test_a_reply_left_at_a_clause_begun_ends_where_its_last_whole_clause_did() -> None:
+    """"what does my wife do?" read "Your wife is a nurse at the Mercy hospital, and she's": the model's words ran
+    out at a new clause's doer, and the person read the stub."""
+    assert clean("Your husband is a baker at Murphy's, and he's", "what does my husband do?") == (
+        "Your husband is a baker at Murphy's", "")  # fmt: skip
+    branch = "The new branch is in Didsbury"
+    assert clean(f"{branch} so it", "where is the new branch?") == (branch, "")
+    assert clean("Your dog loves it", "what does my dog love?") == ("Your dog loves it", "")  # a whole clause: as said
