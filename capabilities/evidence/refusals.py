@@ -431,6 +431,17 @@ def _gave(text: str, giver: str, to: str) -> bool:
             ):
                 return True
     return False
+def _was_given(text: str, to: str) -> bool:
+    """Whether a clause of the text says a present and the one asked it was for ("we got Kofi a chess clock",
+    "Kofi got a bike", "a scarf for me"), not a giving word of another ("a tortoise Chidi bought")."""
+    receiver = _ME if to.casefold() in ("i", "we") else {to.casefold()}
+    for clause in re.split(r"[.!?;,]", text.casefold()):
+        said = words(clause)
+        if set(said) & receiver and any(stem(w) in _GIVING for w in said):
+            return True
+    return False
+
+
 _GIVING = frozenset(stem(w) for w in ("get", "got", "gave", "give", "given", "bought", "buy", "present", "gift",
                                       "getting", "giving", "ordered", "made", "received"))  # fmt: skip
 # A deed asked that a note tells as another: paying for a thing is said as buying or booking it.
@@ -511,7 +522,7 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if gift and not any(_gave(t, gift["giver"], gift["to"]) for c in chosen for t in (c.note.text, c.read) if t):
         return Evidence.unknown(f"no note says what {gift['giver']} gave")
     got = _GOT_FOR.search(sit.text)
-    if got and not any(c.note.stems & _GIVING for c in chosen):
+    if got and not any(_was_given(t, got["to"]) for c in chosen for t in (c.note.text, c.read) if t):
         return Evidence.unknown(f"no note says what {got['to']} got")
     if ask.earlier and not any(c.earlier for c in chosen) and not (ask.answer_type and _changed_later(chosen)):
         return Evidence.unknown("no note says what came before")

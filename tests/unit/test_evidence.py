@@ -3946,3 +3946,9 @@ def test_what_someone_got_for_an_occasion_needs_a_note_of_a_present() -> None:
     assert _answer_refs("what did Kofi get for his birthday?", notes) == []
     given = [*notes, _note("m3", "for his birthday we got Kofi a new chess clock, he loves it", 2, 0.7)]
     assert "m3" in _answer_refs("what did Kofi get for his birthday?", given)
+
+
+def test_what_someone_got_is_not_a_thing_another_bought() -> None:
+    notes = [_note("m1", "Kofi is 15 and mad about chess, Ama is 11", 0, 0.61),
+             _note("m2", "and a parrot called Major that Kwame bought before we married", 0, 0.6)]  # fmt: skip
+    assert _answer_refs("what did Kofi get for his birthday?", notes) == []
