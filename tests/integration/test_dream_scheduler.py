@@ -185,3 +185,12 @@ def test_the_job_store_starts_when_another_process_created_its_table_at_the_same
     store.jobs_t.create = raced  # type: ignore[method-assign]
     store.start(AsyncIOScheduler(), "persistent")
     assert len(calls) == 2 and store.get_all_jobs() == []
+
+
+async def test_a_wakeup_run_after_the_scheduler_stopped_is_harmless(tmp_path: Path) -> None:
+    """A wakeup the loop ran after the shutdown it was queued before (APScheduler 3.11 queues both on the loop):
+    it must set no timer on the gone loop, not raise into the app's."""
+    sched = _start(tmp_path, Calls())
+    stop_scheduler(sched)
+    await asyncio.sleep(0.05)  # the queued shutdown runs: the scheduler has no loop now
+    sched._start_timer(16_000.0)  # what the late wakeup does  # pyright: ignore[reportPrivateUsage]
