@@ -787,14 +787,11 @@ def _chosen(sit: Situation, candidates: Sequence[Note]) -> Evidence:
 
 # "which knee did the surgeon operate on?", "which eye is being done?": a side, which people say once ("pain
 # in my right knee") and after that leave unsaid ("the knee is worse, surgery is 15 January")
-_MV_WHICH_SIDE = re.compile(
-    r"\bwhich\s+(?P<part>knee|eye|ear|hand|arm|leg|foot|hip|shoulder|wrist|ankle|elbow|lung|kidney|breast|heel|"
-    r"thumb|hamstring|calf|achilles)s?\b",
-    re.IGNORECASE,
-)
+_MV_PARTS = (r"knee|eye|ear|hand|arm|leg|foot|hip|shoulder|wrist|ankle|elbow|lung|kidney|breast|heel|thumb|hamstring"
+             r"|calf|achilles")
+_MV_WHICH_SIDE = re.compile(rf"\bwhich\s+(?P<part>{_MV_PARTS})s?\b", re.IGNORECASE)
 # whose the part asked is, when not the person's own: "which knee did Marta hurt", "which eye is his bad one"
-_MV_OTHERS = re.compile(r"\b(?:his|her|their|[A-Z][a-z]+['’]s)\s+(?:\w+\s+)?(?:knee|eye|ear|hand|arm|leg|foot|hip|"
-                        r"shoulder|wrist|ankle|elbow|lung|kidney|breast|heel|thumb|hamstring|calf|achilles)")
+_MV_OTHERS = re.compile(rf"\b(?:his|her|their|[A-Z][a-z]+['’]s)\s+(?:\w+\s+)?(?:{_MV_PARTS})")
 
 
 def _MV_side_said(evidence: Evidence, ranked: Sequence[_Scored], sit: Situation) -> Evidence:

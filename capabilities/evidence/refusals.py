@@ -431,6 +431,8 @@ def _gave(text: str, giver: str, to: str) -> bool:
             ):
                 return True
     return False
+
+
 def _was_given(text: str, to: str) -> bool:
     """Whether a clause of the text says a present and the one asked it was for ("we got Kofi a chess clock",
     "Kofi got a bike", "a scarf for me"), not a giving word of another ("a tortoise Chidi bought")."""
