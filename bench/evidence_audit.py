@@ -122,12 +122,18 @@ async def _turns(
     return out
 
 
+async def _unsaid(*_: Any, **__: Any) -> str:
+    """The voice's stand-in for `--no-voice`: no words, so every reply is the notes' own (extractive)."""
+    return ""
+
+
 def audit(
-    path: Path, kept: Path | None = None, inputs: Path | None = None, one_thread: bool = False
+    path: Path, kept: Path | None = None, inputs: Path | None = None, one_thread: bool = False, voice: bool = True
 ) -> list[dict[str, Any]]:
     """Tell, ingest and ask one persona in a fresh data dir (or only ask, in a `kept` one); every
     question with its policy calls. `inputs`: a folder to pickle each question's last `choose`
-    arguments into, for `bench.evidence_replay`."""
+    arguments into, for `bench.evidence_replay`. Without `voice` the questions are asked with no model
+    call (the notes answer in their own words): a change to recall is re-recorded in minutes."""
     persona = load_persona(path)
     data_dir = kept or Path(tempfile.mkdtemp(prefix="reverie-audit-")) / "data"
     settings = Settings(_env_file=None, data_dir=data_dir, judgement="policy", llm_backend="embedded")  # pyright: ignore[reportCallIssue]
@@ -143,6 +149,9 @@ def audit(
     rec = Recorder()
     thread = str(uuid.uuid4()) if one_thread else ""  # every question in one thread, as a person asks them
     grounded.choose = rec  # the answer path's own name for the policy
+    said = grounded.say
+    if not voice:
+        grounded.say = _unsaid
     try:
         asked = asyncio.run(
             _turns(
@@ -151,6 +160,7 @@ def audit(
         )
     finally:
         grounded.choose = rec._choose  # pyright: ignore[reportPrivateUsage]
+        grounded.say = said
     print(f"{path.name}: {time.monotonic() - began:.0f} s ({data_dir})", file=sys.stderr, flush=True)
     if inputs is not None:
         inputs.mkdir(parents=True, exist_ok=True)
@@ -194,13 +204,18 @@ def main() -> None:
     parser.add_argument(
         "--one-thread", action="store_true", help="ask every question in one thread, not each in a new one"
     )
+    parser.add_argument(
+        "--no-voice", action="store_true", help="ask with no model call (for --inputs: recall and the policy only)"
+    )
     args = parser.parse_args()
     if args.rows:
         rows = json.loads(args.rows.read_text())
     else:
         kept = args.kept or [None] * len(args.persona)
         rows = [
-            row for p, k in zip(args.persona, kept, strict=True) for row in audit(p, k, args.inputs, args.one_thread)
+            row
+            for p, k in zip(args.persona, kept, strict=True)
+            for row in audit(p, k, args.inputs, args.one_thread, not args.no_voice)
         ]
         args.out.write_text(json.dumps(rows, indent=1, ensure_ascii=False))
     right = Counter((r["persona"], r["right"]) for r in rows)
