@@ -84,15 +84,17 @@ def contains_answer(reply: str, expect: list[str]) -> bool:
     """Whether the reply contains one of the expected answers as whole words.
 
     A trailing plural or possessive counts ("walnut" matches "walnuts"), and so does am/pm after a
-    time ("7:15" matches "7:15am"); "5" does not match "15".
+    time ("7:15" matches "7:15am") or a unit written onto a number ("20.5" matches "20.5kg": the reply
+    contains it, as the issue's "contains the expected answer" means); "5" does not match "15" or "2.5".
 
     Args:
         reply: The reply the person reads.
         expect: Acceptable answers, any one suffices, e.g. ["March 2024", "2024-03"].
     """
     text = normalise(reply)
-    tail = r"(?:s|'s|(?<=\d)[ap]m)?(?!\w)"
-    return any(re.search(rf"(?<!\w){re.escape(normalise(e))}{tail}", text) for e in expect if e.strip())
+    tail = r"(?:s|'s|(?<=\d)(?:[ap]m|kgs?|g|kms?|m|cm|mm|mg|mcg|ml|l|lbs?|oz|k|mph|hrs?|h|mins?))?(?!\w)"
+    # (nor inside a decimal or a thousands group: "5 mg" is not in "2.5 mg", "840" not in "4,840")
+    return any(re.search(rf"(?<!\w)(?<!\d[.,]){re.escape(normalise(e))}{tail}", text) for e in expect if e.strip())
 
 
 def says_unknown(reply: str) -> bool:

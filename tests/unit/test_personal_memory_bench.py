@@ -53,6 +53,10 @@ def test_contains_answer_matches_whole_words_with_plurals() -> None:
     assert contains_answer("On Wednesdays.", ["Wednesday"])
     assert contains_answer("Rex's vet is Dr. Brandt.", ["Rex"])
     assert not contains_answer("Miso is 15.", ["5"])
+    assert contains_answer("Bao is 20.5kg now.", ["20.5"])  # a unit written onto the number
+    assert contains_answer("It's 5mg in the morning.", ["5"])
+    assert not contains_answer("Miso is 15kg.", ["5"])
+    assert not contains_answer("Still 2.5 mg.", ["5 mg"]) and not contains_answer("4,840 all in", ["840"])
     assert not contains_answer("Rexford", ["Rex"])
     assert not contains_answer("anything", [])
 
