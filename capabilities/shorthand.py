@@ -21,7 +21,7 @@ _SPELLED = {
     "thru": "through", "wk": "week", "wks": "weeks", "wkend": "weekend", "yr": "year", "yrs": "years",
     "hr": "hour", "hrs": "hours", "mins": "minutes", "appt": "appointment", "ppl": "people",
     "atm": "at the moment", "rn": "right now", "n": "and", "u": "you", "ur": "your", "pls": "please",
-    "plz": "please", "thx": "thanks", "+": "and", "=": "is",
+    "plz": "please", "thx": "thanks", "+": "and", "=": "is", "r": "are",
     # contractions typed without their apostrophe (not "its", "were", "well", "ill", "id", "wont": words too)
     "im": "I'm", "ive": "I've", "hes": "he's", "shes": "she's", "theyre": "they're", "youre": "you're",
     "dont": "don't", "didnt": "didn't", "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't",
@@ -40,10 +40,24 @@ def spelled_out(text: str) -> str:
         token = m.group(1)
         if token.isupper() and len(token) > 1:  # an acronym: "an RN at the Royal", "the BC coast"
             return token
+        if token == "R":  # a letter ("the letter R"); in chat "r" alone is "are"
+            return token
         full = _SPELLED[token.casefold()]
         return full[:1].upper() + full[1:] if token[:1].isupper() else full
 
-    return _mine(_TOKEN.sub(word, text))
+    return _mine(_KIN_OF.sub(r"\1's", _TOKEN.sub(word, text)))
+
+
+# A possessive typed without its apostrophe: "whats my wifes name", "my sisters husband Tom" (not "my
+# sisters live in Leeds", "my sons play", "my brothers and I": a plural before a verb or "and")
+_KIN_OF = re.compile(
+    r"\b((?:my|our|your|his|her|their)\s+(?:wife|husband|mum|mom|dad|sister|brother|son|daughter|boss|partner|"
+    r"girlfriend|boyfriend|fiance|fiancee|nan|gran|grandma|grandpa|aunt|aunty|auntie|uncle|cousin|niece|nephew|"
+    r"friend|neighbour|neighbor|landlord|landlady|kid))s(?=\s+(?!(?:are|were|have|had|and|or|both|all|live|lived|"
+    r"work|worked|play|played|said|say|says|came|come|went|go|got|get|love|like|do|did|don't|didn't|can|will|"
+    r"would|is|was|who|that|which|in|at|on|from|to|with|are|aren't|too|also|just|both|each)\b)[a-z])",
+    re.IGNORECASE,
+)
 
 
 _MINE = re.compile(r"\b(mine)(?:['’]s|\s+is)\b", re.IGNORECASE)

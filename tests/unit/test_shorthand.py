@@ -32,3 +32,19 @@ def test_mine_is_the_thing_last_said_as_someone_s() -> None:
     said = spelled_out("Oh and Finn's birthday is 19 January, just gone. Mine's 11 May and Mereana's is 3 August")
     assert "My birthday is 11 May" in said
     assert spelled_out("It's mine, not yours.") == "It's mine, not yours."
+
+
+def test_are_typed_as_r_is_read_as_the_word() -> None:
+    assert spelled_out("what r u doing, r the kids up") == "what are you doing, are the kids up"
+    for kept in ("the letter R", "R2-D2", "r&b"):
+        assert spelled_out(kept) == kept
+
+
+def test_a_possessive_typed_without_its_apostrophe_is_read_as_one() -> None:
+    assert spelled_out("whats my wifes name again") == "what's my wife's name again"
+    assert spelled_out("when is my mums birthday") == "when is my mum's birthday"
+    assert spelled_out("our neighbours dog barks") == "our neighbour's dog barks"
+    # a plural before a verb, "and" or a preposition stays a plural
+    for kept in ("my sisters live in Leeds", "my sons play rugby", "my brothers and I", "my friends from uni"):
+        assert spelled_out(kept) == kept
+    assert read("whats my wifes name").heads == read("what's my wife's name").heads
