@@ -415,9 +415,22 @@ def _does(text: str, verb: str, who: str = "") -> bool:
         return True  # "we found a place!! A 3-bed townhouse in…": where we live now
     for m in re.finditer(rf"\b(?:{doer})(?:['’](?:ve|m|d|re|ll))?\s+(\w+)(?:\s+(\w+))?", text, re.IGNORECASE):
         # "I live", "we just moved"
-        if {stem(w.casefold()) for w in m.groups() if w} & wanted and not _tl_thing_moved(m):
+        if {stem(w.casefold()) for w in m.groups() if w} & wanted and not _tl_thing_moved(m) and not (
+                themselves and _MC_kin_pronoun(text, who, m)):
             return True
     return False
+
+
+def _MC_kin_pronoun(text: str, who: str, m: re.Match[str]) -> bool:
+    """Whether the he or she that does it is a kin of that sex said after `who` and before the pronoun, not
+    `who`: "Kenji has a girlfriend! she studies architecture" (she is the girlfriend), "Ana and her husband
+    Rui, he works at the port"."""
+    pronoun = m[0].split()[0].casefold()
+    if pronoun not in ("he", "she"):
+        return False
+    named = [n.end() for n in re.finditer(rf"\b{re.escape(who)}\b", text[: m.start()], re.IGNORECASE)]
+    between = text[named[-1] if named else 0 : m.start()]  # (a reading may say them as "my son")
+    return re.search(rf"\b(?:{HER_KIN if pronoun == 'she' else HIS_KIN})\b", between, re.IGNORECASE) is not None
 
 
 _SU_LIVE = frozenset({stem("live")})
@@ -704,10 +717,16 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
         asked = (_through_kin(read_message(f"who is {wed[1]}'s {kin}?"), candidates) for kin in kins)
         return next((e for e in asked if e is not None), evidence)
     if evidence.verdict == "answer":
-        if _MJ_says_neither(sit, evidence, candidates) and (kin := _through_kin(sit, candidates)) is not None:
+        # (and an answer that only guessed who was asked of, "assumed who: dad", gives way to the one the notes
+        # say: "Pieter… they have a little girl, Femke" is the dad of "my granddaughter")
+        if ((_MJ_says_neither(sit, evidence, candidates) or evidence.reason.startswith(_MC_ASSUMED))
+                and (kin := _through_kin(sit, candidates)) is not None):
             return kin
         return evidence
     return _through_kin(sit, candidates) or evidence
+
+
+_MC_ASSUMED = "assumed who: "  # the reason `_who_unsaid` gives
 
 
 def _MJ_says_neither(sit: Situation, evidence: Evidence, candidates: Sequence[Note]) -> bool:
@@ -1644,7 +1663,7 @@ def _who_unsaid(
     if found.verdict != "answer" or not _of_a_name(sit, missing, [*found.notes, *(
             replace(n, text=reads[n]) for n in found.notes if n in reads)]):  # ("His boat's…" read: "Liam's boat's…")
         return refused
-    return Evidence("answer", found.notes, "low", "assumed who: " + ", ".join(sorted(missing)), refused.missing)
+    return Evidence("answer", found.notes, "low", _MC_ASSUMED + ", ".join(sorted(missing)), refused.missing)
 
 
 def _MJ_in_law(word: str) -> bool:

@@ -399,11 +399,22 @@ def is_question(text: str) -> bool:
     """Whether a stored text is itself a question (it states no fact), with or without its question mark
     ("what team is my boyfriend into", stored before the write-time filter knew it)."""
     return (bool(_QUESTION.match(text.strip())) or asks(text)  # (not "…, isn't she cute?": a told fact ends so)
-            or _ST_HOW_LONG_HAVE.match(text) is not None)
+            or _ST_HOW_LONG_HAVE.match(text) is not None or _MC_ASKED.match(text) is not None)
 
 
 # "how long have me and Anneke been married": a question asked before, stored without its question mark
 _ST_HOW_LONG_HAVE = re.compile(r"^\W*how\s+(?:long|many|much|often)\s+(?:have|has|had)\b", re.IGNORECASE)
+# "which day is my granddaughter's party", "why did Fraser's teacher go off": asked before, stored without its
+# question mark. "which" asks when a noun follows it and then the verb (not "which means we're moving", "which
+# the kids loved", "Which Hannah is thrilled about": a told sentence goes on from the one before)
+_MC_AUX = r"(?:do|does|did|is|are|was|were|am|can|could|should|would|will|has|have|had)"
+_MC_NOT_ASKED = (r"(?!(?:the|a|an|my|our|his|her|their|its|this|that|these|those|i|you|he|she|we|they|it|me|him|us"
+                 r"|them|means|meant|mean|made|makes|make)\b)")
+_MC_ASKED = re.compile(  # (the noun in lower case, then up to two words: "which part of Tromsø do we live in")
+    rf"^\W*(?:why\s+{_MC_AUX}|which\s+{_MC_NOT_ASKED}(?-i:[a-z])[\w-]*(?:\s+{_MC_NOT_ASKED}[\w’'-]+){{0,2}}?"
+    rf"\s+{_MC_AUX})\b",
+    re.IGNORECASE,
+)
 
 
 def _singular(noun: str) -> str:

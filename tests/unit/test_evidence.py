@@ -3952,3 +3952,60 @@ def test_what_someone_got_is_not_a_thing_another_bought() -> None:
     notes = [_note("m1", "Kofi is 15 and mad about chess, Ama is 11", 0, 0.61),
              _note("m2", "and a parrot called Major that Kwame bought before we married", 0, 0.6)]  # fmt: skip
     assert _answer_refs("what did Kofi get for his birthday?", notes) == []
+
+
+# --- twenty-sixth session, mh-choice ---
+def test_a_question_stored_without_its_mark_is_no_fact() -> None:
+    """A question the person asked before, stored without its question mark, tells nothing: "which vet did we take
+    Rolo to", "why did Jonah leave the band", "which dentist does Auntie Bea see". A told sentence that goes on
+    with "which" ("which means we're moving", "Which Dana is thrilled about") is still told."""
+    from capabilities.evidence import is_question
+
+    vet = [_note("m1", "which vet did we take Rolo to", 9, 0.95),
+           _note("m2", "took Rolo in for his jabs at Hillside Vets, he was a star", 0, 0.7)]  # fmt: skip
+    assert _answer_refs("which vet did we take Rolo to?", vet) == ["m2"]
+    band = [_note("m1", "why did Jonah leave the band", 9, 0.95),
+            _note("m2", "Jonah left the band, he got a job on the rigs in Aberdeen", 0, 0.7)]  # fmt: skip
+    assert _answer_refs("why did Jonah leave the band?", band) == ["m2"]
+    dentist = [_note("m1", "which dentist does Auntie Bea see", 9, 0.95),
+               _note("m2", "Auntie Bea sees a dentist called Dr Okafor on Hill Road", 0, 0.7)]  # fmt: skip
+    assert _answer_refs("which dentist does Auntie Bea see?", dentist) == ["m2"]
+    for told in ("which means we're moving to Hull in May", "Which Dana is thrilled about, she loves the sea",
+                 "which the kids are loving"):
+        assert not is_question(told)
+    assert is_question("which part of Lisbon do we live in") and is_question("which running club did i join")
+
+
+def test_an_answer_that_guessed_who_gives_way_to_the_kin_the_notes_name() -> None:
+    """"what does my granddaughter's dad do?": when an answer only guessed who the dad is (it read the question
+    without "dad", at low confidence), the dad the notes name ("they have a little girl, Ema, … our only
+    grandchild" after "Tomas is 35… His wife is Jana") answers, through his own notes."""
+    notes = [
+        _note("m1", "Tomas is 35, he never wanted the bakery, he is a carpenter in Brno. His wife is Jana and they "
+                    "have a little girl, Ema, she is 3, our only grandchild.", 0, 0.4),
+        _note("m2", "Ema's birthday is 2 May, she turns 4. The party is at Tomas's flat in Brno.", 5, 0.9),
+        _note("m3", "And Tomas and Jana have news: a baby brother for Ema is coming in June.", 6, 0.8),
+        _note("m4", "Tomas works at a joinery in the north of Brno, mostly kitchens and stairs.", 7, 0.5),
+    ]  # fmt: skip
+    for question in ("What does my granddaughter's dad do for a living?", "where does my granddaughter's dad work?",
+                     "what does my granddaughter's father do for work?"):
+        evidence = choose(read(question), notes)
+        assert evidence.verdict == "answer" and evidence.confidence != "low", question
+        assert evidence.reason.startswith("Tomas, Ema's"), question
+
+
+def test_a_he_or_she_after_a_kin_of_that_sex_is_that_kin_not_the_one_named() -> None:
+    """"Tariq has a girlfriend now! she studies law": she is the girlfriend, so the note says nothing Tariq
+    studies; the note that says "he studies chemistry" of him answers "what does Tariq study?" (likewise "Ines
+    and her husband Rui…, he works at the port", "Olek came … with his sister, she plays cello")."""
+    cases = [
+        ("what does Tariq study?", "Tariq has a girlfriend now! she studies law at Kings, same halls as Tariq",
+         "Tariq is 20, he studies chemistry at Kings"),
+        ("where does Ines work?", "Ines and her husband Rui came for lunch, he works at the port in Setubal",
+         "Ines is 41 now, she works at the town library"),
+        ("what does Olek play?", "Olek came to the concert with his sister, she plays cello in the youth orchestra",
+         "Olek is 15, he plays rugby on Saturdays"),
+    ]  # fmt: skip
+    for question, kins, own in cases:
+        notes = [_note("m1", kins, 5, 0.9), _note("m2", own, 0, 0.8)]
+        assert _answer_refs(question, notes)[:1] == ["m2"], question
