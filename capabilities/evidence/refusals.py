@@ -653,9 +653,31 @@ def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:
     if terms_covered * 3 < len(ask.terms) and not ask.attributes:
         return Evidence.unknown("the notes say too little of what is asked")
     strong = (terms_covered == len(ask.terms) and best.note.relevance >= SURE_RELEVANCE
-              and ask.answer_type != "number")  # see SURE_RELEVANCE
+              and ask.answer_type != "number" and _TM_sure(ask, chosen))  # see SURE_RELEVANCE
     why = f"covers {terms_covered}/{len(ask.terms)} key words; relevance {best.note.relevance:.2f}"
     return Evidence("answer", notes, "high" if strong else "medium", why)
+
+
+# a day of the month said without its month or year ("saturday (8th)", "last saturday, the 19th")
+_TM_BARE_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)
+_TM_DATED = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}\b")
+
+
+def _TM_sure(ask: Ask, chosen: Sequence[_Scored]) -> bool:
+    """Whether an answer of a type may be "high": one chosen note says all that is asked and gives the
+    answer's type itself (not "Anneke and I will move to the front house" with a joined note's date of
+    something else), and a day is not said by its number alone ("strained my calf on saturday (8th)":
+    which month the person will have to work out). Measured on the 25 recorded personas: see
+    docs/benchmarks.md, twenty-sixth session, temporal."""
+    if ask.answer_type is None:
+        return True
+    whole = [c for c in chosen if c.complete and c.typed]
+    if not whole:
+        return False
+    if ask.answer_type != "time":
+        return True
+    return not all(_TM_BARE_DAY.search(c.note.text) and not _TM_DATED.search(c.note.text)
+                   and not set(words(c.note.text)) & _MONTHS for c in whole)
 
 
 # "which team does my son play for (these days)?": what is done, and to what, as the question ends

@@ -4009,3 +4009,37 @@ def test_a_he_or_she_after_a_kin_of_that_sex_is_that_kin_not_the_one_named() -> 
     for question, kins, own in cases:
         notes = [_note("m1", kins, 5, 0.9), _note("m2", own, 0, 0.8)]
         assert _answer_refs(question, notes)[:1] == ["m2"], question
+# --- twenty-sixth session, temporal ---
+def test_an_answer_is_sure_only_when_one_note_says_all_asked_and_gives_the_answer() -> None:
+    # "high" where every key word is said by notes recalled at 0.95 or more, one of them giving the time
+    dated = [_note("m1", "Priya and I are moving to the cottage by the river on 14 June", 0, 0.97)]
+    assert choose(read("When do Priya and I move to the cottage?"), dated).confidence == "high"
+    # the note that says what is asked gives no time: one joined for another word gives it ("medium")
+    cases = [
+        ("When do Priya and I move to the cottage?",
+         [_note("m1", "Priya and I will move to the cottage by the river, the one my aunt had", 0, 0.97),
+          _note("m2", "Priya's leaving do at the Swan is on Friday 9 May, she says the cottage can wait", 1, 0.96)]),
+        ("When does Tomasz start his new job?",
+         [_note("m1", "Tomasz is starting a new job at the depot, he's buzzing", 0, 0.98),
+          _note("m2", "Tomasz's football final is on Sunday 3 August", 1, 0.96)]),
+        ("When is Lena's graduation?",
+         [_note("m1", "Lena's graduation is at the cathedral, we need tickets", 0, 0.98),
+          _note("m2", "Lena rang, she gets her car back on 2 October", 1, 0.95)]),
+    ]  # fmt: skip
+    for question, notes in cases:
+        evidence = choose(read(question), notes)
+        assert evidence.verdict == "answer" and evidence.confidence == "medium", question
+
+
+def test_a_day_said_by_its_number_alone_is_no_sure_date() -> None:
+    # "the 8th" says no month: the answer is right to give, not sure to be what the person means
+    cases = [
+        ("when did I sprain my wrist?", "sprained my wrist on sunday (8th) at the climbing wall, ouch"),
+        ("When did Harriet move in with Joe?", "Harriet moved in with Joe last saturday, the 19th, finally"),
+        ("when did the boiler get fixed?", "the boiler got fixed on the 3rd, warm at last"),
+    ]
+    for question, text in cases:
+        evidence = choose(read(question), [_note("m1", text, 0, 0.98)])
+        assert evidence.verdict == "answer" and evidence.confidence == "medium", question
+    dated = [_note("m1", "sprained my wrist on sunday 8th March at the climbing wall, ouch", 0, 0.98)]
+    assert choose(read("when did I sprain my wrist?"), dated).confidence == "high"
