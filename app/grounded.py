@@ -468,8 +468,10 @@ async def _grounded(
         return Answer(content=moved.sentence(), confidence=evidence.confidence, sources=_sources(evidence.notes),
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     ask = read_ask(sit)
-    # (the voice says the chosen notes about what is asked, not one joined through a name it shares: a value
-    # that note gives was said as the answer, and its news was read out beside it)
+    # (the reply is held to the chosen notes about what is asked, not one joined through a name it shares: a
+    # value that note gives was said as the answer, and its news was read out beside it; the model still reads
+    # them all: given the one note, it worded "Cian, a renowned engineer…" where it had let the notes speak)
+    chosen = evidence.notes
     evidence = replace(evidence, notes=tuple(_VV_on_topic(evidence.notes, sit, ask)))
     kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
     # "what preventer am I on?": a name, perhaps changed since; "which contractor is doing…": Hanley &
@@ -532,7 +534,7 @@ async def _grounded(
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
     raw = await say(
-        backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
+        backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(chosen, question), GROUNDED_MAX_TOKENS
     )
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))
     if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
