@@ -468,6 +468,11 @@ async def _grounded(
         return Answer(content=moved.sentence(), confidence=evidence.confidence, sources=_sources(evidence.notes),
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     ask = read_ask(sit)
+    # (the reply is held to the chosen notes about what is asked, not one joined through a name it shares: a
+    # value that note gives was said as the answer, and its news was read out beside it; the model still reads
+    # them all: given the one note, it worded "Cian, a renowned engineer…" where it had let the notes speak)
+    chosen = evidence.notes
+    evidence = replace(evidence, notes=tuple(_VV_on_topic(evidence.notes, sit, ask)))
     kind = ask.answer_type or ("person" if set(ask.attributes) & NAMING_STEMS else None)  # a name is asked
     # "what preventer am I on?": a name, perhaps changed since; "which contractor is doing…": Hanley &
     # Sons (not "what position do I play?": what "I play" is said of, below)
@@ -509,6 +514,8 @@ async def _grounded(
     if not kind and not named and they and they.group(1).casefold() not in STOP:
         named = _done(evidence.notes, stem(they.group(1)), _ANYONE) - stale
     needed = (named - _bridges(evidence.notes)) or named  # when every note says it, the bridge is the answer
+    lasting = _VV_durations(question, evidence.notes)  # "how long…": "six weeks of crutches", not "8 September"
+    needed, stale, gone = (lasting, stale - lasting, gone - lasting) if lasting else (needed, stale, gone)
     called = _called_as(sit, evidence.notes) if kind == "person" else ""  # "what's my grandson's name?":
     needed = {called} if called else needed  # Ishaan, "our only grandchild", not Vasanthi of the same note
     needed = (needed - _on_the_way(sit, evidence.notes)) or needed  # "my sister's twins": not Miriam
@@ -527,7 +534,7 @@ async def _grounded(
                       follow_ups=_follow_ups(evidence.notes, sit))  # fmt: skip
     said_names = {m.casefold() for n in evidence.notes for m in names_in(n.text)}
     raw = await say(
-        backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(evidence.notes, question), GROUNDED_MAX_TOKENS
+        backend, system_text(GROUNDED_SYSTEM, today), grounded_prompt(chosen, question), GROUNDED_MAX_TOKENS
     )
     text, problem = grounded_reply(raw, evidence.notes, question, needed, stale | (gone & (offered | said_names)))
     if not problem and jobs and not any(job and job <= said_tokens(text) for job in jobs):
@@ -715,6 +722,75 @@ def _VC_about(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
     about += [n for n in notes if n not in about and any(re.search(rf"\b{re.escape(m)}\b", n.text.casefold())
                                                          for m in given)]  # (said as "Greta's" too)
     return sorted(about, key=notes.index) or list(notes)
+
+
+# a question asked through someone: "my sister's husband", "the kids' mum", "the brother who sold me his car"
+_VV_CHAIN = re.compile(
+    r"\b(?!(?:what|that|it|who|where|how|there|here|he|she|let|when|which|why)['’]s\b)\w+['’]s\b|\b\w+s['’](?=\s)"
+    r"|(?<=\w\s)(?:who|that|whose)\b",
+    re.IGNORECASE,
+)
+_VV_FIGURE = re.compile(r"\b\d+(?:[.,:]\d+)*\b")
+_VV_LEADS_WITH_PRONOUN = re.compile(r"^\W*(?:he|she|they)\b", re.IGNORECASE)
+# a turn that goes on about one the turn before it named: "We got her from a rescue…" after "Biscuit's our beagle"
+# (not "Also we sold 10 cows…" after the knee operation: a new thing, told next)
+_VV_LEANS_BACK = re.compile(
+    r"^\W*(?:[\w']+[,;:]?\s+){0,3}?(?:he|she|him|his|her|they|them|their|it|its)\b", re.IGNORECASE
+)
+
+
+_VV_HOW_LONG = re.compile(r"^\W*how\s+long\b", re.IGNORECASE)
+_VV_LASTING = re.compile(
+    r"\b(\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)"
+    r"(?:\s+(?:more|whole|full|long))?\s+(?:minutes?|mins?|hours?|days?|nights?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+
+
+def _VV_durations(question: str, notes: Sequence[Note]) -> set[str]:
+    """Asked how long, the counts the notes say of a stretch of time ("six weeks of crutches", "about five
+    years now"), lower-cased: a length is said as one, and the dates beside it ("now we fly on 8 September") are
+    no answer (the policy reads a number asked as any figure). None when not asked how long."""
+    if not _VV_HOW_LONG.match(question):
+        return set()
+    return {m.casefold() for n in notes for m in _VV_LASTING.findall(n.text)} - {"a"}
+
+
+def _VV_on_topic(notes: Sequence[Note], sit: Situation, ask: Ask) -> list[Note]:
+    """The chosen notes the voice is given: those that say a word the question asks of other than a name it
+    says (a key term as itself, or the name the person calls one it asks of: "my grandson" → Cian), or a name
+    it says; the turn one of them leans on or that leans on one; and a note that names what one of those names
+    (a change: "finally finished The Shipping News… now I've started…"; a hop: "my dad is Jorge", "Jorge…").
+    A note joined through none of these ("the February trip's changed… flying to Katowice now" beside "my
+    flat's above a launderette… in Erdington", for "what part of Birmingham is my flat in?") gave the model a
+    value to put in the answer's place: the policy chose it, the voice does not say it. All the notes when
+    none says a word asked."""
+    named = {stem(w) for name in sit.names for w in words(name)}
+    terms = {t for t in ask.terms if t not in named}
+    asked = {stem(w) for w in words(sit.text)}
+    called = {name for word, name in aliases(notes).items() if stem(word.split()[-1].replace("'s", "")) in asked}
+
+    def own(note: Note) -> set[str]:
+        return {w.casefold() for w in words(note.text)}
+
+    def says(note: Note) -> bool:
+        return any(covers(note.stems, t) for t in terms) or bool(named & note.stems or called & own(note))
+
+    def names(note: Note) -> set[str]:  # (and figures: "cut from 300 g to 250 g" of "300 g of kibble a day")
+        said = {w.casefold() for m in names_in(note.text) if not is_calendar(m) for w in words(m)} - STOP
+        return said | set(_VV_FIGURE.findall(note.text))
+
+    # (a note about one it calls he or she may be about one asked: "She finished at Leith Walk…")
+    on = {n.ref for n in notes if says(n) or _VV_LEADS_WITH_PRONOUN.match(n.text)}
+    if not terms or not on:
+        return list(notes)
+    chain = _VV_CHAIN.search(sit.text) is not None or len(sit.heads) > 1  # (the next turn may name the next hop)
+    for _ in range(2):  # (a hop of a hop: "my sister Ana", "Ana's husband Tom", "Tom works…")
+        on |= {n.after for n in notes if n.ref in on and n.after and (chain or _VV_LEANS_BACK.match(n.text))}
+        on |= {n.ref for n in notes if n.after in on and (chain or _VV_LEANS_BACK.match(n.text))}
+        linked = set().union(*(names(n) for n in notes if n.ref in on))
+        on |= {n.ref for n in notes if names(n) & linked}
+    return [n for n in notes if n.ref in on]
 
 
 def _VO_stems(text: str) -> frozenset[str]:

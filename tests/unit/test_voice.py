@@ -595,3 +595,51 @@ def test_a_reply_left_at_a_clause_begun_ends_where_its_last_whole_clause_did() -
     branch = "The new branch is in Didsbury"
     assert clean(f"{branch} so it", "where is the new branch?") == (branch, "")
     assert clean("Your dog loves it", "what does my dog love?") == ("Your dog loves it", "")  # a whole clause: as said
+
+
+# --- twenty-sixth session, voice ---
+
+
+def test_a_note_joined_through_no_word_asked_gives_the_voice_no_answer() -> None:
+    """"what does my dad do for work" got "Your dad, Verónica, is a primary school teacher…": the mother's note,
+    the turn before the father's, was chosen beside it and its name and job were said as the answer. A note
+    that says no word asked, no name asked and is not the turn a chosen one leans on is not the voice's."""
+    t = datetime(2026, 11, 2)
+    parents = [Note("m1", "family stuff. my mum Ines is a nurse at the Royal in Leeds", t, 0.8),
+               Note("m2", "my dad pedro has a bakery there, Pan Dulce, mostly bread and cakes", t, 0.8, after="m1")]
+    said = _voiced("what does my dad do for work", "Your dad, Ines, is a nurse at the Royal in Leeds.", parents)
+    assert "Pan Dulce" in said and "Ines" not in said
+    crutches = [Note("m1", "The clinic rang, the wrist surgery moved from 3 May to 10 May.", t, 0.8),
+                Note("m2", "So the Paris trip waits too, with four weeks in a cast I can't carry bags.", t, 0.8,
+                     after="m1"),
+                Note("m3", "Also we sold the caravan to a couple in Whitby, got 9,000 for it.", t, 0.7, after="m2")]
+    said = _voiced("How long will I be in a cast after the surgery?", "You got 9,000 for the caravan.", crutches)
+    assert "four weeks" in said and "caravan" not in said
+    grandson = [Note("m1", "Tomás rang, he's doing medicine at Trinity now, first year, my grandson the doctor!",
+                     t, 0.8, after="m0"),
+                Note("m2", "Oh and Declan came by after a hurling match in Ennis, he has a pub out in Kilkee.", t, 0.6,
+                     after="m1")]  # fmt: skip
+    said = _voiced("What's my grandson studying at college?", "Your grandson is studying in Ennis.", grandson)
+    assert "medicine" in said and "Ennis" not in said
+
+
+def test_asked_how_long_the_answer_is_a_stretch_of_time_not_a_date_beside_it() -> None:
+    """"How long will I be on crutches after the operation?" got "…so now you fly on 8 September.": the six weeks
+    were read as a figure a newer date replaced. Asked how long, a count of days, weeks, months or years answers."""
+    t = datetime(2026, 11, 2)
+    cases = [
+        ("How long will I wear the boot after the surgery?",
+         [Note("m1", "The surgery moved, not 3 March anymore but Friday 13 March.", t, 0.8),
+          Note("m2", "So the Rome trip moves as well, with five weeks in the boot I can't walk far. "
+                     "Now we fly on 20 June.", t, 0.8, after="m1")], "five weeks"),
+        ("how long have I been taking the atorvastatin?",
+         [Note("m1", "been on atorvastatin for about three years now, the gp moved me from 10 to 20 mg", t, 0.8)],
+         "three years"),
+        ("How long is the course Lena started in May?",
+         [Note("m1", "Lena started her welding course on 4 May, it runs for 18 months, then an exam on 30 November",
+               t, 0.8)], "18 months"),
+    ]  # fmt: skip
+    for question, notes, length in cases:
+        said = f"For {length}."
+        assert _voiced(question, said, notes) == said  # (it was refused: the count read as a figure replaced)
+        assert length in _voiced(question, "It is on 20 June.", notes)
