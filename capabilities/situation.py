@@ -217,6 +217,7 @@ _CATEGORIES_TEXT = (
     "business: bakery shop cafe restaurant store bar salon pub farm firm studio agency",
     "hobby: painting pottery reading gardening cooking baking photography knitting chess",
     "drink: coffee tea beer wine juice",
+    "race: marathon half-marathon 5k 10k parkrun triathlon ultramarathon duathlon",  # "the Soweto Marathon"
     "cost: rent fee deposit bill fare",  # "how much do I pay?" is the rent; "what's my rent?" is not a price
     "diet: vegetarian vegan pescatarian pescetarian",
     "colour: white black silver grey gray red blue green yellow orange purple pink brown navy beige gold cream maroon",

@@ -85,7 +85,7 @@ _CONTAINER = re.compile(
     r"\b(?:neighbou?rhood|part|area|district|suburb|side|corner|street|region|village|town)\s+of\s+([A-ZÀ-ÞĀ-Ž][\w-]+)"
     r"|\b(?i:where)\s+in\s+(?:the\s+)?([A-ZÀ-ÞĀ-Ž][\w-]+)"  # "where in Japan…": Kumamoto, Japan unsaid
 )
-_DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?([a-z]+)", re.IGNORECASE)
+_DID = re.compile(r"\b(?:do|does|did)\s+(?:i|we)\s+(?:\w+ly\s+)?(?:(?:end|ended)\s+up\s+)?([a-z]+)", re.IGNORECASE)
 _NAMED_DID = re.compile(r"\b(?:does|did)\s+([A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+)\s+(?:\w+ly\s+)?([a-z]+)\b")
 
 # how new a thing is, said before the noun a which/what question asks ("which new medicine has been added")
@@ -144,6 +144,10 @@ _ORDINARY = word_set(
 )  # "what's the latest…", "what's the date…": no thing a note must name
 
 
+_SV_LIGHT = frozenset(stem(f) for v in _LIGHT_VERBS for f in (v, f"{v}ing", f"{v}{v[-1]}ing"))
+# "did we end up buying": how it turned out, no end a note must say ("…by the end of summer")
+_SV_END_UP = re.compile(r"\b(?:end|ends|ended|ending)\s+up\b", re.IGNORECASE)
+_SV_END = re.compile(r"\b(?:end|ends|ended|ending)\b", re.IGNORECASE)
 _NAMED_COMPOUND = re.compile(r"\b[A-ZÀ-ÞĀ-Ž][a-zß-ÿā-ž]+['’]s\s+([a-z]+)\s+([a-z]{3,})\b")
 _AUX = re.compile(r"\b(?:do|does|did|will|would|can|could|should)\b", re.IGNORECASE)
 
@@ -225,12 +229,14 @@ def read_ask(sit: Situation) -> Ask:
     unsaid |= placed
     unsaid |= {stem(w) for w in re.findall(rf"\bmy\s+({'|'.join(DESCRIBERS)})\b", text, re.IGNORECASE)}  # "my late"
     ends = [stem("end")] if re.search(r"\b(?:until|till)\b", text, re.IGNORECASE) else []  # "until what date…?"
-    asked = dict.fromkeys([*sit.key_terms, *hard, *ends])
+    said = [t for t in sit.key_terms if t != stem("end") or _SV_END.search(_SV_END_UP.sub(" ", text))]
+    asked = dict.fromkeys([*said, *hard, *ends])
     terms = _distinct(t for t in asked if t not in attributes and t not in unsaid)
     earlier = bool(_EARLIER.search(text))
     now = bool(_NOW.search(text) or _PRESENT.search(text))
     did = _DID.search(text)
     verb = stem(did.group(1)) if did and did.group(1).casefold() not in STOP | _LIGHT_VERBS else ""
+    verb = "" if verb in _SV_LIGHT else verb  # ("did I end up getting…": a light verb, as "get")
     named = {stem(n.split()[0]) for n in sit.names}
     things = tuple(t for t in hard if t not in named)
     doing = _NAMED_DID.search(text)
@@ -329,7 +335,8 @@ def type_level(note: Note, kind: AnswerType | None, question: str) -> int:
             return 2
         return 0 if note.source != "chunk" and saying and not candidates(" ".join(saying), kind, question) else 1
     if kind == "person" and noun:
-        if any(noun in n.casefold().split() for n in names_in(note.text)):
+        # (a name of more than the kind itself: "the Oak Bay Chamber Choir", not "Choir begins again tomorrow")
+        if any(noun in n.casefold().split() and n.casefold() != noun for n in names_in(note.text)):
             return 2
         # "an animal hospital down there" names no hospital: not "…a restaurant called Bluebonnet Kitchen"
         saying = [p for p in parts(text) if covers(_said(p), stem(noun))]

@@ -1091,6 +1091,7 @@ _CHANGE_NEWS = re.compile(
     r"|\b(?:start|starts|started|starting)\s+(?:at|in|with|on)\b"
     r"|\b(?:transferred|postponed|rescheduled|pushed back|brought forward|revised|promoted|been made|leaving"
     r"|rather than|after all|turns out|turned out|in the end|raising|raises)\b"
+    r"|\b(?:for good|permanently|from now on|(?:has|have|had)\s+decided\s+to)\b"  # "decided to stay at X for good"
     r"|\bnew\s+(?:[\w-]+\s+){1,2}(?:are|were)\b"  # "new dates are nov 5-19"
     r"|\b(?:the\s+)?(?:previous|old)\s+(?:one|record|best)\s+(?:was|being)\b"  # "(the previous one was 52:30)"
     r"|\bnot\s+(?:the\s+|a\s+)?[\w$€£.,:-]+\s+(?:but|at all)\b",  # "not 20 December but 10 January"

@@ -396,13 +396,15 @@ def _names_one(note: Note, question: str) -> bool:
 
 
 _GIFT_ASKED = re.compile(
-    rf"\b(?i:what did) (?P<giver>(?i:i|we)|{NAME_WORD}) (?i:get|give|buy)\s+"
+    rf"\b(?i:what did) (?P<giver>(?i:i|we)|{NAME_WORD}) "
+    r"(?i:(?:end|ended)\s+up\s+(?:getting|giving|buying)\s+|(?:get|give|buy)\s+)"  # ("did I end up getting…")
     rf"(?P<to>(?!for\b)\w+(?:\s+\w+)?)\s+(?i:for)\b"
 )
 # …and what someone was given for an occasion: "what did Kofi get for his birthday?" is answered by a note
 # of a present given or got, not by one that only names him ("Kofi has a chess match on the 14th")
 _GOT_FOR = re.compile(
-    rf"\b(?i:what did)\s+(?P<to>(?i:i|we)|{NAME_WORD})\s+(?i:get|receive)\s+(?i:for|on)\s+"
+    rf"\b(?i:what did)\s+(?P<to>(?i:i|we)|{NAME_WORD})\s+(?i:(?:end|ended)\s+up\s+(?:getting|receiving)|get|receive)\s+"
+    r"(?i:for|on)\s+"
     r"(?i:his|her|their|my|our)\s+\w+"
 )
 _ME = word_set("i we i've we've i'd we'd me us my our")
@@ -416,7 +418,9 @@ def _gave(text: str, giver: str, to: str) -> bool:
     receivers = [w for w in words(to.casefold()) if w not in ("my", "our", "his", "her", "their")]
     mine = giver in ("i", "we")
     by = (lambda ws: bool(_ME & set(ws))) if mine else (lambda ws: any(w.startswith(giver) for w in ws))
-    gets = (lambda ws: bool(_ME & set(ws))) if set(receivers) <= _ME else (lambda ws: any(t in ws for t in receivers))
+    # (one asked by name is said "him" or "her" right after the verb: "we ended up getting him a watch")
+    gets = ((lambda ws: bool(_ME & set(ws))) if set(receivers) <= _ME
+            else (lambda ws: any(t in ws for t in receivers) or ws[:1] in (["him"], ["her"], ["them"])))
     for clause in re.split(r"[.!?;,]", text.casefold()):
         said = words(clause)
         for i, w in enumerate(said):
@@ -452,7 +456,8 @@ _SAID_AS = {stem("pay"): _BUYING, stem("spend"): _BUYING}
 # …and other deeds so told: "when did I start at Medlink?": "been there since september 2024"; "what day
 # did we collect the car?": "picked it up saturday"
 _SAID_AS |= {stem(asked): frozenset(stem(w) for w in told.split())
-             for asked, told in (("start", "since joined began"), ("collect", "picked"))}  # fmt: skip
+             for asked, told in (("start", "since joined began"), ("collect", "picked"),
+                                 ("buy", "picked"))}  # fmt: skip  # "picked up a Ranger from a dealer"
 
 
 def _verdict(sit: Situation, ask: Ask, chosen: list[_Scored]) -> Evidence:

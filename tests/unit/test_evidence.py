@@ -19,7 +19,7 @@ from capabilities.evidence import (
     superseded,
     who_assumed,
 )
-from capabilities.situation import read, stem
+from capabilities.situation import read, related_stems, stem
 
 T0 = datetime(2026, 11, 1)
 
@@ -4043,3 +4043,60 @@ def test_a_day_said_by_its_number_alone_is_no_sure_date() -> None:
         assert evidence.verdict == "answer" and evidence.confidence == "medium", question
     dated = [_note("m1", "sprained my wrist on sunday 8th March at the climbing wall, ouch", 0, 0.98)]
     assert choose(read("when did I sprain my wrist?"), dated).confidence == "high"
+# --- twenty-sixth session, single-update ---
+def test_end_up_is_how_it_turned_out_not_an_end_a_note_must_say() -> None:
+    # "end up" asks the outcome: no key word "end" to meet "by the end of the month"
+    notes = [_note("m1", "mortgage advisor says we'll hear by the end of the month, we asked for £240,000", 0, 0.8),
+             _note("m2", "the mortgage came through at £210,000, signed today", 3, 0.8)]  # fmt: skip
+    assert _answer_refs("how much did the mortgage end up being?", notes)[:1] == ["m2"]
+    # and the deed asked is the verb after it, not "end"
+    gyms = _thread("looking at gyms near work, PureGym or the Y", "I joined PureGym on Fenwick Street, £25 a month")
+    assert "m1" in _answer_refs("which gym did I end up joining?", gyms)
+
+
+def test_a_present_asked_as_ended_up_getting_needs_a_present() -> None:
+    # "what did I end up getting mum…" asks a present as "what did I get mum…" does: not the party's day
+    notes = [_note("m1", "Mum's 60th is at the end of June, we're doing a meal at Luigi's", 0, 0.8)]
+    assert _answer_refs("what did I end up getting mum for her 60th?", notes) == []
+    # one given to him, named by the pronoun after the verb, is given to the one asked
+    given = _thread("Dad turns 60 on the 9th of May, party at the golf club",
+                    "we ended up getting him a kayak, he was out on the lake by noon")
+    assert "m1" in _answer_refs("what did we end up getting dad for his 60th?", given)
+
+
+def test_a_state_said_to_last_from_now_on_is_news_of_it() -> None:
+    # "decided to stay at X for good", "at X permanently": a new lasting state, told with no word of change
+    cases = [
+        ("Where does the knitting group meet these days?", "my knitting group meets at Jan's house every Wednesday",
+         "the knitting group has decided to stay at the Crown Inn for good, more room"),
+        ("Where does the book group meet now?", "our book group meets at Priya's flat, first Sunday",
+         "book group will be at Central Library permanently, Priya's moving"),
+        ("Where does the chess club meet these days?", "the chess club meets at Hexham Library on Friday nights",
+         "the chess club stays at the Old Swan for good, bigger tables"),
+    ]
+    for question, old, news in cases:
+        notes = [_note("m1", old, 0, 0.8), _note("m2", news, 3, 0.8)]
+        assert _answer_refs(question, notes)[-1:] == ["m2"], question
+
+
+def test_a_race_is_said_by_its_kind() -> None:
+    # "which race…": "the Kielder Marathon", "the Great Manchester 10k", a parkrun: the kind names the race
+    notes = [_note("m1", "signed up for two races this spring, not sure I'll make both", 0, 0.8),
+             _note("m2", "I ran the Kielder Marathon on Sunday in 4:31, legs gone", 3, 0.8)]  # fmt: skip
+    assert "m2" in _answer_refs("Which race did I end up doing?", notes)
+    assert stem("race") in related_stems(stem("parkrun")) or stem("parkrun") in related_stems(stem("race"))
+
+
+def test_the_kind_alone_capitalised_is_no_name_of_one() -> None:
+    # "which choir…": "the Harbour Voices Choir", not "Choir starts again…" (the kind's word where a sentence begins)
+    cases = [
+        ("Which choir do I sing in?", "I sing alto with the Harbour Voices Choir on Mondays",
+         "Choir starts again next week, we're singing Vivaldi"),
+        ("Which club do I play for?", "I play for the Morley Tennis Club, doubles mostly",
+         "Club starts again next week, we're playing on the new courts"),
+        ("Which band do I sing with?", "I sing with the Low Tide Band, pubs mostly",
+         "Band starts again next week, we're singing new stuff"),
+    ]
+    for question, named, bare in cases:
+        notes = [_note("m1", named, 0, 0.8), _note("m2", bare, 3, 0.8)]
+        assert _answer_refs(question, notes)[:1] == ["m1"], question
