@@ -402,9 +402,10 @@ def _next_search(
         return wide, why
     if asks_by_age(sit.text) and by_age(sit, notes) is sit and KIDS_QUERY not in tried:
         return KIDS_QUERY, "'my oldest' or 'my youngest' is known by the children's ages: searching for them"
-    if evidence.verdict == "answer":
-        return _what_changed(sit, evidence, tried)
+    said = {w.casefold() for w in words(sit.text)}
     terms = [*sit.heads, *sit.key_terms]
+    if evidence.verdict == "answer" and not evidence.missing:  # (answered of one assumed: who it is, below)
+        return _what_changed(sit, evidence, tried) or _HP_through_answer(sit, evidence, notes, terms, said, tried)
     for t in read_ask(sit).hard:  # "my nephew": the son named after "my brother's wife Nia", or "Gareth son"
         for hop in kin_hops(t, notes):
             if hop not in tried:
@@ -413,11 +414,36 @@ def _next_search(
     for note in rank(sit, notes)[:HOP_NOTES]:
         missing = [t for t in terms if not covers(note.stems, t)]
         wanted = [w for w in words(sit.text) if stem(w) in missing]
-        for name in (n for n in names_in(note.text) if n not in sit.names):
+        for name in _HP_people(note.text, said, notes):
             hop = " ".join(w for w in [name, called.get(name.casefold(), ""), *dict.fromkeys(wanted)] if w)[:200]
             if hop not in tried and len(missing) < len(terms):
                 return hop, f"the answer may go through {name}: a second hop"
     return None
+
+
+def _HP_people(text: str, said: set[str], notes: Sequence[Note]) -> list[str]:
+    """The names in a note a hop may go through: people, not a place ("out in Bishopbriggs"), a month
+    ("we plan to go in April") nor one the question says itself; those other notes say too first (a
+    capitalised opening word said once is seldom anyone: "Happy birthday to…")."""
+    named = [n for n in people_in(text) if not is_calendar(n) and n.casefold() not in said
+             and not any(w.casefold() in said for w in n.split())]  # fmt: skip
+    return sorted(named, key=lambda n: -sum(n.casefold() in note.text.casefold() for note in notes))
+
+
+def _HP_through_answer(
+    sit: Situation, evidence: Evidence, notes: Sequence[Note], terms: Sequence[str], said: set[str], tried: set[str]
+) -> tuple[str, str] | None:
+    """An answer whose notes leave words of the question unsaid may be only the first step: "the vet at
+    Northgate Clinic — what did she find was wrong with our dog?" answered by "booked Rolo in with Dr Ana
+    Ruiz at Northgate Clinic" searches "Rolo find wrong", which finds "Rolo has a heart murmur"."""
+    unsaid = [t for t in terms if not any(covers(n.stems, t) for n in evidence.notes)]
+    if not unsaid:
+        return None
+    wanted = list(dict.fromkeys(w for w in words(sit.text) if stem(w) in unsaid))
+    names = _HP_people(" ".join(n.text for n in evidence.notes), said, notes)
+    hop = " ".join([names[0], *wanted])[:200] if names else ""  # (one such hop: the best-known name)
+    return (hop, f"the answer's notes leave {', '.join(unsaid)} unsaid: a second hop through {names[0]}") if (
+        hop and hop not in tried) else None
 
 
 KIDS_QUERY = "our kids, how old the children are: he is 9, she is 2"
