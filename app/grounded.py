@@ -427,7 +427,14 @@ def _HP_people(text: str, said: set[str], notes: Sequence[Note]) -> list[str]:
     capitalised opening word said once is seldom anyone: "Happy birthday to…")."""
     named = [n for n in people_in(text) if not is_calendar(n) and n.casefold() not in said
              and not any(w.casefold() in said for w in n.split())]  # fmt: skip
-    return sorted(named, key=lambda n: -sum(n.casefold() in note.text.casefold() for note in notes))
+    told = {n: sum(n.casefold() in note.text.casefold() for note in notes) for n in named}
+    named = [n for n in named if told[n] > 1 or not _HP_opens_only(n, text)]
+    return sorted(named, key=lambda n: -told[n])
+
+
+def _HP_opens_only(name: str, text: str) -> bool:
+    """Whether a name is said only to open a sentence ("Big thanks to…", "Procedure: …")."""
+    return not re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(name)}\b", text.strip())
 
 
 def _HP_through_answer(

@@ -595,3 +595,48 @@ def test_a_reply_left_at_a_clause_begun_ends_where_its_last_whole_clause_did() -
     branch = "The new branch is in Didsbury"
     assert clean(f"{branch} so it", "where is the new branch?") == (branch, "")
     assert clean("Your dog loves it", "what does my dog love?") == ("Your dog loves it", "")  # a whole clause: as said
+
+
+# --- twenty-sixth session, hops ---
+
+
+def _HP_next(question: str, *said: str) -> tuple[str, str] | None:
+    """The policy's next search after the wide one, over notes said in this order."""
+    from app.grounded import _next_search, widened_query  # pyright: ignore[reportPrivateUsage]
+    from capabilities.evidence import choose
+
+    notes = [Note(f"m{i}", text, datetime(2026, 10, 1 + i), 0.8) for i, text in enumerate(said)]
+    sit = read(question)
+    return _next_search(sit, question, choose(sit, notes), notes, {widened_query(sit, question)})
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "hop"),
+    [
+        ("What did the vet at Northgate Clinic find was wrong with our dog?",
+         ("We took Rolo to Dr Ana Ruiz at Northgate Clinic on Tuesday, he keeps scratching his ear.",
+          "Rolo loves the beach."), "Rolo vet find wrong dog"),
+        ("what does the guy who fixed our boiler do on weekends?",
+         ("the boiler got fixed by Tomasz from next door, what a legend", "Tomasz came round for tea."),
+         "Tomasz guy weekends"),
+        ("Which school does the boy who broke our window go to?",
+         ("Our kitchen window got broken by Felix, the lad from number 9, with a football.",
+          "Felix waved at me today."), "Felix school"),
+    ],
+)  # fmt: skip
+def test_an_answer_that_leaves_words_of_the_question_unsaid_is_searched_through_the_one_it_names(
+    question: str, said: tuple[str, ...], hop: str
+) -> None:
+    """The notes that answer only the first step ("who fixed our boiler") are not the end of the search:
+    the next one goes through the name they give, with the words they leave unsaid."""
+    found = _HP_next(question, *said)
+    assert found is not None and found[0] == hop
+
+
+def test_a_hop_goes_through_a_person_not_a_word_that_opens_a_sentence_nor_a_month() -> None:
+    found = _HP_next("Which hotel did the colleague who covered my shift stay at in Rome?",
+                     "Big thanks to Oskar who covered my shift on Friday.", "Oskar is off to Rome next week.")  # fmt: skip
+    assert found is not None and found[0].startswith("Oskar ")
+    found = _HP_next("Which prefecture is the village we want to visit in?",
+                     "We plan to go in April, I want to see Onsenmura, the village of my grandmother.")  # fmt: skip
+    assert found is None or not found[0].startswith("April")
