@@ -905,9 +905,15 @@ def _known(sit: Situation, notes: Sequence[Note]) -> bool:
     known = {stem(m) for m in [*_THE_NEW.findall(sit.text), *_OF_THE.findall(sit.text)] if m.casefold() not in STOP}
     if any(covers(n.stems, k) for n in notes for k in known):
         return True
+    for clause in _HP_DESCRIBED.findall(sit.text):  # "how old is the dog that had a lump removed?": one told of
+        told = [stem(w) for w in words(clause) if w not in STOP]
+        if told and any(sum(covers(n.stems, t) for t in told) >= min(2, (len(told) + 1) // 2) for n in notes):
+            return True
     return any(2 * sum(covers(n.stems, t) for t in ask.terms) >= max(2, len(ask.terms)) for n in notes)
 
 
+# someone or something described by what they did, as only the person's own are: "the pal who minded the dog"
+_HP_DESCRIBED = re.compile(r"\bthe\s+\w+\s+(?:who|that|whose)\s+([^?.!,;:—–]+)", re.IGNORECASE)
 _THE_NEW = re.compile(r"\bthe\s+(?:new|old|last|next|current)\s+(\w+)", re.IGNORECASE)
 _OF_THE = re.compile(r"\b(?:of|at|in|for|from)\s+the\s+(\w+)\W*$", re.IGNORECASE)  # the thing a question ends on
 
