@@ -405,7 +405,7 @@ def _next_search(
     said = {w.casefold() for w in words(sit.text)}
     terms = [*sit.heads, *sit.key_terms]
     if evidence.verdict == "answer" and not evidence.missing:  # (answered of one assumed: who it is, below)
-        return _what_changed(sit, evidence, tried) or _HP_through_answer(sit, evidence, notes, terms, said, tried)
+        return _what_changed(sit, evidence, tried)
     for t in read_ask(sit).hard:  # "my nephew": the son named after "my brother's wife Nia", or "Gareth son"
         for hop in kin_hops(t, notes):
             if hop not in tried:
@@ -427,7 +427,7 @@ def _HP_people(text: str, said: set[str], notes: Sequence[Note]) -> list[str]:
     capitalised opening word said once is seldom anyone: "Happy birthday to…")."""
     named = [n for n in people_in(text) if not is_calendar(n) and n.casefold() not in said
              and not any(w.casefold() in said for w in n.split())]  # fmt: skip
-    told = {n: sum(n.casefold() in note.text.casefold() for note in notes) for n in named}
+    told = {n: sum(re.search(rf"\b{re.escape(n)}\b", note.text) is not None for note in notes) for n in named}
     named = [n for n in named if told[n] > 1 or not _HP_opens_only(n, text)]
     return sorted(named, key=lambda n: -told[n])
 
@@ -435,22 +435,6 @@ def _HP_people(text: str, said: set[str], notes: Sequence[Note]) -> list[str]:
 def _HP_opens_only(name: str, text: str) -> bool:
     """Whether a name is said only to open a sentence ("Big thanks to…", "Procedure: …")."""
     return not re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(name)}\b", text.strip())
-
-
-def _HP_through_answer(
-    sit: Situation, evidence: Evidence, notes: Sequence[Note], terms: Sequence[str], said: set[str], tried: set[str]
-) -> tuple[str, str] | None:
-    """An answer whose notes leave words of the question unsaid may be only the first step: "the vet at
-    Northgate Clinic — what did she find was wrong with our dog?" answered by "booked Rolo in with Dr Ana
-    Ruiz at Northgate Clinic" searches "Rolo find wrong", which finds "Rolo has a heart murmur"."""
-    unsaid = [t for t in terms if not any(covers(n.stems, t) for n in evidence.notes)]
-    if not unsaid:
-        return None
-    wanted = list(dict.fromkeys(w for w in words(sit.text) if stem(w) in unsaid))
-    names = _HP_people(" ".join(n.text for n in evidence.notes), said, notes)
-    hop = " ".join([names[0], *wanted])[:200] if names else ""  # (one such hop: the best-known name)
-    return (hop, f"the answer's notes leave {', '.join(unsaid)} unsaid: a second hop through {names[0]}") if (
-        hop and hop not in tried) else None
 
 
 KIDS_QUERY = "our kids, how old the children are: he is 9, she is 2"
