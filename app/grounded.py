@@ -402,9 +402,10 @@ def _next_search(
         return wide, why
     if asks_by_age(sit.text) and by_age(sit, notes) is sit and KIDS_QUERY not in tried:
         return KIDS_QUERY, "'my oldest' or 'my youngest' is known by the children's ages: searching for them"
-    if evidence.verdict == "answer":
-        return _what_changed(sit, evidence, tried)
+    said = {w.casefold() for w in words(sit.text)}
     terms = [*sit.heads, *sit.key_terms]
+    if evidence.verdict == "answer" and not evidence.missing:  # (answered of one assumed: who it is, below)
+        return _what_changed(sit, evidence, tried)
     for t in read_ask(sit).hard:  # "my nephew": the son named after "my brother's wife Nia", or "Gareth son"
         for hop in kin_hops(t, notes):
             if hop not in tried:
@@ -413,11 +414,27 @@ def _next_search(
     for note in rank(sit, notes)[:HOP_NOTES]:
         missing = [t for t in terms if not covers(note.stems, t)]
         wanted = [w for w in words(sit.text) if stem(w) in missing]
-        for name in (n for n in names_in(note.text) if n not in sit.names):
+        for name in _HP_people(note.text, said, notes):
             hop = " ".join(w for w in [name, called.get(name.casefold(), ""), *dict.fromkeys(wanted)] if w)[:200]
             if hop not in tried and len(missing) < len(terms):
                 return hop, f"the answer may go through {name}: a second hop"
     return None
+
+
+def _HP_people(text: str, said: set[str], notes: Sequence[Note]) -> list[str]:
+    """The names in a note a hop may go through: people, not a place ("out in Bishopbriggs"), a month
+    ("we plan to go in April") nor one the question says itself; those other notes say too first (a
+    capitalised opening word said once is seldom anyone: "Happy birthday to…")."""
+    named = [n for n in people_in(text) if not is_calendar(n) and n.casefold() not in said
+             and not any(w.casefold() in said for w in n.split())]  # fmt: skip
+    told = {n: sum(re.search(rf"\b{re.escape(n)}\b", note.text) is not None for note in notes) for n in named}
+    named = [n for n in named if told[n] > 1 or not _HP_opens_only(n, text)]
+    return sorted(named, key=lambda n: -told[n])
+
+
+def _HP_opens_only(name: str, text: str) -> bool:
+    """Whether a name is said only to open a sentence ("Big thanks to…", "Procedure: …")."""
+    return not re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(name)}\b", text.strip())
 
 
 KIDS_QUERY = "our kids, how old the children are: he is 9, she is 2"
@@ -948,9 +965,15 @@ def _known(sit: Situation, notes: Sequence[Note]) -> bool:
     known = {stem(m) for m in [*_THE_NEW.findall(sit.text), *_OF_THE.findall(sit.text)] if m.casefold() not in STOP}
     if any(covers(n.stems, k) for n in notes for k in known):
         return True
+    for clause in _HP_DESCRIBED.findall(sit.text):  # "how old is the dog that had a lump removed?": one told of
+        told = [stem(w) for w in words(clause) if w not in STOP]
+        if told and any(sum(covers(n.stems, t) for t in told) >= min(2, (len(told) + 1) // 2) for n in notes):
+            return True
     return any(2 * sum(covers(n.stems, t) for t in ask.terms) >= max(2, len(ask.terms)) for n in notes)
 
 
+# someone or something described by what they did, as only the person's own are: "the pal who minded the dog"
+_HP_DESCRIBED = re.compile(r"\bthe\s+\w+\s+(?:who|that|whose)\s+([^?.!,;:—–]+)", re.IGNORECASE)
 _THE_NEW = re.compile(r"\bthe\s+(?:new|old|last|next|current)\s+(\w+)", re.IGNORECASE)
 _OF_THE = re.compile(r"\b(?:of|at|in|for|from)\s+the\s+(\w+)\W*$", re.IGNORECASE)  # the thing a question ends on
 

@@ -43,7 +43,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import app.grounded as grounded
-from app.chat import Finished, chat_turn
+from app.chat import Finished, InfoRound, chat_turn
 from app.extractor import drain_formation
 from app.runtime import open_runtime
 from app.settings import Settings
@@ -112,10 +112,15 @@ async def _turns(
             if rec is not None:
                 rec.calls.clear()
             reply = ""
+            searches = []  # the info rounds' searches (what each looked for, why, how many new notes)
             async for event in chat_turn(rt, user_id, thread, text):
                 if isinstance(event, Finished):
                     reply = event.reply
-            out.append({"message": text, "reply": reply, "calls": list(rec.calls) if rec else []})
+                elif isinstance(event, InfoRound):
+                    searches.append({"query": event.args.get("query", ""), "why": event.reason,
+                                     "new": len(event.new_refs)})  # fmt: skip
+            out.append({"message": text, "reply": reply, "calls": list(rec.calls) if rec else [],
+                        "searches": searches})  # fmt: skip
             if rec is not None:
                 rec.inputs.append(rec.last if rec.calls else (None, []))  # pyright: ignore[reportArgumentType]
         await drain_formation(rt)
@@ -170,7 +175,8 @@ def audit(
         expect = [str(e) for e in q.get("expect", []) or []]
         right = is_right(q["type"], q["question"], expect, a["reply"])
         rows.append({"persona": path.stem, "id": q["id"], "type": q["type"], "question": q["question"],
-                     "expect": expect, "reply": a["reply"], "right": right, "calls": a["calls"]})  # fmt: skip
+                     "expect": expect, "reply": a["reply"], "right": right, "calls": a["calls"],
+                     "searches": a["searches"]})  # fmt: skip
     return rows
 
 

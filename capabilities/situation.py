@@ -126,7 +126,7 @@ _LED_QUESTION = re.compile(
 _QUESTION_START = re.compile(
     r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|why|how|which|do|does|did|is|are|was|were|can|"
     r"could|would|will|have|has|tell me|remind me|list|name|any idea|"
-    r"(?:by|for|from|in|on|at|to|with|since|until) (?:how|what|which|who|whom|when))\b",  # "by how much did…"
+    r"(?:by|for|from|in|on|at|to|with|since|until|till|til) (?:how|what|which|who|whom|when))\b",  # "by how much did…"
     re.IGNORECASE,
 )
 

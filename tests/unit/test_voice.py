@@ -643,3 +643,49 @@ def test_asked_how_long_the_answer_is_a_stretch_of_time_not_a_date_beside_it() -
         said = f"For {length}."
         assert _voiced(question, said, notes) == said  # (it was refused: the count read as a figure replaced)
         assert length in _voiced(question, "It is on 20 June.", notes)
+# --- twenty-sixth session, hops ---
+
+
+def _HP_next(question: str, *said: str) -> tuple[str, str] | None:
+    """The policy's next search after the wide one, over notes said in this order."""
+    from app.grounded import _next_search, widened_query  # pyright: ignore[reportPrivateUsage]
+    from capabilities.evidence import choose
+
+    notes = [Note(f"m{i}", text, datetime(2026, 10, 1 + i), 0.8) for i, text in enumerate(said)]
+    sit = read(question)
+    return _next_search(sit, question, choose(sit, notes), notes, {widened_query(sit, question)})
+
+
+def test_a_hop_goes_through_a_person_not_a_word_that_opens_a_sentence_nor_a_month() -> None:
+    found = _HP_next("Which hotel did the colleague who covered my shift stay at in Rome?",
+                     "Big thanks to Oskar who covered my shift on Friday.",
+                     "Oskar is off to Rome next week.")  # fmt: skip
+    assert found is not None and found[0].startswith("Oskar ")
+    found = _HP_next("Which prefecture is the village we want to visit in?",
+                     "We plan to go in April, I want to see Onsenmura, the village of my grandmother.")  # fmt: skip
+    assert found is None or not found[0].startswith("April")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How old is the cat that had a tooth pulled?", "Tiger's tooth came out fine, the vet was quick."),
+        ("what does the neighbour who fed our fish do?", "Our fish got fed by Lotte while we were away."),
+        ("Where does the guy that sold us the van live?", "The van was sold to us by a guy called Ruben."),
+    ],
+)  # fmt: skip
+def test_one_described_by_what_they_did_is_asked_of_memory_when_a_note_says_the_deed(question: str, said: str) -> None:
+    """"the cat that had a tooth pulled" is the person's own: memory, not general knowledge, answers."""
+    from app.grounded import _known  # pyright: ignore[reportPrivateUsage]
+
+    notes = [Note("m1", said, datetime(2026, 10, 1), 0.8), Note("m2", "We had pasta for dinner.")]
+    assert _known(read(question), notes)
+    assert not _known(read("Who was the man that walked on the moon first?"), notes)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["till when is our car insurance valid", "til when are the roadworks on", "till what time is the pool open"],
+)
+def test_till_when_opens_a_question(question: str) -> None:
+    assert read(question).question
