@@ -703,6 +703,7 @@ def _KN_future_kin(sit: Situation, candidates: Sequence[Note]) -> Evidence | Non
 
 def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
     """Pick the notes that answer the question read as `sit`, or decide that none does."""
+    candidates = _LD_not_asked_again(sit, candidates)
     if (future := _KN_future_kin(sit, candidates)) is not None:
         return future
     who = WHO_IS_NAMED.match(sit.text)
@@ -727,6 +728,19 @@ def choose(sit: Situation, candidates: Sequence[Note]) -> Evidence:
 
 
 _MC_ASSUMED = "assumed who: "  # the reason `_who_unsaid` gives
+
+
+def _LD_not_asked_again(sit: Situation, candidates: Sequence[Note]) -> list[Note]:
+    """The notes but those that are the question itself, asked before: a person asks again ("which one of
+    my kids is vice captain" typed without its mark, stored, recalled word for word), and a sentence of the
+    question told beside it ("…write us up for?? i want to make sure it doesnt happen AGAIN") is no fact
+    about what is asked: the reply echoed it back."""
+
+    def said(text: str) -> tuple[str, ...]:
+        return tuple(w.casefold() for w in words(spelled_out(text)))
+
+    asked = {said(sit.text), *(said(p) for p in sentences(sit.text))} - {()}
+    return [n for n in candidates if said(n.text) not in asked]
 
 
 def _MJ_says_neither(sit: Situation, evidence: Evidence, candidates: Sequence[Note]) -> bool:

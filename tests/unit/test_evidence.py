@@ -4100,3 +4100,19 @@ def test_the_kind_alone_capitalised_is_no_name_of_one() -> None:
     for question, named, bare in cases:
         notes = [_note("m1", named, 0, 0.8), _note("m2", bare, 3, 0.8)]
         assert _answer_refs(question, notes)[:1] == ["m1"], question
+
+
+# --- twenty-sixth session, lead ---
+
+
+def test_the_question_asked_before_is_no_answer_to_itself() -> None:
+    told = [
+        _note("m1", "our twins are Kofi and Ama, Ama made captain of the netball team this year", days=30),
+        _note("m2", "which one of my kids is vice captain of the netball team", days=1, relevance=1.0),
+        _note("m3", "I want to be sure it never happens AGAIN", days=1, relevance=0.95),
+    ]
+    assert "m2" not in _answer_refs("which one of my kids is vice captain of the netball team", told)
+    for question in ("what did the vet say about his teeth?? I want to be sure it never happens again",
+                     "What did the vet say about his teeth? I want to be sure it never happens again."):
+        assert _answer_refs(question, told) == []  # the question's own sentence, told again, answers nothing
+    assert _answer_refs("who made captain of the netball team?", told) == ["m1"]
