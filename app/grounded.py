@@ -402,10 +402,10 @@ def _next_search(
         return wide, why
     if asks_by_age(sit.text) and by_age(sit, notes) is sit and KIDS_QUERY not in tried:
         return KIDS_QUERY, "'my oldest' or 'my youngest' is known by the children's ages: searching for them"
-    said = {w.casefold() for w in words(sit.text)}
-    terms = [*sit.heads, *sit.key_terms]
     if evidence.verdict == "answer" and not evidence.missing:  # (answered of one assumed: who it is, below)
         return _what_changed(sit, evidence, tried)
+    said = {w.casefold() for w in words(sit.text)}
+    terms = [*sit.heads, *sit.key_terms]
     for t in read_ask(sit).hard:  # "my nephew": the son named after "my brother's wife Nia", or "Gareth son"
         for hop in kin_hops(t, notes):
             if hop not in tried:

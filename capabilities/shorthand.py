@@ -55,7 +55,7 @@ _KIN_OF = re.compile(
     r"girlfriend|boyfriend|fiance|fiancee|nan|gran|grandma|grandpa|aunt|aunty|auntie|uncle|cousin|niece|nephew|"
     r"friend|neighbour|neighbor|landlord|landlady|kid))s(?=\s+(?!(?:are|were|have|had|and|or|both|all|live|lived|"
     r"work|worked|play|played|said|say|says|came|come|went|go|got|get|love|like|do|did|don't|didn't|can|will|"
-    r"would|is|was|who|that|which|in|at|on|from|to|with|are|aren't|too|also|just|both|each)\b)[a-z])",
+    r"would|is|was|who|that|which|in|at|on|from|to|with|aren't|too|also|just|each)\b)[a-z])",
     re.IGNORECASE,
 )
 

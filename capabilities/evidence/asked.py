@@ -235,8 +235,9 @@ def read_ask(sit: Situation) -> Ask:
     earlier = bool(_EARLIER.search(text))
     now = bool(_NOW.search(text) or _PRESENT.search(text))
     did = _DID.search(text)
-    verb = stem(did.group(1)) if did and did.group(1).casefold() not in STOP | _LIGHT_VERBS else ""
-    verb = "" if verb in _SV_LIGHT else verb  # ("did I end up getting…": a light verb, as "get")
+    # (no light verb, in any form: "did I end up getting…" asks no more than "get")
+    done = did.group(1).casefold() if did else ""
+    verb = stem(done) if done and done not in STOP and stem(done) not in _SV_LIGHT else ""
     named = {stem(n.split()[0]) for n in sit.names}
     things = tuple(t for t in hard if t not in named)
     doing = _NAMED_DID.search(text)
